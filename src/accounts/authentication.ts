@@ -1,0 +1,100 @@
+import type { HostSettings } from "../config/host-settings.js";
+import type { AppPasswords } from "./app-passwords.js";
+import type { Session, Sessions } from "./sessions.js";
+import type { User, UserDirectory } from "./users.js";
+
+/** Who a request acts for, and how that was proven. */
+export interface Principal {
+  user: User;
+  method: "session" | "password" | "app-password" | "bearer";
+  /** For method "bearer": the OAuth client the token was issued to. */
+  clientId?: string;
+  /** For method "session": the session, whose CSRF token guards state-changing forms. */
+  session?: Session;
+}
+
+/**
+ * Resolves an opaque bearer token to a user. The OAuth module provides the implementation
+ * (`src/oauth`); the chain only knows this contract, so accounts code does not depend on OAuth.
+ */
+export interface BearerTokenResolver {
+  resolve(token: string): Promise<{ uid: string; clientId: string } | undefined>;
+}
+
+export type AuthenticationFailure = "invalid_credentials" | "password_login_forbidden" | "invalid_token" | "unsupported_scheme";
+
+export type AuthenticationResult = { principal: Principal } | { failure: AuthenticationFailure } | { anonymous: true };
+
+/**
+ * The one authentication chain every protected route uses: an Authorization header (Basic with
+ * password or app password, or Bearer) when present, else the session cookie.
+ */
+export class Authenticator {
+  private bearerResolver: BearerTokenResolver | undefined;
+
+  constructor(
+    private readonly users: UserDirectory,
+    private readonly appPasswords: AppPasswords,
+    private readonly sessions: Sessions,
+    private readonly settings: HostSettings,
+  ) {}
+
+  /** The extension point for bearer tokens (set once by the OAuth module at start). */
+  useBearerResolver(resolver: BearerTokenResolver): void {
+    this.bearerResolver = resolver;
+  }
+
+  async authenticate(authorization: string | undefined, sessionToken: string | undefined): Promise<AuthenticationResult> {
+    if (authorization !== undefined && authorization !== "") return this.authenticateHeader(authorization);
+    if (sessionToken) {
+      const session = await this.sessions.find(sessionToken);
+      if (session?.uid) {
+        const user = await this.users.find(session.uid);
+        if (user?.enabled) {
+          await this.sessions.touch(session);
+          return { principal: { user, method: "session", session } };
+        }
+      }
+    }
+    return { anonymous: true };
+  }
+
+  private async authenticateHeader(header: string): Promise<AuthenticationResult> {
+    const match = /^(\S+)\s+(\S+)\s*$/.exec(header);
+    const scheme = match?.[1]?.toLowerCase();
+    const credentials = match?.[2] ?? "";
+    if (scheme === "basic") {
+      const decoded = Buffer.from(credentials, "base64").toString("utf8");
+      const colon = decoded.indexOf(":");
+      if (colon < 0) return { failure: "invalid_credentials" };
+      return this.basic(decoded.slice(0, colon), decoded.slice(colon + 1));
+    }
+    if (scheme === "bearer") return this.bearer(credentials);
+    return { failure: "unsupported_scheme" };
+  }
+
+  /**
+   * HTTP Basic: an app password first (it must belong to the named user), then the account
+   * password unless `token_auth_enforced` forbids it.
+   */
+  async basic(uid: string, secret: string): Promise<AuthenticationResult> {
+    const appPassword = await this.appPasswords.resolve(secret);
+    if (appPassword) {
+      if (appPassword.uid !== uid) return { failure: "invalid_credentials" };
+      const user = await this.users.find(uid);
+      return user?.enabled ? { principal: { user, method: "app-password" } } : { failure: "invalid_credentials" };
+    }
+    const user = await this.users.checkPassword(uid, secret);
+    if (!user?.enabled) return { failure: "invalid_credentials" };
+    if (this.settings.get("token_auth_enforced")) return { failure: "password_login_forbidden" };
+    return { principal: { user, method: "password" } };
+  }
+
+  async bearer(token: string): Promise<AuthenticationResult> {
+    const resolved = token && this.bearerResolver ? await this.bearerResolver.resolve(token) : undefined;
+    if (!resolved) return { failure: "invalid_token" };
+    const user = await this.users.find(resolved.uid);
+    if (!user?.enabled) return { failure: "invalid_token" };
+    return { principal: { user, method: "bearer", clientId: resolved.clientId } };
+  }
+}

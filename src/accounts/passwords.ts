@@ -1,0 +1,36 @@
+import { Algorithm, hash, verify } from "@node-rs/argon2";
+
+/**
+ * argon2id with the OWASP minimum parameters (m = 19 MiB, t = 2, p = 1): ~10 ms here
+ * (research/stack-trial.md §5), memory-hard against GPU guessing.
+ */
+const ARGON2ID = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 1024;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2ID);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+/** Returns a reason when the password is unacceptable, undefined when it is fine. */
+export function passwordProblem(password: string): string | undefined {
+  if (password.length < MIN_PASSWORD_LENGTH) return `the password must be at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (password.length > MAX_PASSWORD_LENGTH) return `the password must be at most ${MAX_PASSWORD_LENGTH} characters`;
+  return undefined;
+}
+
+/** A hash to verify against when the user does not exist, so a missing account costs the same time. */
+let dummyHash: Promise<string> | undefined;
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword("keystream-timing-equaliser");
+  return dummyHash;
+}

@@ -1,0 +1,63 @@
+import cookie from "@fastify/cookie";
+import formbody from "@fastify/formbody";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { handleUncaughtError } from "./http/errors.js";
+import { loginRoutes } from "./http/routes/login.js";
+import { ocsUserRoutes } from "./http/routes/ocs-user.js";
+import { settingsRoutes } from "./http/routes/settings.js";
+import { statusRoutes } from "./http/routes/status.js";
+import type { Services } from "./services.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    services: Services;
+    needsDbUpgrade: boolean;
+    /** Waits for throttling delays; tests replace it to observe the delay instead of sleeping. */
+    sleep(ms: number): Promise<void>;
+  }
+}
+
+export interface AppOptions {
+  services: Services;
+  /** Addresses/CIDRs whose X-Forwarded-* headers are trusted; none by default. */
+  trustedProxies?: string[];
+  needsDbUpgrade?: boolean;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Builds the HTTP application without listening (tests drive it with `inject`). */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { services } = options;
+  const app = Fastify({
+    loggerInstance: services.log as FastifyBaseLogger,
+    trustProxy: options.trustedProxies && options.trustedProxies.length > 0 ? options.trustedProxies : false,
+    bodyLimit: 1024 * 1024,
+    // Login and consent forms are small; a huge query string is refused before routing.
+    routerOptions: { maxParamLength: 500 },
+  });
+  app.decorate("services", services);
+  app.decorate("needsDbUpgrade", options.needsDbUpgrade ?? false);
+  app.decorate("sleep", options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))));
+  app.decorate("settingsSections", []);
+  app.decorate("loginNoteProviders", []);
+  app.setErrorHandler(handleUncaughtError);
+
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 256 * 1024 });
+
+  app.addHook("onRequest", async (request, reply) => {
+    if (services.settings.get("maintenance") && request.url !== "/status.php") {
+      return reply
+        .status(503)
+        .header("retry-after", "120")
+        .send({ error: "maintenance", error_description: "Keystream is in maintenance mode." });
+    }
+  });
+
+  app.get("/", async (_request, reply) => reply.redirect("/index.php/login", 303));
+  await app.register(statusRoutes);
+  await app.register(loginRoutes);
+  await app.register(settingsRoutes);
+  await app.register(ocsUserRoutes);
+  return app;
+}

@@ -1,0 +1,32 @@
+import type { Command } from "commander";
+import { main } from "../../main.js";
+import { openStorage } from "../../storage/connect.js";
+import { migrateToLatest } from "../../storage/migrate.js";
+import type { CommandContext } from "../context.js";
+
+export function registerMaintenanceCommands(program: Command, context: CommandContext): void {
+  program
+    .command("migrate")
+    .description("apply pending database migrations")
+    .action(async () => {
+      const { environment } = context;
+      const storage = openStorage({ databaseUrl: environment.databaseUrl, dataDir: environment.dataDir });
+      try {
+        const { applied } = await migrateToLatest(storage);
+        context.print(
+          applied.length === 0 ? "Nothing to migrate: the database is up to date." : `Applied: ${applied.join(", ")}`,
+        );
+      } finally {
+        await storage.close();
+      }
+    });
+
+  program
+    .command("serve")
+    .description("run the server (HOST, PORT, KEYSTREAM_DATA_DIR, KEYSTREAM_DATABASE_URL)")
+    .action(async () => {
+      await main();
+      // Keep running: main() installed the signal handlers that end the process.
+      await new Promise(() => {});
+    });
+}

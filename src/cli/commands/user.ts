@@ -1,0 +1,106 @@
+import type { Command } from "commander";
+import { type CommandContext, CommandError, printList } from "../context.js";
+
+/** ownCloud's convention: `--password-from-env` reads the password from OC_PASS. */
+function passwordFromEnvironment(): string {
+  const password = process.env.OC_PASS;
+  if (!password) throw new CommandError("--password-from-env given, but OC_PASS is empty!");
+  return password;
+}
+
+export function registerUserCommands(program: Command, context: CommandContext): void {
+  program
+    .command("user:add")
+    .description("add a user")
+    .argument("<uid>", "user name (letters, digits, spaces and _.@-')")
+    .option("--display-name <name>", "full name shown in the interface")
+    .option("--email <email>", "email address")
+    .option("--password-from-env", "read the password from the environment variable OC_PASS")
+    .option("--admin", "make the user an administrator")
+    .action(
+      async (uid: string, options: { displayName?: string; email?: string; passwordFromEnv?: boolean; admin?: boolean }) => {
+        const password = options.passwordFromEnv ? passwordFromEnvironment() : undefined;
+        const { users } = await context.open();
+        const user = await users.create({
+          uid,
+          password,
+          displayName: options.displayName,
+          email: options.email,
+          isAdmin: options.admin,
+        });
+        context.print(`The user "${user.uid}" was created successfully`);
+        if (password === undefined) {
+          context.print(
+            "No password was set: the user can log in only after `./occ user:resetpassword` or with an app password.",
+          );
+        }
+      },
+    );
+
+  program
+    .command("user:list")
+    .description("list users")
+    .option("--output <format>", "plain, json or json_pretty", "plain")
+    .action(async (options: { output: string }) => {
+      const { users } = await context.open();
+      const all = await users.list();
+      printList(
+        context,
+        options.output,
+        () => {
+          for (const u of all) context.print(`  - ${u.uid}: ${u.displayName}`);
+        },
+        Object.fromEntries(all.map((u) => [u.uid, u.displayName])),
+      );
+    });
+
+  program
+    .command("user:delete")
+    .description("delete a user and everything that belongs to them")
+    .argument("<uid>")
+    .action(async (uid: string) => {
+      const { users } = await context.open();
+      await users.delete(uid);
+      context.print(`The user "${uid}" was deleted`);
+    });
+
+  for (const [name, enabled] of [
+    ["user:disable", false],
+    ["user:enable", true],
+  ] as const) {
+    program
+      .command(name)
+      .description(enabled ? "enable a user" : "disable a user (ends their sessions)")
+      .argument("<uid>")
+      .action(async (uid: string) => {
+        const { users } = await context.open();
+        await users.setEnabled(uid, enabled);
+        context.print(`The user "${uid}" is ${enabled ? "enabled" : "disabled"}`);
+      });
+  }
+
+  program
+    .command("user:resetpassword")
+    .description("set a user's password")
+    .argument("<uid>")
+    .option("--password-from-env", "read the password from the environment variable OC_PASS")
+    .action(async (uid: string, options: { passwordFromEnv?: boolean }) => {
+      if (!options.passwordFromEnv) throw new CommandError("give the new password with --password-from-env (OC_PASS)");
+      const password = passwordFromEnvironment();
+      const { users } = await context.open();
+      await users.setPassword(uid, password);
+      context.print(`Successfully reset password for ${uid}`);
+    });
+
+  program
+    .command("user:add-app-password")
+    .description("create an app password for a user and print it (alone, on stdout)")
+    .argument("<uid>")
+    .option("--name <name>", "name of the device or program", "occ")
+    .action(async (uid: string, options: { name: string }) => {
+      const { users, appPasswords } = await context.open();
+      await users.require(uid);
+      const { secret } = await appPasswords.create(uid, options.name);
+      context.print(secret);
+    });
+}

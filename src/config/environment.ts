@@ -1,0 +1,35 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The application root (where package.json and ./occ live), from src/config or dist/config alike. */
+export const APP_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Process-level configuration from the environment, validated once at start and passed down. */
+export interface Environment {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: string;
+  /** Proxies whose X-Forwarded-* headers are believed (comma-separated addresses or CIDRs). */
+  trustedProxies: string[];
+}
+
+export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
+  const port = env.PORT === undefined || env.PORT === "" ? 8080 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new Error(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
+  }
+  return {
+    host: env.HOST || "127.0.0.1",
+    port,
+    // Default: <app root>/data, so `./occ` and the server agree whatever the working directory.
+    dataDir: env.KEYSTREAM_DATA_DIR ? path.resolve(env.KEYSTREAM_DATA_DIR) : path.join(APP_ROOT, "data"),
+    databaseUrl: env.KEYSTREAM_DATABASE_URL || undefined,
+    logLevel: env.LOG_LEVEL || "info",
+    trustedProxies: (env.KEYSTREAM_TRUSTED_PROXIES || "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  };
+}

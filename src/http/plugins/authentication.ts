@@ -1,0 +1,130 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { AuthenticationResult, Principal } from "../../accounts/authentication.js";
+import type { Session } from "../../accounts/sessions.js";
+import { constantTimeEqual } from "../../security/secrets.js";
+
+export const SESSION_COOKIE = "ks_session";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by `authenticate` (memoised per request). */
+    authResult?: AuthenticationResult;
+  }
+}
+
+/**
+ * Runs the authentication chain once per request. A Basic attempt is throttled like the login
+ * form (per IP and per user, through the database), so the API is no side door for guessing.
+ */
+export async function authenticate(request: FastifyRequest): Promise<AuthenticationResult> {
+  if (request.authResult) return request.authResult;
+  const { authenticator, loginThrottle } = request.server.services;
+  const authorization = request.headers.authorization;
+  const basicUser = basicUserOf(authorization);
+  const buckets = basicUser === undefined ? [] : [`login:ip:${request.ip}`, `login:user:${basicUser}`];
+  const delay = await loginThrottle.delayMs(buckets);
+  if (delay > 0) await request.server.sleep(delay);
+  const result = await authenticator.authenticate(authorization, request.cookies[SESSION_COOKIE]);
+  if (basicUser !== undefined) {
+    if ("failure" in result && result.failure === "invalid_credentials") await loginThrottle.recordFailure(buckets);
+    else if ("principal" in result) await loginThrottle.reset([`login:user:${basicUser}`]);
+  }
+  request.authResult = result;
+  return result;
+}
+
+function basicUserOf(authorization: string | undefined): string | undefined {
+  const match = /^basic\s+(\S+)\s*$/i.exec(authorization ?? "");
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? undefined : decoded.slice(0, colon);
+}
+
+export interface RequireUserOptions {
+  /** Status for a request with no credentials at all (the activity API answers 403, per its spec). */
+  anonymousStatus?: 401 | 403;
+}
+
+/**
+ * The principal of an API request, or undefined after a 401/403 has been sent.
+ * A bad bearer token answers RFC 6750 §3.1 `invalid_token`; bad Basic credentials a Basic challenge.
+ */
+export async function requireUser(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: RequireUserOptions = {},
+): Promise<Principal | undefined> {
+  const result = await authenticate(request);
+  if ("principal" in result) return result.principal;
+  if ("failure" in result) {
+    if (result.failure === "invalid_token") {
+      reply
+        .status(401)
+        .header("www-authenticate", 'Bearer realm="Keystream", error="invalid_token"')
+        .send({ error: "invalid_token", error_description: "The access token is invalid or expired." });
+    } else {
+      const description =
+        result.failure === "password_login_forbidden"
+          ? "Password login is disabled (token_auth_enforced); use an app password or a token."
+          : "Invalid credentials.";
+      reply
+        .status(401)
+        .header("www-authenticate", 'Basic realm="Keystream", charset="UTF-8"')
+        .send({ error: "invalid_credentials", error_description: description });
+    }
+    return undefined;
+  }
+  const status = options.anonymousStatus ?? 401;
+  if (status === 401) reply.header("www-authenticate", 'Basic realm="Keystream", charset="UTF-8"');
+  reply.status(status).send({ error: "not_authenticated", error_description: "Authentication required." });
+  return undefined;
+}
+
+/** The logged-in browser session, or undefined after a 303 to the login page has been sent. */
+export async function requirePageUser(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
+  const result = await authenticate(request);
+  if ("principal" in result && result.principal.method === "session") return result.principal;
+  const target = `/index.php/login?redirect_url=${encodeURIComponent(request.url)}`;
+  reply.redirect(target, 303);
+  return undefined;
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: Session): void {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: request.protocol === "https",
+    expires: new Date(session.expiresAt * 1000),
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: request.protocol === "https" });
+}
+
+/** The browser's session (logged in or anonymous), starting an anonymous one when there is none. */
+export async function ensureBrowserSession(request: FastifyRequest, reply: FastifyReply): Promise<Session> {
+  const { sessions } = request.server.services;
+  const token = request.cookies[SESSION_COOKIE];
+  const existing = token ? await sessions.find(token) : undefined;
+  if (existing) return existing;
+  const session = await sessions.start(null);
+  setSessionCookie(request, reply, session);
+  return session;
+}
+
+/**
+ * CSRF check for state-changing forms: the `requesttoken` field (or header, as ownCloud's
+ * JavaScript sends it) must equal the session's token, compared in constant time.
+ */
+export function csrfValid(request: FastifyRequest, session: Session | undefined): boolean {
+  if (!session) return false;
+  const body = request.body as Record<string, unknown> | undefined;
+  const fromBody = body && typeof body.requesttoken === "string" ? body.requesttoken : undefined;
+  const fromQuery = (request.query as Record<string, unknown> | undefined)?.requesttoken;
+  const header = request.headers.requesttoken;
+  const given = fromBody ?? (typeof header === "string" ? header : typeof fromQuery === "string" ? fromQuery : undefined);
+  return given !== undefined && constantTimeEqual(given, session.csrfToken);
+}

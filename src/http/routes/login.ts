@@ -1,0 +1,121 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { safeRelativeTarget } from "../base-url.js";
+import type { SafeHtml } from "../html.js";
+import { messagePage, sendPage } from "../pages/layout.js";
+import { loginPage } from "../pages/login.js";
+import {
+  authenticate,
+  clearSessionCookie,
+  csrfValid,
+  ensureBrowserSession,
+  SESSION_COOKIE,
+  setSessionCookie,
+} from "../plugins/authentication.js";
+
+/** Where a login without `redirect_url` lands. */
+export const DEFAULT_LANDING = "/index.php/settings/personal";
+
+/**
+ * Supplies a note for the login page from the target the visitor will return to, e.g. the OAuth
+ * module names the application asking for access (research A.2.1). Registered by modules at start.
+ */
+export type LoginNoteProvider = (redirectUrl: string) => Promise<SafeHtml | undefined>;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    loginNoteProviders: LoginNoteProvider[];
+  }
+}
+
+function field(body: unknown, name: string): string | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+async function notesFor(app: FastifyInstance, redirectUrl: string | undefined): Promise<SafeHtml[]> {
+  if (!redirectUrl) return [];
+  const notes = await Promise.all(app.loginNoteProviders.map((provide) => provide(redirectUrl)));
+  return notes.filter((n): n is SafeHtml => n !== undefined);
+}
+
+export async function loginRoutes(app: FastifyInstance): Promise<void> {
+  app.get("/index.php/login", async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const redirectUrl = safeRelativeTarget(query.redirect_url);
+    const auth = await authenticate(request);
+    if ("principal" in auth && auth.principal.method === "session") {
+      return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
+    }
+    const session = await ensureBrowserSession(request, reply);
+    const user = typeof query.user === "string" ? query.user : "";
+    return sendPage(
+      reply,
+      loginPage({ csrfToken: session.csrfToken, redirectUrl, user, notes: await notesFor(app, redirectUrl) }),
+    );
+  });
+
+  app.post("/index.php/login", async (request, reply) => {
+    const { users, sessions, loginThrottle, log } = app.services;
+    const session = await ensureBrowserSession(request, reply);
+    const redirectUrl = safeRelativeTarget(field(request.body, "redirect_url"));
+    const uid = (field(request.body, "user") ?? "").trim();
+    const password = field(request.body, "password") ?? "";
+    const again = async (status: number, error: string) =>
+      sendPage(
+        reply,
+        loginPage({
+          csrfToken: session.csrfToken,
+          redirectUrl,
+          user: uid,
+          error,
+          notes: await notesFor(app, redirectUrl),
+        }),
+        status,
+      );
+
+    if (!csrfValid(request, session)) {
+      return again(403, "Your session expired or the form was not sent from this site. Please try again.");
+    }
+    if (uid === "" || password === "") return again(400, "Please enter your username and password.");
+
+    // Failed attempts slow down the next one, per IP and per user, through the database (all nodes).
+    const buckets = [`login:ip:${request.ip}`, `login:user:${uid}`];
+    const delay = await loginThrottle.delayMs(buckets);
+    if (delay > 0) await app.sleep(delay);
+
+    const user = await users.checkPassword(uid, password);
+    if (!user) {
+      await loginThrottle.recordFailure(buckets);
+      log.info({ event: "login_failed", uid, ip: request.ip }, "login failed");
+      return again(401, "Wrong username or password.");
+    }
+    if (!user.enabled) {
+      log.info({ event: "login_refused_disabled", uid, ip: request.ip }, "login refused: user disabled");
+      return again(403, "This account is disabled.");
+    }
+    await loginThrottle.reset([`login:user:${uid}`]);
+    // A new session id at login: a session id planted before login is worth nothing after it.
+    await sessions.end(session.token);
+    const loggedIn = await sessions.start(user.uid);
+    setSessionCookie(request, reply, loggedIn);
+    log.info({ event: "login", uid: user.uid, ip: request.ip }, "user logged in");
+    return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
+  });
+
+  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { sessions } = app.services;
+    const token = request.cookies[SESSION_COOKIE];
+    const session = token ? await sessions.find(token) : undefined;
+    if (session && !csrfValid(request, session)) {
+      return sendPage(reply, messagePage("Log out", "The logout link is invalid or expired."), 403);
+    }
+    if (session) await sessions.end(session.token);
+    clearSessionCookie(request, reply);
+    const query = request.query as Record<string, unknown>;
+    const next = safeRelativeTarget(query.redirect_url);
+    return reply.redirect(next ? `/index.php/login?redirect_url=${encodeURIComponent(next)}` : "/index.php/login", 303);
+  };
+  app.post("/index.php/logout", logout);
+  // ownCloud's logout link is a GET carrying the requesttoken in the query (research A.2.5).
+  app.get("/index.php/logout", logout);
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from "fastify";
+import { PRODUCT } from "../../product.js";
+
+/**
+ * `GET /status.php`, as ownCloud answers it: clients (desktop, mobile) probe it without
+ * credentials and need the `installed` key; `version` ≥ 10 and a product name that is not
+ * "Nextcloud" keep the ownCloud desktop client in its supported mode (research/owncloud-desktop-client.md §1).
+ */
+export async function statusRoutes(app: FastifyInstance): Promise<void> {
+  app.get("/status.php", async (_request, reply) => {
+    const { settings } = app.services;
+    reply.header("cache-control", "no-store").header("access-control-allow-origin", "*");
+    return {
+      installed: true,
+      maintenance: settings.get("maintenance"),
+      needsDbUpgrade: app.needsDbUpgrade,
+      version: PRODUCT.version,
+      versionstring: PRODUCT.versionString,
+      edition: PRODUCT.edition,
+      productname: PRODUCT.name,
+      product: PRODUCT.name,
+    };
+  });
+}

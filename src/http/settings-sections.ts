@@ -1,0 +1,24 @@
+import type { FastifyRequest } from "fastify";
+import type { Principal } from "../accounts/authentication.js";
+import type { SafeHtml } from "./html.js";
+
+/**
+ * A section of the personal or admin settings page. Each module registers its own sections
+ * (`app.settingsSections.push(...)`) next to the routes that handle their forms, so the settings
+ * page itself never changes when a module is added.
+ */
+export interface SettingsSection {
+  id: string;
+  page: "personal" | "admin";
+  /** Lower comes first. */
+  order: number;
+  render(context: SettingsContext): Promise<SafeHtml>;
+}
+
+export interface SettingsContext {
+  request: FastifyRequest;
+  principal: Principal;
+  csrfToken: string;
+  /** A one-time message for this section (e.g. a new secret shown once), set by the form handler. */
+  flash?: SafeHtml | undefined;
+}

@@ -1,0 +1,104 @@
+import { hostname } from "node:os";
+import type { Clock } from "../clock.js";
+import { randomToken } from "../security/secrets.js";
+import type { Db } from "../storage/database.js";
+
+export interface Job {
+  name: string;
+  /** How often the job is due, in seconds (counted from its last run on any node). */
+  intervalSeconds: () => number;
+  run(): Promise<void>;
+}
+
+interface Logger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Background jobs (daily cleanups) that run on one node at a time. A lease row per job in the
+ * database decides: a node takes the lease only when the job is due and nobody holds it, with a
+ * single conditional UPDATE, so two nodes can never both win.
+ */
+export class JobScheduler {
+  private readonly jobs: Job[] = [];
+  private readonly holder = `${hostname()}:${process.pid}:${randomToken(6)}`;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly leaseSeconds = 600,
+  ) {}
+
+  register(job: Job): void {
+    this.jobs.push(job);
+  }
+
+  start(tickMs = 60_000): void {
+    const tick = () => {
+      this.running ??= this.runDueJobs()
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .finally(() => {
+          this.running = undefined;
+        });
+    };
+    this.timer = setInterval(tick, tickMs);
+    this.timer.unref();
+    setTimeout(tick, 1000).unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Runs every job that is due and whose lease this node wins; returns the names it ran. */
+  async runDueJobs(): Promise<string[]> {
+    const ran: string[] = [];
+    for (const job of this.jobs) {
+      if (!(await this.tryAcquire(job))) continue;
+      try {
+        await job.run();
+        ran.push(job.name);
+        this.log.info({ job: job.name }, "background job finished");
+      } catch (error) {
+        this.log.error({ job: job.name, err: error }, "background job failed");
+      } finally {
+        await this.release(job);
+      }
+    }
+    return ran;
+  }
+
+  private async tryAcquire(job: Job): Promise<boolean> {
+    const now = this.clock.nowSeconds();
+    await this.db
+      .insertInto("job_leases")
+      .values({ name: job.name, holder: "", lease_until: 0, last_run_at: null })
+      .onConflict((oc) => oc.column("name").doNothing())
+      .execute();
+    const result = await this.db
+      .updateTable("job_leases")
+      .set({ holder: this.holder, lease_until: now + this.leaseSeconds })
+      .where("name", "=", job.name)
+      .where("lease_until", "<=", now)
+      .where((eb) => eb.or([eb("last_run_at", "is", null), eb("last_run_at", "<=", now - job.intervalSeconds())]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  private async release(job: Job): Promise<void> {
+    await this.db
+      .updateTable("job_leases")
+      .set({ lease_until: 0, last_run_at: this.clock.nowSeconds() })
+      .where("name", "=", job.name)
+      .where("holder", "=", this.holder)
+      .execute();
+  }
+}

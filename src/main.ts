@@ -1,0 +1,27 @@
+import { readEnvironment } from "./config/environment.js";
+import { startServer } from "./server.js";
+
+/** `npm start` / `./occ serve`: run until SIGTERM or SIGINT, then shut down gracefully. */
+export async function main(): Promise<void> {
+  const server = await startServer(readEnvironment());
+  process.stdout.write(`Keystream is running at ${server.url}/ (status: ${server.url}/status.php)\n`);
+  const shutdown = (signal: string) => {
+    process.stdout.write(`${signal} received, finishing in-flight requests…\n`);
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`Keystream failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

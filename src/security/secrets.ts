@@ -1,0 +1,29 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+
+const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * A random string over [A-Za-z0-9] (ownCloud's code and token alphabet), drawn with
+ * crypto.randomInt so every character is uniform (no modulo bias).
+ */
+export function randomAlphanumeric(length: number): string {
+  let out = "";
+  for (let i = 0; i < length; i++) out += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  return out;
+}
+
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+/** SHA-256 hex digest: how codes, tokens, app passwords and session ids are stored at rest. */
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value, "utf8").digest("hex");
+}
+
+/** Constant-time string comparison (digests first, so unequal lengths leak nothing either). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const da = createHash("sha256").update(a, "utf8").digest();
+  const db = createHash("sha256").update(b, "utf8").digest();
+  return timingSafeEqual(da, db) && a.length === b.length;
+}

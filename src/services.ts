@@ -1,0 +1,69 @@
+import pino, { type Logger } from "pino";
+import { AppPasswords } from "./accounts/app-passwords.js";
+import { Authenticator } from "./accounts/authentication.js";
+import { Sessions } from "./accounts/sessions.js";
+import { UserDirectory } from "./accounts/users.js";
+import { type Clock, systemClock } from "./clock.js";
+import { HostSettings } from "./config/host-settings.js";
+import { JobScheduler } from "./jobs/scheduler.js";
+import { LOGIN_THROTTLE, Throttle } from "./security/throttle.js";
+import type { Storage } from "./storage/connect.js";
+
+/**
+ * Every domain service, built once from storage, settings and a clock, and handed to the HTTP
+ * layer and the CLI alike. Later modules (oauth, activity) add theirs here.
+ */
+export interface Services {
+  storage: Storage;
+  settings: HostSettings;
+  clock: Clock;
+  log: Logger;
+  dataDir: string;
+  users: UserDirectory;
+  appPasswords: AppPasswords;
+  sessions: Sessions;
+  loginThrottle: Throttle;
+  authenticator: Authenticator;
+  jobs: JobScheduler;
+}
+
+export interface ServiceOptions {
+  storage: Storage;
+  dataDir: string;
+  settings?: HostSettings;
+  clock?: Clock;
+  log?: Logger;
+}
+
+export function createServices(options: ServiceOptions): Services {
+  const { storage, dataDir } = options;
+  const db = storage.db;
+  const clock = options.clock ?? systemClock;
+  const settings = options.settings ?? new HostSettings(dataDir);
+  const log = options.log ?? pino({ level: "info" });
+  const users = new UserDirectory(db, clock);
+  const appPasswords = new AppPasswords(db, clock);
+  const sessions = new Sessions(db, clock, () => settings.get("session.lifetime"));
+  const authenticator = new Authenticator(users, appPasswords, sessions, settings);
+  const jobs = new JobScheduler(db, clock, log);
+  jobs.register({
+    name: "accounts:expired-sessions",
+    intervalSeconds: () => 3600,
+    run: async () => {
+      await sessions.deleteExpired();
+    },
+  });
+  return {
+    storage,
+    settings,
+    clock,
+    log,
+    dataDir,
+    users,
+    appPasswords,
+    sessions,
+    loginThrottle: new Throttle(db, clock, LOGIN_THROTTLE),
+    authenticator,
+    jobs,
+  };
+}

@@ -1,0 +1,63 @@
+import fs from "node:fs";
+import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Database, Dialect } from "./database.js";
+
+// int8 (bigint, count(*)) comes back as a string from pg; every int8 we store (epoch seconds,
+// ids) fits a JS number, so parse it as one and both dialects return the same shapes.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export interface StorageOptions {
+  /** `postgres://…` selects PostgreSQL; absent selects the embedded SQLite file. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** SQLite file name inside dataDir. */
+  sqliteFile?: string;
+}
+
+export interface Storage {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Human-readable target, without credentials, for logs. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+export function openStorage(options: StorageOptions): Storage {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? "keystream.sqlite"));
+}
+
+function openSqlite(file: string): Storage {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  // `./occ` runs beside the server on the same file: wait for a writer instead of failing.
+  sqlite.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: "sqlite",
+    describe: `sqlite:${file}`,
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string): Storage {
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new Error("KEYSTREAM_DATABASE_URL must start with postgres:// or postgresql://");
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const parsed = new URL(url);
+  return {
+    db,
+    dialect: "postgres",
+    describe: `postgres://${parsed.host}${parsed.pathname}`,
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,12 @@
+import type { Kysely, Transaction } from "kysely";
+import type { AccountsTables } from "./schema/accounts.js";
+
+/**
+ * The whole schema as one type. Each domain declares its tables in `schema/<domain>.ts`
+ * and is intersected here, so a table has exactly one definition.
+ */
+export type Database = AccountsTables;
+
+export type Db = Kysely<Database>;
+export type DbOrTx = Kysely<Database> | Transaction<Database>;
+export type Dialect = "sqlite" | "postgres";

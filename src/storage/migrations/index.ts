@@ -1,0 +1,12 @@
+import type { Migration } from "kysely";
+import type { Dialect } from "../database.js";
+import { accountsMigration } from "./2026_11_21_0001_accounts.js";
+
+/**
+ * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
+ */
+export function allMigrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    "2026_11_21_0001_accounts": accountsMigration(dialect),
+  };
+}

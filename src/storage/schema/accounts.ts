@@ -1,0 +1,58 @@
+import type { ColumnType, Generated } from "kysely";
+
+/** Seconds since the epoch. Every timestamp is written by code (never NOW()) so both dialects agree. */
+export type EpochSeconds = number;
+
+export interface UsersTable {
+  uid: string;
+  display_name: string;
+  email: string | null;
+  /** argon2id PHC string; null when the account cannot log in with a password. */
+  password_hash: string | null;
+  /** 1 = enabled, 0 = disabled (integers: portable across SQLite and PostgreSQL). */
+  enabled: number;
+  is_admin: number;
+  created_at: EpochSeconds;
+}
+
+export interface AppPasswordsTable {
+  id: Generated<number>;
+  uid: string;
+  name: string;
+  /** SHA-256 hex of the app password; the password itself is shown once and never stored. */
+  token_hash: string;
+  created_at: EpochSeconds;
+  last_used_at: EpochSeconds | null;
+}
+
+export interface SessionsTable {
+  /** SHA-256 hex of the cookie value, so a database dump does not yield live sessions. */
+  id_hash: string;
+  /** null for an anonymous session (a visitor on the login page who needs a CSRF token). */
+  uid: string | null;
+  csrf_token: string;
+  created_at: EpochSeconds;
+  expires_at: EpochSeconds;
+}
+
+export interface ThrottleTable {
+  /** e.g. `login:ip:127.0.0.1` or `login:user:alice`. */
+  bucket: string;
+  failures: number;
+  last_failure_at: EpochSeconds;
+}
+
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  lease_until: EpochSeconds;
+  last_run_at: ColumnType<EpochSeconds | null, EpochSeconds | null, EpochSeconds | null>;
+}
+
+export interface AccountsTables {
+  users: UsersTable;
+  app_passwords: AppPasswordsTable;
+  sessions: SessionsTable;
+  throttle: ThrottleTable;
+  job_leases: JobLeasesTable;
+}

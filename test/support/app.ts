@@ -1,0 +1,49 @@
+import type { FastifyInstance } from "fastify";
+import pino from "pino";
+import { buildApp } from "../../src/app.js";
+import { ManualClock } from "../../src/clock.js";
+import { HostSettings } from "../../src/config/host-settings.js";
+import { createServices, type Services } from "../../src/services.js";
+import { createTestStorage, type TestStorage } from "./storage.js";
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  clock: ManualClock;
+  testStorage: TestStorage;
+  /** Every throttling delay the app asked for, in ms (the app never really sleeps in tests). */
+  sleeps: number[];
+  close(): Promise<void>;
+}
+
+/** The whole application on real storage, with a manual clock and recorded (not slept) delays. */
+export async function createTestApp(): Promise<TestApp> {
+  const testStorage = await createTestStorage();
+  const clock = new ManualClock();
+  const services = createServices({
+    storage: testStorage.storage,
+    dataDir: testStorage.dataDir,
+    clock,
+    settings: new HostSettings(testStorage.dataDir),
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
+  });
+  const sleeps: number[] = [];
+  const app = await buildApp({
+    services,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  });
+  await app.ready();
+  return {
+    app,
+    services,
+    clock,
+    testStorage,
+    sleeps,
+    async close() {
+      await app.close();
+      await testStorage.cleanup();
+    },
+  };
+}
