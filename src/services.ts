@@ -1,12 +1,18 @@
 import pino, { type Logger } from "pino";
 import { AppPasswords } from "./accounts/app-passwords.js";
 import { Authenticator } from "./accounts/authentication.js";
+import { Avatars } from "./accounts/avatars.js";
 import { Sessions } from "./accounts/sessions.js";
 import { UserDirectory } from "./accounts/users.js";
+import { registerActivityJobs } from "./activity/jobs.js";
+import { ActivityService } from "./activity/service.js";
 import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
 import { JobScheduler } from "./jobs/scheduler.js";
+import type { OAuthService } from "./oauth/service.js";
+import { createOAuthService } from "./oauth/setup.js";
 import { LOGIN_THROTTLE, Throttle } from "./security/throttle.js";
+import { ActivityStore } from "./storage/activity-store.js";
 import type { Storage } from "./storage/connect.js";
 
 /**
@@ -25,6 +31,9 @@ export interface Services {
   loginThrottle: Throttle;
   authenticator: Authenticator;
   jobs: JobScheduler;
+  avatars: Avatars;
+  oauth: OAuthService;
+  activity: ActivityService;
 }
 
 export interface ServiceOptions {
@@ -53,6 +62,10 @@ export function createServices(options: ServiceOptions): Services {
       await sessions.deleteExpired();
     },
   });
+  const activity = new ActivityService(new ActivityStore(db), clock, () => settings.get("activity_expire_days"));
+  registerActivityJobs(jobs, activity, log);
+  // The OAuth events listener (activity stream) is not wired yet: `events` is left unset.
+  const oauth = createOAuthService({ db, dataDir, clock, settings, log, users, jobs, authenticator });
   return {
     storage,
     settings,
@@ -65,5 +78,8 @@ export function createServices(options: ServiceOptions): Services {
     loginThrottle: new Throttle(db, clock, LOGIN_THROTTLE),
     authenticator,
     jobs,
+    avatars: new Avatars(db, clock),
+    oauth,
+    activity,
   };
 }

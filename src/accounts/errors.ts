@@ -5,7 +5,8 @@ export type AccountErrorCode =
   | "invalid_password"
   | "invalid_email"
   | "invalid_display_name"
-  | "invalid_name";
+  | "invalid_name"
+  | "invalid_avatar";
 
 /** A refused account operation; `message` is safe to show to an operator or user. */
 export class AccountError extends Error {

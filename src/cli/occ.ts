@@ -1,7 +1,10 @@
 import { Command, CommanderError } from "commander";
 import { AccountError } from "../accounts/errors.js";
+import { registerActivityCommands } from "./commands/activity.js";
+import { registerAvatarCommands } from "./commands/avatar.js";
 import { registerConfigCommands } from "./commands/config.js";
 import { registerMaintenanceCommands } from "./commands/maintenance.js";
+import { registerOAuth2Commands } from "./commands/oauth2.js";
 import { registerUserCommands } from "./commands/user.js";
 import { CommandContext, CommandError } from "./context.js";
 
@@ -14,6 +17,9 @@ export function buildProgram(context: CommandContext): Command {
   registerUserCommands(program, context);
   registerConfigCommands(program, context);
   registerMaintenanceCommands(program, context);
+  registerOAuth2Commands(program, context);
+  registerAvatarCommands(program, context);
+  registerActivityCommands(program, context);
   return program;
 }
 

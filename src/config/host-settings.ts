@@ -63,6 +63,33 @@ function baseUrlSetting(description: string): SettingDefinition<string> {
   };
 }
 
+/** A comma-separated list of origins (`https://app.example.com`), normalised; empty for none. */
+function originListSetting(description: string): SettingDefinition<string> {
+  return {
+    description,
+    defaultValue: "",
+    parse(text) {
+      const origins = text
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean)
+        .map((item) => {
+          let url: URL;
+          try {
+            url = new URL(item);
+          } catch {
+            throw new Error(`expected origins like https://app.example.com, got "${item}"`);
+          }
+          if (url.origin === "null" || url.pathname !== "/" || url.search || url.hash) {
+            throw new Error(`expected an origin (scheme, host and port only), got "${item}"`);
+          }
+          return url.origin;
+        });
+      return origins.join(",");
+    },
+  };
+}
+
 export const hostSettingDefinitions = {
   "overwrite.cli.url": baseUrlSetting(
     "Canonical base URL (e.g. https://cloud.example.com); every absolute URL the server builds uses it.",
@@ -73,6 +100,27 @@ export const hostSettingDefinitions = {
   ),
   maintenance: booleanSetting("When true, every endpoint but status.php answers 503.", false),
   "session.lifetime": integerSetting("Seconds a login session lasts without activity.", 86_400, 60, 31_536_000),
+  "oauth2.refresh_token_lifetime": integerSetting(
+    "Seconds an OAuth refresh token lives, counted from each rotation (default 90 days).",
+    7_776_000,
+    3600,
+    315_360_000,
+  ),
+  "oauth2.cleanup_interval": integerSetting(
+    "Seconds between runs of the oauth2:cleanup job, which deletes codes and tokens a week after expiry.",
+    86_400,
+    60,
+    2_592_000,
+  ),
+  "cors.allowed-domains": originListSetting(
+    "Comma-separated origins whose browsers may call the OAuth token and userinfo endpoints (CORS).",
+  ),
+  activity_expire_days: integerSetting(
+    "Days an activity stays in the stream; a daily job (and ./occ activity:expire) deletes older ones.",
+    365,
+    1,
+    36_500,
+  ),
 } as const;
 
 export type HostSettingName = keyof typeof hostSettingDefinitions;

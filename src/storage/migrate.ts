@@ -1,4 +1,4 @@
-import { type MigrationResult, Migrator } from "kysely";
+import { type Kysely, type MigrationResult, Migrator, sql } from "kysely";
 import type { Storage } from "./connect.js";
 import { allMigrations } from "./migrations/index.js";
 
@@ -8,12 +8,30 @@ export interface MigrationReport {
 
 /**
  * Brings the schema to the newest version. Kysely's migrator takes a lock (an advisory lock on
- * PostgreSQL), so several nodes starting at once apply each migration exactly once.
+ * PostgreSQL), so several nodes starting at once apply each migration exactly once. On SQLite
+ * Kysely's lock is a no-op (it assumes one process), so a server and `./occ` starting on the same
+ * fresh file could both apply a migration: there the whole run is one IMMEDIATE transaction, which
+ * holds the file's write lock (the other process waits, busy_timeout) and is all-or-nothing.
  */
 export async function migrateToLatest(storage: Storage): Promise<MigrationReport> {
+  if (storage.dialect !== "sqlite") return runMigrations(storage.db, storage.dialect);
+  return storage.db.connection().execute(async (db) => {
+    await sql`BEGIN IMMEDIATE`.execute(db);
+    try {
+      const report = await runMigrations(db, storage.dialect);
+      await sql`COMMIT`.execute(db);
+      return report;
+    } catch (error) {
+      await sql`ROLLBACK`.execute(db).catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
+async function runMigrations(db: Kysely<any>, dialect: Storage["dialect"]): Promise<MigrationReport> {
   const migrator = new Migrator({
-    db: storage.db,
-    provider: { getMigrations: async () => allMigrations(storage.dialect) },
+    db,
+    provider: { getMigrations: async () => allMigrations(dialect) },
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

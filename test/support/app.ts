@@ -4,6 +4,7 @@ import { buildApp } from "../../src/app.js";
 import { ManualClock } from "../../src/clock.js";
 import { HostSettings } from "../../src/config/host-settings.js";
 import { createServices, type Services } from "../../src/services.js";
+import type { Storage } from "../../src/storage/connect.js";
 import { createTestStorage, type TestStorage } from "./storage.js";
 
 export interface TestApp {
@@ -19,12 +20,31 @@ export interface TestApp {
 /** The whole application on real storage, with a manual clock and recorded (not slept) delays. */
 export async function createTestApp(): Promise<TestApp> {
   const testStorage = await createTestStorage();
-  const clock = new ManualClock();
+  const node = await createAppOn(testStorage.storage, testStorage.dataDir, new ManualClock());
+  return {
+    ...node,
+    testStorage,
+    async close() {
+      await node.app.close();
+      await testStorage.cleanup();
+    },
+  };
+}
+
+/**
+ * One more application node on storage that already exists (another connection to the same
+ * SQLite file or PostgreSQL database, as a second server would have). Closing it leaves the storage open.
+ */
+export async function createAppOn(
+  storage: Storage,
+  dataDir: string,
+  clock: ManualClock,
+): Promise<Pick<TestApp, "app" | "services" | "clock" | "sleeps">> {
   const services = createServices({
-    storage: testStorage.storage,
-    dataDir: testStorage.dataDir,
+    storage,
+    dataDir,
     clock,
-    settings: new HostSettings(testStorage.dataDir),
+    settings: new HostSettings(dataDir),
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
   });
   const sleeps: number[] = [];
@@ -35,15 +55,5 @@ export async function createTestApp(): Promise<TestApp> {
     },
   });
   await app.ready();
-  return {
-    app,
-    services,
-    clock,
-    testStorage,
-    sleeps,
-    async close() {
-      await app.close();
-      await testStorage.cleanup();
-    },
-  };
+  return { app, services, clock, sleeps };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { migrateToLatest } from "../../src/storage/migrate.js";
@@ -38,6 +39,14 @@ export async function createTestStorage(options: { migrate?: boolean } = {}): Pr
     dropDatabase = async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
+      // pg's Pool.end() resolves before its connections have finished closing; a forced drop
+      // would then kill one mid-close and its 'error' would land in whichever test runs next.
+      // So wait (bounded) for the test's own connections to go, then force out any stragglers.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await client.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+        if (Number(rows[0].n) === 0) break;
+        await delay(100);
+      }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     };

@@ -1,6 +1,8 @@
 import type { Migration } from "kysely";
 import type { Dialect } from "../database.js";
 import { accountsMigration } from "./2026_11_21_0001_accounts.js";
+import { oauthMigration } from "./2026_11_21_0002_oauth.js";
+import { activityMigration } from "./2026_11_21_0003_activity.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -8,5 +10,7 @@ import { accountsMigration } from "./2026_11_21_0001_accounts.js";
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
   return {
     "2026_11_21_0001_accounts": accountsMigration(dialect),
+    "2026_11_21_0002_oauth": oauthMigration(dialect),
+    "2026_11_21_0003_activity": activityMigration(dialect),
   };
 }

@@ -1,0 +1,96 @@
+import type { ActivityGroup } from "./grouping.js";
+import type { Parameter } from "./parameters.js";
+import {
+  iconOf,
+  preparedText,
+  type RenderContext,
+  type RichString,
+  renderFreeText,
+  renderSubject,
+  richText,
+  type Segment,
+} from "./prepared-text.js";
+
+/**
+ * The activity element on the wire: every field of the spec's table, in its order, then the
+ * fields today's clients read (research §5.1: subject_rich, message_rich, objects, icon).
+ */
+export interface ActivityElement {
+  activity_id: number;
+  /** ISO 8601 in UTC with a `+00:00` offset (iOS parses exactly that form). */
+  datetime: string;
+  app: string;
+  type: string;
+  user: string;
+  affecteduser: string;
+  subject: string;
+  subjectparams: Parameter[];
+  subject_prepared: string;
+  message: string;
+  messageparams: Parameter[];
+  message_prepared: string;
+  link: string;
+  object_type: string;
+  object_id: number;
+  object_name: string;
+  activity_ids: number[];
+  subject_rich: RichString;
+  message_rich: RichString;
+  /** `{"<object_id>": "<object_name>"}` over the element and its group; `[]` when empty (PHP). */
+  objects: Record<string, string> | string[];
+  icon: string;
+}
+
+/** An element plus its rendered segments, which the web page turns into HTML. */
+export interface StreamEntry {
+  element: ActivityElement;
+  subject: Segment[];
+  message: Segment[];
+}
+
+export function isoDateTime(epochSeconds: number): string {
+  return new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+}
+
+/** research §5.1: entries with id 0 and an empty name are skipped; a lone key 0 becomes a list. */
+function objectsOf(group: ActivityGroup): Record<string, string> | string[] {
+  const objects: Record<string, string> = {};
+  for (const member of group.members) {
+    if (member.object_id === 0 && member.object_name === "") continue;
+    objects[String(member.object_id)] = member.object_name;
+  }
+  const keys = Object.keys(objects);
+  if (keys.length === 0) return [];
+  if (keys.length === 1 && keys[0] === "0") return [objects["0"]!];
+  return objects;
+}
+
+export function toStreamEntry(group: ActivityGroup, context: RenderContext): StreamEntry {
+  const head = group.members[0]!;
+  const subject = renderSubject(head.app, head.subject, group.subjectparams);
+  const message = renderFreeText(head.message, head.messageparams);
+  const element: ActivityElement = {
+    activity_id: head.activity_id,
+    datetime: isoDateTime(head.timestamp),
+    app: head.app,
+    type: head.type,
+    user: head.user,
+    affecteduser: head.affecteduser,
+    subject: head.subject,
+    subjectparams: group.subjectparams,
+    subject_prepared: preparedText(subject, context),
+    message: head.message,
+    messageparams: head.messageparams,
+    message_prepared: preparedText(message, context),
+    link: head.link,
+    object_type: head.object_type,
+    object_id: head.object_id,
+    object_name: head.object_name,
+    activity_ids: group.members.map((m) => m.activity_id),
+    subject_rich: richText(subject, context),
+    message_rich: richText(message, context),
+    objects: objectsOf(group),
+    icon: `${context.baseUrl}/index.php/apps/activity/img/${iconOf(head.app, head.subject)}.svg`,
+  };
+  return { element, subject, message };
+}

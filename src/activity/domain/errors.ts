@@ -1,0 +1,34 @@
+/**
+ * Every way an activity operation is refused, as a value. `http/activity-errors.ts` alone turns
+ * these into statuses (404, 403, 204, 400); the CLI prints `message`.
+ */
+export type ActivityError =
+  /** The path names no filter (spec: 404). */
+  | { code: "unknown_filter"; filter: string }
+  /** `since` is an activity of another user (spec: 403). */
+  | { code: "foreign_since"; since: number }
+  /** The user's stream settings select no type for this filter (spec: 204). */
+  | { code: "stream_disabled"; filter: string }
+  /** A published event failed validation; nothing was written. */
+  | { code: "invalid_event"; message: string }
+  /** A stream-settings update named an unknown type or a non-boolean value. */
+  | { code: "invalid_settings"; message: string };
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ActivityError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = <T>(error: ActivityError): Result<T> => ({ ok: false, error });
+
+export function activityErrorMessage(error: ActivityError): string {
+  switch (error.code) {
+    case "unknown_filter":
+      return `unknown filter "${error.filter}"`;
+    case "foreign_since":
+      return "the activity given as since belongs to another user";
+    case "stream_disabled":
+      return "no activity type is selected for this stream";
+    case "invalid_event":
+    case "invalid_settings":
+      return error.message;
+  }
+}

@@ -1,0 +1,70 @@
+import type { Clock } from "../clock.js";
+import type { ActivityStore } from "../storage/activity-store.js";
+import type { StreamEntry } from "./domain/element.js";
+import { activityErrorMessage, fail, ok, type Result } from "./domain/errors.js";
+import { type FilterDefinition, listedFilters } from "./domain/filters.js";
+import type { ListQuery } from "./domain/page.js";
+import type { RenderContext } from "./domain/prepared-text.js";
+import { effectiveStreamSettings, parseStreamSettingsUpdate, type StreamSettings } from "./domain/stream-settings.js";
+import { listActivities, renderRows, type StreamPage } from "./list-activities.js";
+import { publishActivities } from "./publish-activity.js";
+
+const DAY = 86_400;
+
+/** The activity stream as one service, shared by HTTP, the CLI, background jobs and other modules. */
+export class ActivityService {
+  constructor(
+    readonly store: ActivityStore,
+    private readonly clock: Clock,
+    /** Host setting activity_expire_days, read on each run so `occ config:system:set` applies at once. */
+    private readonly expireDays: () => number,
+  ) {}
+
+  /** One event or an array of events (element field names); all-or-nothing. */
+  publish(events: unknown): Promise<Result<number[]>> {
+    return publishActivities(this.store, events, this.clock.nowSeconds());
+  }
+
+  /** For other modules: like publish, but a refused event is a programming error and throws. */
+  async publishOrThrow(events: unknown): Promise<number[]> {
+    const result = await this.publish(events);
+    if (!result.ok) throw new Error(`activity not published: ${activityErrorMessage(result.error)}`);
+    return result.value;
+  }
+
+  list(uid: string, query: ListQuery, baseUrl: string): Promise<Result<StreamPage>> {
+    return listActivities(this.store, uid, query, baseUrl);
+  }
+
+  filters(): FilterDefinition[] {
+    return listedFilters();
+  }
+
+  async streamSettings(uid: string): Promise<StreamSettings> {
+    return effectiveStreamSettings(await this.store.streamSettings(uid));
+  }
+
+  async updateStreamSettings(uid: string, body: unknown): Promise<Result<StreamSettings>> {
+    const changes = parseStreamSettingsUpdate(body);
+    if (typeof changes === "string") return fail({ code: "invalid_settings", message: changes });
+    await this.store.saveStreamSettings(uid, changes);
+    return ok(await this.streamSettings(uid));
+  }
+
+  /** research §7: deletes activities older than max(1, activity_expire_days) days; returns the count. */
+  expire(): Promise<number> {
+    const days = Math.max(1, this.expireDays());
+    return this.store.deleteOlderThan(this.clock.nowSeconds() - days * DAY);
+  }
+
+  /** Legacy API v1 (`/ocs/v{1,2}.php/cloud/activity`): newest first from an offset, filter `all`. */
+  async legacyList(
+    uid: string,
+    offset: number,
+    count: number,
+    baseUrl: string,
+  ): Promise<{ entries: StreamEntry[]; context: RenderContext }> {
+    const rows = await this.store.newestWithOffset(uid, offset, count);
+    return renderRows(this.store, rows, baseUrl, false);
+  }
+}

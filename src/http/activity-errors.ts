@@ -1,0 +1,41 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { type ActivityError, activityErrorMessage } from "../activity/domain/errors.js";
+import { toXml } from "./ocs.js";
+
+/**
+ * The one place activity errors become HTTP (research §1.5): unknown filter → 404, `since` of
+ * another user → 403 (both an OCS envelope with `data: []`), no selected type → 204 (empty
+ * body), refused input → 400 with a message naming the element and field.
+ */
+export function sendActivityError(request: FastifyRequest, reply: FastifyReply, error: ActivityError): FastifyReply {
+  switch (error.code) {
+    case "unknown_filter":
+      return sendActivityOcs(request, reply, [], 404);
+    case "foreign_since":
+      return sendActivityOcs(request, reply, [], 403);
+    case "stream_disabled":
+      return reply.status(204).send();
+    case "invalid_event":
+    case "invalid_settings":
+      return reply.status(400).send({ error: error.code, error_description: activityErrorMessage(error) });
+  }
+}
+
+/**
+ * The OCS v2 envelope for the activity API: JSON unless `format=xml` (or an Accept header that
+ * asks for XML and not JSON), as issue 4 asks; meta.message is "OK" on success, "" otherwise.
+ */
+export function sendActivityOcs(request: FastifyRequest, reply: FastifyReply, data: unknown, status = 200): FastifyReply {
+  const ok = status >= 200 && status < 300;
+  const meta = { status: ok ? "ok" : "failure", statuscode: status, message: ok ? "OK" : "" };
+  const format = (request.query as Record<string, unknown> | undefined)?.format;
+  const accept = request.headers.accept ?? "";
+  const xml = format === "xml" || (format !== "json" && /application\/xml/.test(accept) && !/application\/json/.test(accept));
+  reply.status(status).header("cache-control", "no-cache, no-store, must-revalidate");
+  if (xml) {
+    return reply
+      .header("content-type", "application/xml; charset=utf-8")
+      .send(`<?xml version="1.0"?>\n<ocs>${toXml({ meta, data })}</ocs>\n`);
+  }
+  return reply.header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ ocs: { meta, data } }));
+}

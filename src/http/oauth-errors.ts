@@ -1,0 +1,45 @@
+import type { FastifyReply } from "fastify";
+import type { AuthorizationCheck } from "../oauth/authorize.js";
+import type { OAuthError } from "../oauth/domain/errors.js";
+import { sendPage } from "./pages/layout.js";
+import { authorizeErrorPage, switchUserPage } from "./pages/oauth.js";
+
+/** RFC 6749 §5.1: token responses are never cached. */
+export function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header("cache-control", "no-store").header("pragma", "no-cache");
+}
+
+/**
+ * The one place an OAuth error becomes an HTTP answer at the token endpoint (RFC 6749 §5.2):
+ * JSON `{"error", "error_description"?}`, status 400; `invalid_client` after a Basic attempt is 401
+ * with a Basic challenge; an error marked soft (legacy desktop refresh loop) is 200.
+ */
+export function sendTokenError(reply: FastifyReply, error: OAuthError): FastifyReply {
+  let status = 400;
+  if (error.softFail) status = 200;
+  else if (error.code === "invalid_client" && error.basicAttempted) {
+    status = 401;
+    reply.header("www-authenticate", 'Basic realm="Keystream", charset="UTF-8"');
+  }
+  return noStore(reply).status(status).send(error.toJSON());
+}
+
+/**
+ * A failed authorization request (research A.2.2): an unproven request gets the "Request not valid"
+ * page (never a redirect to an unregistered URI), a user mismatch the switch-user page, and an
+ * unsupported response type a 303 to the validated redirect URI.
+ */
+export function sendAuthorizationFailure(
+  reply: FastifyReply,
+  check: Exclude<AuthorizationCheck, { kind: "valid" }>,
+  context: { user: { displayName: string; uid: string; csrfToken: string }; logoutUrl: string },
+): FastifyReply {
+  switch (check.kind) {
+    case "invalid":
+      return sendPage(reply, authorizeErrorPage(check.clientName, context.user), 400);
+    case "switch_user":
+      return sendPage(reply, switchUserPage(context.user, check.requestedUser, context.logoutUrl));
+    case "redirect":
+      return reply.redirect(check.location, 303);
+  }
+}

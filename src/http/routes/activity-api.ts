@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { findFilter } from "../../activity/domain/filters.js";
+import { isNotModified, parseListQuery } from "../../activity/domain/page.js";
+import type { StreamPage } from "../../activity/list-activities.js";
+import { sendActivityError, sendActivityOcs } from "../activity-errors.js";
+import { baseUrl } from "../base-url.js";
+import { requireUser } from "../plugins/authentication.js";
+
+/** Both homes of API v2: the spec's /index.php path and the OCS path today's clients call. */
+const PREFIXES = ["/index.php/apps/activity", "/ocs/v2.php/apps/activity"] as const;
+
+function streamHeaders(reply: FastifyReply, page: StreamPage, linkBase: string): void {
+  reply.header("etag", page.etag);
+  if (page.firstKnown !== undefined) reply.header("x-activity-first-known", String(page.firstKnown));
+  if (page.lastGiven !== undefined) reply.header("x-activity-last-given", String(page.lastGiven));
+  if (page.nextQuery !== undefined) {
+    reply.header("link", `<${linkBase}/api/v2/activity/${encodeURIComponent(page.query.filter)}?${page.nextQuery}>; rel="next"`);
+  }
+}
+
+async function stream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  prefix: string,
+  filter: string,
+): Promise<FastifyReply | undefined> {
+  const { activity } = request.server.services;
+  const query = parseListQuery(filter, request.query as Record<string, unknown>);
+  // research §1.5: the filter is checked before the user (404 before 403).
+  if (!findFilter(filter)) {
+    return sendActivityError(request, reply, { code: "unknown_filter", filter });
+  }
+  const principal = await requireUser(request, reply, { anonymousStatus: 403 });
+  if (!principal) return;
+  const base = baseUrl(request);
+  const result = await activity.list(principal.user.uid, query, base);
+  if (!result.ok) return sendActivityError(request, reply, result.error);
+  const page = result.value;
+  streamHeaders(reply, page, `${base}${prefix}`);
+  const ifNoneMatch = request.headers["if-none-match"];
+  if (isNotModified(page.entries.length, page.etag, ifNoneMatch)) return reply.status(304).send();
+  return sendActivityOcs(
+    request,
+    reply,
+    page.entries.map((e) => e.element),
+  );
+}
+
+/** `GET …/api/v2/activity[/:filter]` and `GET …/api/v2/activity/filters` (spec: Endpoints). */
+export async function activityApiRoutes(app: FastifyInstance): Promise<void> {
+  for (const prefix of PREFIXES) {
+    app.get(`${prefix}/api/v2/activity`, (request, reply) => stream(request, reply, prefix, "all"));
+    app.get(`${prefix}/api/v2/activity/filters`, async (request, reply) => {
+      const principal = await requireUser(request, reply, { anonymousStatus: 403 });
+      if (!principal) return;
+      const base = baseUrl(request);
+      const filters = app.services.activity
+        .filters()
+        .map((f) => ({ id: f.id, name: f.name, icon: `${base}${f.icon}`, priority: f.priority }));
+      return sendActivityOcs(request, reply, filters);
+    });
+    app.get(`${prefix}/api/v2/activity/:filter`, (request, reply) =>
+      stream(request, reply, prefix, (request.params as { filter: string }).filter),
+    );
+  }
+}

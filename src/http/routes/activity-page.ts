@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { findFilter } from "../../activity/domain/filters.js";
+import { parseListQuery } from "../../activity/domain/page.js";
+import { baseUrl } from "../base-url.js";
+import { activityStreamBody } from "../pages/activity.js";
+import { layout, messagePage, sendPage } from "../pages/layout.js";
+import { requirePageUser } from "../plugins/authentication.js";
+
+/**
+ * The web stream `/index.php/apps/activity/[:filter]`, rendered on the server. Older pages are
+ * plain links carrying the API's own paging (`since` = X-Activity-Last-Given, from the same
+ * query object as the API's Link header), so the page needs no script.
+ */
+async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: string): Promise<FastifyReply | undefined> {
+  const principal = await requirePageUser(request, reply);
+  if (!principal) return;
+  const user = { displayName: principal.user.displayName, csrfToken: principal.session?.csrfToken ?? "" };
+  if (!findFilter(filter))
+    return sendPage(reply, messagePage("Not found", `There is no activity filter "${filter}".`, user), 404);
+  const { activity } = request.server.services;
+  const raw = { ...(request.query as Record<string, unknown>) };
+  delete raw.format;
+  const query = parseListQuery(filter, raw);
+  const base = baseUrl(request);
+  const result = await activity.list(principal.user.uid, query, base);
+  const filters = activity.filters();
+  if (!result.ok) {
+    if (result.error.code === "foreign_since")
+      return sendPage(reply, messagePage("Access forbidden", "That activity is not yours.", user), 403);
+    const notice = "You selected no activity types for this stream. Change that in your personal settings.";
+    const context = { baseUrl: base, displayName: () => undefined };
+    const body = activityStreamBody({ filters, current: filter, entries: [], context, olderUrl: undefined, notice });
+    return sendPage(reply, layout({ title: "Activity", user, body }));
+  }
+  const page = result.value;
+  const olderUrl = page.nextQuery ? `/index.php/apps/activity/${encodeURIComponent(filter)}?${page.nextQuery}` : undefined;
+  return sendPage(
+    reply,
+    layout({
+      title: "Activity",
+      user,
+      body: activityStreamBody({ filters, current: filter, entries: page.entries, context: page.context, olderUrl }),
+    }),
+  );
+}
+
+const ICON_COLOURS: Record<string, string> = {
+  activity: "#0082c9",
+  user: "#1d2d3e",
+  contacts: "#5f6b77",
+  change: "#0082c9",
+  "add-color": "#46ba61",
+  "delete-color": "#e9322d",
+  history: "#8a6d3b",
+  share: "#0082c9",
+  download: "#46ba61",
+  security: "#d08a00",
+};
+
+export async function activityPageRoutes(app: FastifyInstance): Promise<void> {
+  app.get("/index.php/apps/activity", (_request, reply) => reply.redirect("/index.php/apps/activity/", 303));
+  app.get("/index.php/apps/activity/", (request, reply) => streamPage(request, reply, "all"));
+  app.get("/index.php/apps/activity/:filter", (request, reply) =>
+    streamPage(request, reply, (request.params as { filter: string }).filter),
+  );
+
+  // Icons named by the API's `icon` field and the filter list: small same-origin SVGs.
+  app.get("/index.php/apps/activity/img/:file", async (request, reply) => {
+    const match = /^([a-z-]+)\.svg$/.exec((request.params as { file: string }).file);
+    const colour = match?.[1] ? ICON_COLOURS[match[1]] : undefined;
+    if (!colour) return reply.status(404).send({ error: "not_found", error_description: "No such icon." });
+    return reply
+      .header("content-type", "image/svg+xml")
+      .header("cache-control", "public, max-age=86400")
+      .header("x-content-type-options", "nosniff")
+      .send(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><circle cx="8" cy="8" r="6" fill="${colour}"/></svg>`,
+      );
+  });
+}

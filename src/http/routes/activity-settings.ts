@@ -1,0 +1,76 @@
+import type { FastifyInstance } from "fastify";
+import { STREAM_SETTING_TYPES } from "../../activity/domain/stream-settings.js";
+import { sendActivityError } from "../activity-errors.js";
+import { html } from "../html.js";
+import { csrfValid, requireUser } from "../plugins/authentication.js";
+import { requireFormUser, sendSettingsPage } from "./settings.js";
+
+const SECTION_ID = "activity-stream";
+
+/**
+ * The user's stream settings (which types the stream lists; they drive the 204 rule):
+ * `GET|PUT /index.php/apps/activity/api/v2/settings` as JSON `{"stream": {"<type>": bool}}`,
+ * and a section of the personal settings page whose form posts to /index.php/apps/activity/settings.
+ */
+export async function activitySettingsRoutes(app: FastifyInstance): Promise<void> {
+  const path = "/index.php/apps/activity/api/v2/settings";
+
+  app.get(path, async (request, reply) => {
+    const principal = await requireUser(request, reply, { anonymousStatus: 403 });
+    if (!principal) return;
+    return reply
+      .header("cache-control", "no-store")
+      .send({ stream: await app.services.activity.streamSettings(principal.user.uid) });
+  });
+
+  app.put(path, async (request, reply) => {
+    const principal = await requireUser(request, reply, { anonymousStatus: 403 });
+    if (!principal) return;
+    if (
+      principal.method === "session" &&
+      !csrfValid(request, principal.session) &&
+      request.headers["ocs-apirequest"] !== "true"
+    ) {
+      return reply
+        .status(403)
+        .send({ error: "csrf", error_description: "Send the requesttoken header (or OCS-APIRequest: true)." });
+    }
+    const result = await app.services.activity.updateStreamSettings(principal.user.uid, request.body);
+    if (!result.ok) return sendActivityError(request, reply, result.error);
+    return reply.header("cache-control", "no-store").send({ stream: result.value });
+  });
+
+  app.settingsSections.push({
+    id: SECTION_ID,
+    page: "personal",
+    order: 40,
+    render: async ({ principal, csrfToken, flash }) => {
+      const settings = await app.services.activity.streamSettings(principal.user.uid);
+      return html`<h2>Activity stream</h2>
+<p class="muted">Choose which activities appear in your <a href="/index.php/apps/activity/">stream</a>.</p>
+${flash ?? ""}
+<form method="post" action="/index.php/apps/activity/settings" id="activity-stream-settings">
+<input type="hidden" name="requesttoken" value="${csrfToken}">
+<table>${STREAM_SETTING_TYPES.map(
+        (
+          s,
+        ) => html`<tr><td><input type="checkbox" id="stream-${s.type}" name="stream_${s.type}" value="1"${settings[s.type] ? html` checked` : ""}></td>
+<td><label for="stream-${s.type}">${s.description}</label></td></tr>`,
+      )}</table>
+<p><button type="submit">Save</button></p>
+</form>`;
+    },
+  });
+
+  app.post("/index.php/apps/activity/settings", async (request, reply) => {
+    const principal = await requireFormUser(request, reply);
+    if (!principal) return;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const stream = Object.fromEntries(STREAM_SETTING_TYPES.map((s) => [s.type, body[`stream_${s.type}`] !== undefined]));
+    const result = await app.services.activity.updateStreamSettings(principal.user.uid, { stream });
+    const message = result.ok
+      ? html`<p class="notice">Your stream settings were saved.</p>`
+      : html`<p class="error">Not saved.</p>`;
+    return sendSettingsPage(request, reply, principal, "personal", { sectionId: SECTION_ID, message });
+  });
+}

@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { MAX_AVATAR_BYTES } from "../../accounts/avatars.js";
+import { AccountError } from "../../accounts/errors.js";
+import { baseUrl } from "../base-url.js";
+import { html } from "../html.js";
+import { requireUser } from "../plugins/authentication.js";
+import { requireFormUser, sendSettingsPage } from "./settings.js";
+
+const AVATAR_UPLOAD_PATH = "/index.php/settings/personal/avatar";
+
+/** research A.7: the avatar's absolute URL, ownCloud's DAV avatar path. */
+export function avatarUrl(request: FastifyRequest, uid: string, extension: string): string {
+  return `${baseUrl(request)}/remote.php/dav/avatars/${encodeURIComponent(uid)}/96.${extension}`;
+}
+
+/** Avatar serving (any authenticated user, as ownCloud), and the personal page's upload form. */
+export async function avatarRoutes(app: FastifyInstance): Promise<void> {
+  const { avatars, log } = app.services;
+
+  app.get("/remote.php/dav/avatars/:uid/:file", async (request, reply) => {
+    if (!(await requireUser(request, reply))) return;
+    const avatar = await avatars.get((request.params as { uid: string }).uid);
+    if (!avatar) return reply.status(404).send({ error: "not_found", error_description: "No avatar." });
+    return reply
+      .header("content-type", avatar.contentType)
+      .header("cache-control", "private, max-age=0, must-revalidate")
+      .header("x-content-type-options", "nosniff")
+      .header("content-security-policy", "default-src 'none'")
+      .send(avatar.data);
+  });
+
+  // The upload form is multipart; Node's own FormData parser (undici) reads it.
+  app.addContentTypeParser(
+    "multipart/form-data",
+    { parseAs: "buffer", bodyLimit: MAX_AVATAR_BYTES + 64 * 1024 },
+    async (request: FastifyRequest, body: Buffer) => {
+      const form = await new Response(new Uint8Array(body), {
+        headers: { "content-type": String(request.headers["content-type"]) },
+      }).formData();
+      const file = form.get("avatar");
+      const token = form.get("requesttoken");
+      return {
+        requesttoken: typeof token === "string" ? token : undefined,
+        avatar: file !== null && typeof file !== "string" ? Buffer.from(await file.arrayBuffer()) : undefined,
+      };
+    },
+  );
+
+  app.settingsSections.push({
+    id: "avatar",
+    page: "personal",
+    order: 10,
+    render: async ({ principal, csrfToken, flash }) => {
+      const extension = await avatars.extensionOf(principal.user.uid);
+      return html`<h2>Avatar</h2>
+${flash ?? ""}
+${
+  extension === undefined
+    ? html`<p class="muted" id="avatar-none">No avatar set.</p>`
+    : html`<p><img id="avatar-image" alt="Your avatar" width="96" height="96" src="/remote.php/dav/avatars/${principal.user.uid}/96.${extension}"></p>`
+}
+<form method="post" action="${AVATAR_UPLOAD_PATH}" enctype="multipart/form-data" id="avatar-form">
+<input type="hidden" name="requesttoken" value="${csrfToken}">
+<label for="avatar-file">PNG or JPEG image, at most ${String(MAX_AVATAR_BYTES / 1024)} KiB</label>
+<input type="file" id="avatar-file" name="avatar" accept="image/png,image/jpeg" required>
+<p><button type="submit">Upload avatar</button></p>
+</form>`;
+    },
+  });
+
+  app.post(AVATAR_UPLOAD_PATH, async (request, reply) => {
+    const principal = await requireFormUser(request, reply);
+    if (!principal) return;
+    const data = (request.body as { avatar?: Buffer } | undefined)?.avatar;
+    try {
+      await avatars.set(principal.user.uid, data ?? Buffer.alloc(0));
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error;
+      const message = html`<p class="error" id="avatar-error">${error.message}</p>`;
+      return sendSettingsPage(request, reply, principal, "personal", { sectionId: "avatar", message }, 400);
+    }
+    log.info({ event: "avatar_set", uid: principal.user.uid }, "avatar set");
+    const message = html`<p class="notice" id="avatar-saved">Your avatar was saved.</p>`;
+    return sendSettingsPage(request, reply, principal, "personal", { sectionId: "avatar", message });
+  });
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from "fastify";
+import { PRODUCT } from "../../product.js";
+import { ocsVersionOf, sendOcs } from "../ocs.js";
+
+/**
+ * `GET /ocs/v{1,2}.php/cloud/capabilities`: what this server can do, as ownCloud/Nextcloud
+ * clients read it after login. Public, like upstream (clients also ask before they have a token).
+ *
+ * What is deliberately absent (research/owncloud-desktop-client.md §3):
+ * - `dav.chunking`: it would move the ownCloud desktop client to `/remote.php/dav/files/<user>/`;
+ *   without it the client keeps the one DAV root `/remote.php/webdav/`.
+ * - `notifications`: Keystream has no notifications endpoint, and without this key the client
+ *   does not poll one.
+ */
+export function capabilities(app: FastifyInstance): Record<string, unknown> {
+  const { settings } = app.services;
+  const caps: Record<string, unknown> = {
+    core: {
+      pollinterval: 60,
+      "webdav-root": "remote.php/webdav",
+      status: {
+        installed: true,
+        maintenance: settings.get("maintenance"),
+        needsDbUpgrade: app.needsDbUpgrade,
+        version: PRODUCT.version,
+        versionstring: PRODUCT.versionString,
+        edition: PRODUCT.edition,
+        productname: PRODUCT.name,
+        product: PRODUCT.name,
+      },
+    },
+    // No sharing and no avatars here: the client then does not ask for a profile picture.
+    files_sharing: { api_enabled: false, user: { profile_picture: false } },
+  };
+  if ("activity" in app.services && app.services.activity !== undefined) {
+    // Nextcloud's activity app advertises its API v2 like this (research/activity-upstream.md).
+    caps.activity = { apiv2: ["filters", "filters-api", "previews", "rich-strings"] };
+  }
+  return caps;
+}
+
+export async function ocsCapabilitiesRoutes(app: FastifyInstance): Promise<void> {
+  const [major = 0, minor = 0, micro = 0] = PRODUCT.version.split(".").map(Number);
+  for (const path of ["/ocs/v1.php/cloud/capabilities", "/ocs/v2.php/cloud/capabilities"]) {
+    app.get(path, async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return sendOcs(request, reply, ocsVersionOf(request.url), {
+        version: { major, minor, micro, string: PRODUCT.versionString, edition: PRODUCT.edition, product: PRODUCT.name },
+        capabilities: capabilities(app),
+      });
+    });
+  }
+}

@@ -1,0 +1,147 @@
+import { CODE_LIFETIME_SECONDS } from "./domain/lifetimes.js";
+import { decodeSuppliedRedirectUri, redirectTarget, redirectUriMatches } from "./domain/redirect-uri.js";
+import type { ClientStore, OAuthClient } from "./ports.js";
+import { newSecretValue, newTokens } from "./tokens.js";
+
+/** A validated authorization request (research A.2). */
+export interface AuthorizationRequest {
+  client: OAuthClient;
+  responseType: "code" | "token";
+  /** The supplied redirect URI, decoded once more and matched against the registered one. */
+  redirectUri: string;
+  state: string | undefined;
+  codeChallenge: string | null;
+  codeChallengeMethod: string | null;
+  /** Implicit flow only: `query` gives ownCloud's query-string form, otherwise the RFC 6749 §4.2.2 fragment. */
+  responseMode: string | undefined;
+}
+
+export type AuthorizationCheck =
+  /** "Request not valid" page; never a redirect (the URI is not proven). */
+  | { kind: "invalid"; clientName: string | null; detail: string }
+  | { kind: "switch_user"; requestedUser: string }
+  /** 303 to the validated redirect URI with an error. */
+  | { kind: "redirect"; location: string; detail: string }
+  | { kind: "valid"; request: AuthorizationRequest };
+
+/** The query of an authorization request, as the HTTP layer parsed it (strings, arrays, absent). */
+export type AuthorizationQuery = Record<string, unknown>;
+
+function optionalString(query: AuthorizationQuery, name: string): string | undefined | null {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  return typeof value === "string" ? value : null;
+}
+
+/**
+ * research A.2.2, in order, first failure wins:
+ * 1. response_type, client_id, redirect_uri strings, state (and PKCE parameters) a string when present;
+ * 2. `user` given and not the logged-in user → switch-user page (only when `currentUid` is given);
+ * 3. known client; 4. redirect URI matches the registration;
+ * 5. response type `code` or `token`, else a redirect with `unsupported_response_type`.
+ */
+export async function checkAuthorizationRequest(
+  clients: ClientStore,
+  query: AuthorizationQuery,
+  options: { currentUid?: string; userExists?: (uid: string) => Promise<boolean> } = {},
+): Promise<AuthorizationCheck> {
+  const responseType = optionalString(query, "response_type");
+  const clientId = optionalString(query, "client_id");
+  const suppliedRedirect = optionalString(query, "redirect_uri");
+  const state = optionalString(query, "state");
+  const challenge = optionalString(query, "code_challenge");
+  const method = optionalString(query, "code_challenge_method");
+  const responseMode = optionalString(query, "response_mode");
+  if (
+    typeof responseType !== "string" ||
+    typeof clientId !== "string" ||
+    typeof suppliedRedirect !== "string" ||
+    state === null ||
+    challenge === null ||
+    method === null ||
+    responseMode === null
+  ) {
+    return {
+      kind: "invalid",
+      clientName: null,
+      detail: "Invalid OAuth request - one of the mandatory query parameters is missing",
+    };
+  }
+
+  const requestedUser = optionalString(query, "user");
+  if (options.currentUid !== undefined && typeof requestedUser === "string" && requestedUser !== "") {
+    const exists = options.userExists ? await options.userExists(requestedUser) : false;
+    if (!exists || requestedUser !== options.currentUid) return { kind: "switch_user", requestedUser };
+  }
+
+  const client = await clients.findByClientId(clientId);
+  if (!client) return { kind: "invalid", clientName: null, detail: `Invalid OAuth request with client-id ${clientId}` };
+
+  const redirectUri = decodeSuppliedRedirectUri(suppliedRedirect);
+  if (!redirectUriMatches(client.redirectUri, redirectUri, client.allowSubdomains)) {
+    return {
+      kind: "invalid",
+      clientName: client.name,
+      detail: `Invalid OAuth request with invalid redirect_uri: ${redirectUri} !== ${client.redirectUri}`,
+    };
+  }
+
+  if (responseType !== "code" && responseType !== "token") {
+    return {
+      kind: "redirect",
+      location: redirectTarget(redirectUri, { error: "unsupported_response_type", state }),
+      detail: `Invalid OAuth request with wrong response_type: ${responseType}`,
+    };
+  }
+
+  return {
+    kind: "valid",
+    request: {
+      client,
+      responseType,
+      redirectUri,
+      state,
+      codeChallenge: challenge ?? null,
+      codeChallengeMethod: method ?? null,
+      responseMode,
+    },
+  };
+}
+
+/** What issuing stores under the new grant: its code, or (implicit flow) its access token. */
+export type IssuedFirst =
+  | { code: { codeHash: string; expiresAt: number; challenge: string | null; challengeMethod: string | null } }
+  | { tokens: ReturnType<typeof newTokens>["record"] };
+
+/**
+ * research A.2.4: `code` → a 64-character code valid 600 s, storing the PKCE challenge and method
+ * verbatim, redirect `code` + `state`; `token` (implicit, no refresh token) → the access token in
+ * the fragment (RFC 6749 §4.2.2) or, with `response_mode=query`, in ownCloud's query form.
+ */
+export function issueForRequest(request: AuthorizationRequest, now: number): { location: string; first: IssuedFirst } {
+  if (request.responseType === "code") {
+    const code = newSecretValue();
+    return {
+      location: redirectTarget(request.redirectUri, { code: code.value, state: request.state }),
+      first: {
+        code: {
+          codeHash: code.hash,
+          expiresAt: now + CODE_LIFETIME_SECONDS,
+          challenge: request.codeChallenge,
+          challengeMethod: request.codeChallengeMethod,
+        },
+      },
+    };
+  }
+  const issued = newTokens(now, undefined);
+  const expiresIn = String(issued.record.accessExpiresAt - now);
+  const location =
+    request.responseMode === "query"
+      ? redirectTarget(request.redirectUri, { access_token: issued.accessToken, expires_in: expiresIn, state: request.state })
+      : redirectTarget(
+          request.redirectUri,
+          { access_token: issued.accessToken, token_type: "Bearer", expires_in: expiresIn, state: request.state },
+          "fragment",
+        );
+  return { location, first: { tokens: issued.record } };
+}

@@ -1,0 +1,154 @@
+import { randomAlphanumeric } from "../security/secrets.js";
+import {
+  CLIENT_MESSAGES,
+  type ClientFields,
+  fieldProblem,
+  GENERATED_CREDENTIAL_LENGTH,
+  isModifiableKey,
+  type NewClientArguments,
+  parseLenientBoolean,
+  parseStrictBoolean,
+  trustRefused,
+  validateNewClient,
+} from "./domain/client-rules.js";
+import { isValidRedirectUri } from "./domain/redirect-uri.js";
+import type { ClientStore, OAuthClient } from "./ports.js";
+
+/** An operator action's outcome: the value, or the message to show (research A.5 / A.8 wording). */
+export type AdminResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const refused = (message: string): AdminResult<never> => ({ ok: false, message });
+
+interface Logger {
+  info(obj: object, msg: string): void;
+}
+
+/** Adding, changing and removing clients, for `occ oauth2:*` and the admin page alike. */
+export class ClientAdministration {
+  constructor(
+    private readonly clients: ClientStore,
+    private readonly now: () => number,
+    private readonly log: Logger,
+  ) {}
+
+  list(): Promise<OAuthClient[]> {
+    return this.clients.list();
+  }
+
+  /** `oauth2:add-client` (research A.5): value checks, name, identifier, then the localhost trust rule. */
+  async add(input: NewClientArguments): Promise<AdminResult<OAuthClient>> {
+    const validated = validateNewClient(input);
+    if ("problem" in validated) return refused(validated.problem);
+    const { fields } = validated;
+    if (await this.clients.findByName(fields.name)) return refused(CLIENT_MESSAGES.nameTaken(fields.name));
+    if (await this.clients.findByClientId(fields.clientId)) return refused(CLIENT_MESSAGES.clientIdTaken(fields.clientId));
+    if (trustRefused(fields.redirectUri, fields.trusted, parseLenientBoolean(input.forceTrust))) {
+      return refused(CLIENT_MESSAGES.localhostTrusted);
+    }
+    return this.insert(fields);
+  }
+
+  /** The admin page's form (research A.8): trimmed name and URI, generated 64-character id and secret. */
+  async addFromAdminPage(input: {
+    name: string;
+    redirectUri: string;
+    allowSubdomains: boolean;
+    trusted: boolean;
+  }): Promise<AdminResult<OAuthClient>> {
+    const name = input.name.trim();
+    const redirectUri = input.redirectUri.trim();
+    if (name === "") return refused("Name must not be empty");
+    const nameProblem = fieldProblem("name", name);
+    if (nameProblem) return refused(nameProblem);
+    if (redirectUri === "") return refused("Redirect URI must not be empty");
+    if (!isValidRedirectUri(redirectUri)) return refused("Redirect URI must be a valid URL");
+    if (await this.clients.findByName(name)) return refused(`Name ${name} already exists`);
+    if (trustRefused(redirectUri, input.trusted, false)) return refused(CLIENT_MESSAGES.localhostTrusted);
+    return this.insert({
+      name,
+      redirectUri,
+      clientId: randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH),
+      secret: randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH),
+      allowSubdomains: input.allowSubdomains,
+      trusted: input.trusted,
+    });
+  }
+
+  private async insert(fields: ClientFields): Promise<AdminResult<OAuthClient>> {
+    const client = await this.clients.insert(fields, this.now());
+    if (!client) return refused(CLIENT_MESSAGES.nameTaken(fields.name));
+    this.log.info(
+      { event: "oauth2_client_added", client: client.clientId, name: client.name },
+      `The client "${client.name}" has been added.`,
+    );
+    return { ok: true, value: client };
+  }
+
+  /**
+   * `oauth2:modify-client` (research A.5 order). Stricter than ownCloud: trusting a localhost
+   * client, or moving a trusted client to localhost, needs force-trust here too (issue 3).
+   */
+  async modify(name: string, key: string, value: string, forceTrust = false): Promise<AdminResult<OAuthClient>> {
+    const client = await this.clients.findByName(name);
+    if (!client) return refused(CLIENT_MESSAGES.noSuchName(name));
+    if (!isModifiableKey(key)) return refused(CLIENT_MESSAGES.invalidKey(key));
+    const problem = fieldProblem(key, value);
+    if (problem) return refused(problem);
+    const changes: Partial<ClientFields> = {};
+    switch (key) {
+      case "name":
+        if (await this.clients.findByName(value)) return refused(CLIENT_MESSAGES.nameTaken(value));
+        changes.name = value;
+        break;
+      case "client-id":
+        if (await this.clients.findByClientId(value)) return refused(CLIENT_MESSAGES.clientIdTaken(value));
+        changes.clientId = value;
+        break;
+      case "client-secret":
+        changes.secret = value;
+        break;
+      case "redirect-url":
+        changes.redirectUri = value;
+        break;
+      case "allow-sub-domains":
+        changes.allowSubdomains = parseStrictBoolean(value) as boolean;
+        break;
+      case "trusted":
+        changes.trusted = parseStrictBoolean(value) as boolean;
+        break;
+    }
+    const next = { ...client, ...changes };
+    if (trustRefused(next.redirectUri, next.trusted, forceTrust)) return refused(CLIENT_MESSAGES.localhostTrusted);
+    if (!(await this.clients.update(client.id, changes))) {
+      return refused(key === "name" ? CLIENT_MESSAGES.nameTaken(value) : CLIENT_MESSAGES.clientIdTaken(value));
+    }
+    this.log.info(
+      { event: "oauth2_client_modified", client: next.clientId, name: next.name, key },
+      `The client "${next.name}" has been modified.`,
+    );
+    return { ok: true, value: next };
+  }
+
+  /** `oauth2:remove-client`: the client and (stricter than ownCloud) all its codes and tokens at once. */
+  async removeByClientId(clientId: string): Promise<AdminResult<OAuthClient>> {
+    const client = await this.clients.findByClientId(clientId);
+    if (!client) return refused(CLIENT_MESSAGES.unknownClientId(clientId));
+    return this.remove(client);
+  }
+
+  /** The admin page's delete button (internal id). */
+  async removeById(id: number): Promise<AdminResult<OAuthClient>> {
+    const client = await this.clients.findById(id);
+    if (!client) return refused("No such client");
+    return this.remove(client);
+  }
+
+  private async remove(client: OAuthClient): Promise<AdminResult<OAuthClient>> {
+    if (!(await this.clients.remove(client.id))) return refused(CLIENT_MESSAGES.unknownClientId(client.clientId));
+    this.log.info(
+      { event: "oauth2_client_deleted", client: client.clientId, name: client.name },
+      `The client "${client.name}" has been deleted.`,
+    );
+    return { ok: true, value: client };
+  }
+}

@@ -1,0 +1,34 @@
+import type { ClientFields } from "./client-rules.js";
+
+/**
+ * ownCloud's three default clients (research A.4), seeded once on a fresh install so the official
+ * desktop, Android and iOS apps work out of the box. Their ids and secrets are published in
+ * ownCloud's source, so they identify the apps, they do not protect anything. Remove any of them
+ * with `./occ oauth2:remove-client <client-id>`: the seed runs once per install and never again.
+ */
+export const DEFAULT_CLIENTS: readonly ClientFields[] = [
+  {
+    name: "Desktop Client",
+    redirectUri: "http://localhost:*",
+    clientId: "xdXOt13JKxym1B1QcEncf2XDkLAexMBFwiT9j6EfhhHFJhs2KM9jbjTmf8JBXE69",
+    secret: "UBntmLjC2yYCeHwsyj73Uwo9TAaecAetRwMw0xYcvNL9yRdLSUi0hUAHfvCHFeFh",
+    allowSubdomains: false,
+    trusted: false,
+  },
+  {
+    name: "Android",
+    redirectUri: "oc://android.owncloud.com",
+    clientId: "e4rAsNUSIUs0lF4nbv9FmCeUkTlV9GdgTLDH1b5uie7syb90SzEVrbN7HIpmWJeD",
+    secret: "dInFYGV33xKzhbRmpqQltYNdfLdJIfJ9L5ISoKhNoT9qZftpdWSP71VrpGR9pmoD",
+    allowSubdomains: false,
+    trusted: false,
+  },
+  {
+    name: "iOS",
+    redirectUri: "oc://ios.owncloud.com",
+    clientId: "mxd5OQDk6es5LzOzRvidJNfXLUZS2oN3oUFeXPP8LpPrhx3UroJFduGEYIBOxkY1",
+    secret: "KFeFWWEZO9TkisIQzR3fo7hfiMXlOpaqP8CFuTbSHzV1TUuGECglPxpiVKJfOXIx",
+    allowSubdomains: false,
+    trusted: false,
+  },
+];

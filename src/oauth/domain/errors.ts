@@ -1,0 +1,59 @@
+/**
+ * OAuth errors as values: a failed rule returns an OAuthError, it does not throw. `http/oauth-errors.ts`
+ * alone turns one into a status, a body, headers, a redirect or a page.
+ * RFC 6749 §5.2 (token endpoint) and §4.1.2.1 (authorization endpoint).
+ */
+export type OAuthErrorCode =
+  | "invalid_request"
+  | "invalid_client"
+  | "invalid_grant"
+  | "unauthorized_client"
+  | "unsupported_response_type"
+  | "server_error";
+
+export interface OAuthErrorOptions {
+  /** Internal detail for the log; never sent to the client. */
+  detail?: string;
+  /** The client tried HTTP Basic: an `invalid_client` is then 401 with a Basic challenge (RFC 6749 §5.2). */
+  basicAttempted?: boolean;
+  /**
+   * Answer with HTTP 200 instead of 400: the loop breaker for ownCloud desktop 2.4.2, which retries a
+   * failed refresh forever (research A.1.2, see `isLegacyDesktopRefreshLoop`).
+   */
+  softFail?: boolean;
+}
+
+export class OAuthError {
+  readonly detail: string | undefined;
+  readonly basicAttempted: boolean;
+  readonly softFail: boolean;
+
+  constructor(
+    readonly code: OAuthErrorCode,
+    /** The `error_description` the client sees (research A.1 wording), or none. */
+    readonly description?: string,
+    options: OAuthErrorOptions = {},
+  ) {
+    this.detail = options.detail;
+    this.basicAttempted = options.basicAttempted ?? false;
+    this.softFail = options.softFail ?? false;
+  }
+
+  /** The same error answered with HTTP 200 (legacy desktop client rule). */
+  soft(): OAuthError {
+    return new OAuthError(this.code, this.description, {
+      detail: this.detail,
+      basicAttempted: this.basicAttempted,
+      softFail: true,
+    });
+  }
+
+  /** The JSON body: `{"error":…, "error_description"?:…}`. */
+  toJSON(): { error: OAuthErrorCode; error_description?: string } {
+    return this.description === undefined ? { error: this.code } : { error: this.code, error_description: this.description };
+  }
+}
+
+export function isOAuthError(value: unknown): value is OAuthError {
+  return value instanceof OAuthError;
+}

@@ -1,0 +1,97 @@
+import type { ClientFields } from "./domain/client-rules.js";
+
+/** A registered client, secret decrypted. `id` is internal; `clientId` is the public identifier. */
+export interface OAuthClient extends ClientFields {
+  id: number;
+}
+
+/** Clients (table oauth2_clients). Secrets are encrypted at rest; callers see plaintext. */
+export interface ClientStore {
+  /** In registration order. */
+  list(): Promise<OAuthClient[]>;
+  findById(id: number): Promise<OAuthClient | undefined>;
+  findByClientId(clientId: string): Promise<OAuthClient | undefined>;
+  findByName(name: string): Promise<OAuthClient | undefined>;
+  /** Inserts; returns undefined when the name or client id is taken (unique constraints decide races). */
+  insert(fields: ClientFields, now: number): Promise<OAuthClient | undefined>;
+  /** Updates; false when the new name or client id collides with another client. */
+  update(id: number, changes: Partial<ClientFields>): Promise<boolean>;
+  /** Deletes the client and, by cascade, its grants, codes and tokens at once. */
+  remove(id: number): Promise<boolean>;
+}
+
+/** The values to write for a new token pair (hashes only; the plain values go to the client). */
+export interface NewTokens {
+  accessTokenHash: string;
+  accessExpiresAt: number;
+  /** Absent for the implicit flow (no refresh token). */
+  refresh?: { tokenHash: string; expiresAt: number };
+}
+
+export interface CodeRecord {
+  grantId: number;
+  clientInternalId: number;
+  uid: string;
+  challenge: string | null;
+  challengeMethod: string | null;
+  expiresAt: number;
+  consumed: boolean;
+}
+
+export interface RefreshTokenRecord {
+  id: number;
+  grantId: number;
+  clientInternalId: number;
+  uid: string;
+  accessTokenId: number | null;
+  expiresAt: number;
+  rotated: boolean;
+}
+
+export interface AccessTokenRecord {
+  uid: string;
+  clientId: string;
+  expiresAt: number;
+}
+
+export interface AuthorizedClient {
+  id: number;
+  clientId: string;
+  name: string;
+}
+
+export interface CleanupCounts {
+  codes: number;
+  accessTokens: number;
+  refreshTokens: number;
+  grants: number;
+}
+
+/**
+ * Grants and everything descending from them. Every secret value is passed as its SHA-256 hex.
+ * Contract of the two single-use operations: exactly one of any number of concurrent calls with the
+ * same code / refresh token returns true (a compare-and-set on the row, in one transaction with the
+ * writes); the others return false and write nothing.
+ */
+export interface GrantStore {
+  /** A new grant (one authorization of a client by a user) with its first code or implicit token. */
+  createGrant(
+    input: { clientInternalId: number; uid: string; now: number },
+    first:
+      | { code: { codeHash: string; expiresAt: number; challenge: string | null; challengeMethod: string | null } }
+      | { tokens: NewTokens },
+  ): Promise<number>;
+  findCode(codeHash: string): Promise<CodeRecord | undefined>;
+  /** Marks the code consumed and, when given, writes the tokens under the code's grant. */
+  redeemCode(codeHash: string, now: number, tokens: NewTokens | undefined): Promise<boolean>;
+  findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
+  /** Marks the refresh token rotated, deletes its access token and writes the new pair. */
+  rotateRefreshToken(record: RefreshTokenRecord, now: number, tokens: NewTokens): Promise<boolean>;
+  findAccessToken(tokenHash: string): Promise<AccessTokenRecord | undefined>;
+  /** Clients with a live code, access token or refresh token of this user. */
+  authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]>;
+  /** Deletes every grant (so every code and token) of this user for this client. */
+  revokeClientForUser(uid: string, clientInternalId: number): Promise<number>;
+  /** Deletes what expired (or was consumed) at or before `cutoff`, and grants left empty by that. */
+  cleanup(cutoff: number): Promise<CleanupCounts>;
+}

@@ -1,0 +1,163 @@
+import type { BearerTokenResolver } from "../accounts/authentication.js";
+import type { Clock } from "../clock.js";
+import { sha256Hex } from "../security/secrets.js";
+import {
+  type AuthorizationCheck,
+  type AuthorizationQuery,
+  type AuthorizationRequest,
+  checkAuthorizationRequest,
+  issueForRequest,
+} from "./authorize.js";
+import { cleanupExpired } from "./cleanup.js";
+import { ClientAdministration } from "./client-administration.js";
+import type { OAuthError } from "./domain/errors.js";
+import { isExpired } from "./domain/lifetimes.js";
+import type { GrantDeps } from "./grants/types.js";
+import type { AuthorizedClient, CleanupCounts, ClientStore, GrantStore } from "./ports.js";
+import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
+import { TOKEN_LENGTH, type TokenResponse } from "./tokens.js";
+
+/**
+ * What the OAuth service tells the rest of Keystream (the activity stream listens). Called after the
+ * fact; a failing listener is logged and never undoes or fails the OAuth operation.
+ */
+export interface OAuthEvents {
+  /** A user authorized a client: consent given or trusted skip, once per new grant. */
+  clientAuthorized(uid: string, client: { id: string; name: string }): Promise<void>;
+  /** A user revoked a client from personal settings. */
+  clientRevoked(uid: string, client: { id: string; name: string }): Promise<void>;
+}
+
+interface Logger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface OAuthServiceOptions {
+  clients: ClientStore;
+  grants: GrantStore;
+  users: { find(uid: string): Promise<{ enabled: boolean } | undefined> };
+  clock: Clock;
+  log: Logger;
+  /** Seconds a refresh token lives from each rotation (host setting `oauth2.refresh_token_lifetime`). */
+  refreshTokenLifetime: () => number;
+  events?: OAuthEvents | undefined;
+}
+
+/** The OAuth 2.0 authorization service (no HTTP here; routes in src/http/routes/oauth-*.ts call it). */
+export class OAuthService implements BearerTokenResolver {
+  readonly clients: ClientAdministration;
+  private readonly store: ClientStore;
+  private readonly grants: GrantStore;
+  private events: OAuthEvents | undefined;
+
+  constructor(private readonly options: OAuthServiceOptions) {
+    this.events = options.events;
+    this.store = options.clients;
+    this.grants = options.grants;
+    this.clients = new ClientAdministration(options.clients, () => options.clock.nowSeconds(), options.log);
+  }
+
+  /** Sets (or replaces) the events listener, for wiring after construction (e.g. the activity stream). */
+  useEvents(events: OAuthEvents | undefined): void {
+    this.events = events;
+  }
+
+  /** research A.2.2; `currentUid` enables the switch-user rule (GET only, as ownCloud). */
+  checkAuthorization(query: AuthorizationQuery, currentUid?: string): Promise<AuthorizationCheck> {
+    return checkAuthorizationRequest(this.store, query, {
+      currentUid,
+      userExists: async (uid) => (await this.options.users.find(uid)) !== undefined,
+    });
+  }
+
+  /** Records a new grant with its code (or implicit token) and returns the redirect target. */
+  async authorize(request: AuthorizationRequest, uid: string): Promise<string> {
+    const now = this.options.clock.nowSeconds();
+    const { location, first } = issueForRequest(request, now);
+    const grantId = await this.grants.createGrant({ clientInternalId: request.client.id, uid, now }, first);
+    this.options.log.info(
+      {
+        event: "code" in first ? "oauth2_code_issued" : "oauth2_token_issued",
+        client: request.client.clientId,
+        uid,
+        grant: grantId,
+      },
+      `An authorization code has been issued for the client "${request.client.name}".`,
+    );
+    await this.notify("clientAuthorized", uid, request.client);
+    return location;
+  }
+
+  token(request: TokenRequest): Promise<TokenResponse | OAuthError> {
+    return handleTokenRequest(this.store, this.grantDeps(), request);
+  }
+
+  private grantDeps(): GrantDeps {
+    return {
+      grants: this.grants,
+      users: this.options.users,
+      now: this.options.clock.nowSeconds(),
+      refreshTokenLifetime: this.options.refreshTokenLifetime(),
+      log: this.options.log,
+    };
+  }
+
+  /** BearerTokenResolver: a live access token's user and client (the chain checks the user is enabled). */
+  async resolve(token: string): Promise<{ uid: string; clientId: string } | undefined> {
+    if (token.length !== TOKEN_LENGTH) return undefined;
+    const record = await this.grants.findAccessToken(sha256Hex(token));
+    if (!record || isExpired(record.expiresAt, this.options.clock.nowSeconds())) return undefined;
+    return { uid: record.uid, clientId: record.clientId };
+  }
+
+  authorizedClients(uid: string): Promise<AuthorizedClient[]> {
+    return this.grants.authorizedClients(uid, this.options.clock.nowSeconds());
+  }
+
+  /** Personal settings' Revoke: every grant (so every code and token) of this user for the client. */
+  async revoke(uid: string, clientInternalId: number): Promise<boolean> {
+    const client = await this.store.findById(clientInternalId);
+    if (!client) return false;
+    const grants = await this.grants.revokeClientForUser(uid, client.id);
+    this.options.log.info(
+      { event: "oauth2_revoked", client: client.clientId, uid, grants },
+      `The user "${uid}" revoked the client "${client.name}".`,
+    );
+    if (grants > 0) await this.notify("clientRevoked", uid, client);
+    return grants > 0;
+  }
+
+  cleanup(): Promise<CleanupCounts> {
+    return cleanupExpired(this.grants, this.options.clock.nowSeconds(), this.options.log);
+  }
+
+  /**
+   * research A.2.1: the name of the application a login is for, when the login returns to an
+   * authorize URL of a known client.
+   */
+  async clientNameForReturnUrl(returnUrl: string): Promise<string | undefined> {
+    let url: URL;
+    try {
+      url = new URL(returnUrl, "http://keystream.invalid");
+      if (!decodeURIComponent(url.pathname).includes("apps/oauth2/authorize")) return undefined;
+    } catch {
+      return undefined;
+    }
+    const clientId = url.searchParams.get("client_id");
+    return clientId === null ? undefined : (await this.store.findByClientId(clientId))?.name;
+  }
+
+  private async notify(event: keyof OAuthEvents, uid: string, client: { clientId: string; name: string }): Promise<void> {
+    const listener = this.events;
+    if (!listener) return;
+    try {
+      await listener[event](uid, { id: client.clientId, name: client.name });
+    } catch (error) {
+      this.options.log.warn(
+        { event: "oauth2_event_listener_failed", listener: event, err: error },
+        "OAuth event listener failed",
+      );
+    }
+  }
+}

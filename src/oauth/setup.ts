@@ -1,0 +1,50 @@
+import type { Authenticator } from "../accounts/authentication.js";
+import type { UserDirectory } from "../accounts/users.js";
+import type { Clock } from "../clock.js";
+import type { HostSettings } from "../config/host-settings.js";
+import type { JobScheduler } from "../jobs/scheduler.js";
+import { keyFileSecretBox } from "../security/secret-box.js";
+import type { Db } from "../storage/database.js";
+import { KyselyClientStore, KyselyGrantStore } from "../storage/oauth-store.js";
+import { DEFAULT_CLIENTS } from "./domain/default-clients.js";
+import { type OAuthEvents, OAuthService } from "./service.js";
+
+/** The key file sealing client secrets, created in the data directory on first use. */
+export const CLIENT_SECRET_KEY_FILE = "oauth2-client-secrets.key";
+
+export interface OAuthSetup {
+  db: Db;
+  dataDir: string;
+  clock: Clock;
+  settings: HostSettings;
+  log: ConstructorParameters<typeof OAuthService>[0]["log"];
+  users: UserDirectory;
+  jobs: JobScheduler;
+  authenticator: Authenticator;
+  events?: OAuthEvents;
+}
+
+/**
+ * Builds the OAuth service on Kysely storage, plugs its access tokens into the authentication chain
+ * (Bearer) and registers the `oauth2:cleanup` job (interval: host setting `oauth2.cleanup_interval`).
+ */
+export function createOAuthService(setup: OAuthSetup): OAuthService {
+  const oauth = new OAuthService({
+    clients: new KyselyClientStore(setup.db, keyFileSecretBox(setup.dataDir, CLIENT_SECRET_KEY_FILE), DEFAULT_CLIENTS, setup.log),
+    grants: new KyselyGrantStore(setup.db),
+    users: setup.users,
+    clock: setup.clock,
+    log: setup.log,
+    refreshTokenLifetime: () => setup.settings.get("oauth2.refresh_token_lifetime"),
+    events: setup.events,
+  });
+  setup.authenticator.useBearerResolver(oauth);
+  setup.jobs.register({
+    name: "oauth2:cleanup",
+    intervalSeconds: () => setup.settings.get("oauth2.cleanup_interval"),
+    run: async () => {
+      await oauth.cleanup();
+    },
+  });
+  return oauth;
+}

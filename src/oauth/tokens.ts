@@ -1,0 +1,47 @@
+import { randomAlphanumeric, sha256Hex } from "../security/secrets.js";
+import { ACCESS_TOKEN_LIFETIME_SECONDS } from "./domain/lifetimes.js";
+import type { NewTokens } from "./ports.js";
+
+/** research A.4: codes and tokens are 64 characters of [A-Za-z0-9]. */
+export const TOKEN_LENGTH = 64;
+
+export function newSecretValue(): { value: string; hash: string } {
+  const value = randomAlphanumeric(TOKEN_LENGTH);
+  return { value, hash: sha256Hex(value) };
+}
+
+/** A new access token, with a refresh token unless `refreshLifetime` is undefined (implicit flow). */
+export function newTokens(now: number, refreshLifetime: number | undefined) {
+  const access = newSecretValue();
+  const refresh = refreshLifetime === undefined ? undefined : newSecretValue();
+  const record: NewTokens = {
+    accessTokenHash: access.hash,
+    accessExpiresAt: now + ACCESS_TOKEN_LIFETIME_SECONDS,
+    ...(refresh && refreshLifetime !== undefined
+      ? { refresh: { tokenHash: refresh.hash, expiresAt: now + refreshLifetime } }
+      : {}),
+  };
+  return { accessToken: access.value, refreshToken: refresh?.value, record };
+}
+
+/**
+ * The token endpoint's success body (research A.1.3), keys in ownCloud's order. `message_url`
+ * is absolute, so the HTTP layer adds it.
+ */
+export interface TokenResponse {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  refresh_token: string;
+  user_id: string;
+}
+
+export function tokenResponse(accessToken: string, refreshToken: string, uid: string): TokenResponse {
+  return {
+    access_token: accessToken,
+    token_type: "Bearer",
+    expires_in: ACCESS_TOKEN_LIFETIME_SECONDS,
+    refresh_token: refreshToken,
+    user_id: uid,
+  };
+}

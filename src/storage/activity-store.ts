@@ -1,0 +1,167 @@
+import type { Selectable } from "kysely";
+import type { KeysetBound, SortOrder } from "../activity/domain/cursor.js";
+import type { NewActivity } from "../activity/domain/event.js";
+import type { StreamSelection } from "../activity/domain/filters.js";
+import type { Db, DbOrTx } from "./database.js";
+import type { ActivityTable } from "./schema/activity.js";
+
+export type ActivityRow = Selectable<ActivityTable>;
+
+export interface StreamPageQuery {
+  uid: string;
+  selection: StreamSelection;
+  bound: KeysetBound | undefined;
+  sort: SortOrder;
+  /** Types the user hid; rows of these types are skipped (a residual condition on the range scan). */
+  hiddenTypes: readonly string[];
+  /** limit + 1: the extra row only tells whether there is a next page. */
+  fetch: number;
+}
+
+/** Rows per INSERT statement: 16 columns × 500 stays below SQLite's 32 766 bound variables. */
+const INSERT_CHUNK = 500;
+
+/**
+ * The activity tables, one Kysely implementation for SQLite and PostgreSQL. Every stream read is
+ * `affecteduser = ? AND <prefix of one index> AND (timestamp, activity_id) <|> (?, ?)
+ * ORDER BY timestamp, activity_id LIMIT n`: a range scan of one index, whatever the depth.
+ */
+export class ActivityStore {
+  constructor(private readonly db: Db) {}
+
+  /** All rows in one transaction (every row or none); returns their ids in input order. */
+  async insertAll(rows: readonly NewActivity[]): Promise<number[]> {
+    return this.db.transaction().execute((trx) => this.insertInto(trx, rows));
+  }
+
+  /** Inside the caller's transaction (bulk loads batch many calls into one). */
+  async insertInto(trx: DbOrTx, rows: readonly NewActivity[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const inserted = await trx
+        .insertInto("activity")
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .returning("activity_id")
+        .execute();
+      ids.push(...inserted.map((r) => Number(r.activity_id)));
+    }
+    return ids;
+  }
+
+  async findPosition(activityId: number): Promise<{ affecteduser: string; timestamp: number; activity_id: number } | undefined> {
+    return this.db
+      .selectFrom("activity")
+      .select(["affecteduser", "timestamp", "activity_id"])
+      .where("activity_id", "=", activityId)
+      .executeTakeFirst();
+  }
+
+  /** The query behind a stream page; exposed so tests and the bench can EXPLAIN it. */
+  pageQuery(query: StreamPageQuery) {
+    const { selection, bound } = query;
+    let q = this.db.selectFrom("activity").selectAll().where("affecteduser", "=", query.uid);
+    if (selection.isSelf !== undefined) q = q.where("is_self", "=", selection.isSelf);
+    if (selection.category !== undefined) q = q.where("category", "=", selection.category);
+    if (selection.object !== undefined) {
+      q = q.where("object_type", "=", selection.object.type).where("object_id", "=", selection.object.id);
+    }
+    if (bound) {
+      q = q.where(({ eb, refTuple, tuple }) =>
+        eb(refTuple("timestamp", "activity_id"), bound.comparison, tuple(bound.timestamp, bound.activityId)),
+      );
+    }
+    if (query.hiddenTypes.length > 0) q = q.where("type", "not in", [...query.hiddenTypes]);
+    return q.orderBy("timestamp", query.sort).orderBy("activity_id", query.sort).limit(query.fetch);
+  }
+
+  async page(query: StreamPageQuery): Promise<ActivityRow[]> {
+    return this.pageQuery(query).execute();
+  }
+
+  /** research §3: the newest (desc) or oldest (asc) activity of the user, across every filter. */
+  async firstKnown(uid: string, sort: SortOrder): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom("activity")
+      .select("activity_id")
+      .where("affecteduser", "=", uid)
+      .orderBy("timestamp", sort)
+      .orderBy("activity_id", sort)
+      .limit(1)
+      .executeTakeFirst();
+    return row?.activity_id;
+  }
+
+  /** Legacy API v1 only: the newest rows from an offset (the v2 stream never uses OFFSET). */
+  async newestWithOffset(uid: string, offset: number, count: number): Promise<ActivityRow[]> {
+    return this.db
+      .selectFrom("activity")
+      .selectAll()
+      .where("affecteduser", "=", uid)
+      .orderBy("timestamp", "desc")
+      .orderBy("activity_id", "desc")
+      .limit(count)
+      .offset(offset)
+      .execute();
+  }
+
+  /** Retention: deletes rows older than `before` (epoch seconds); returns how many. */
+  async deleteOlderThan(before: number): Promise<number> {
+    const result = await this.db.deleteFrom("activity").where("timestamp", "<", before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async countForUser(uid: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("activity")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("affecteduser", "=", uid)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async existingUsers(uids: readonly string[]): Promise<Set<string>> {
+    if (uids.length === 0) return new Set();
+    const found = new Set<string>();
+    for (let i = 0; i < uids.length; i += INSERT_CHUNK) {
+      const rows = await this.db
+        .selectFrom("users")
+        .select("uid")
+        .where("uid", "in", uids.slice(i, i + INSERT_CHUNK))
+        .execute();
+      for (const row of rows) found.add(row.uid);
+    }
+    return found;
+  }
+
+  async displayNames(uids: readonly string[]): Promise<Map<string, string>> {
+    if (uids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom("users")
+      .select(["uid", "display_name"])
+      .where("uid", "in", [...uids])
+      .execute();
+    return new Map(rows.map((r) => [r.uid, r.display_name]));
+  }
+
+  async streamSettings(uid: string): Promise<Map<string, boolean>> {
+    const rows = await this.db
+      .selectFrom("activity_stream_settings")
+      .select(["type", "enabled"])
+      .where("uid", "=", uid)
+      .execute();
+    return new Map(rows.map((r) => [r.type, r.enabled === 1]));
+  }
+
+  async saveStreamSettings(uid: string, changes: ReadonlyMap<string, boolean>): Promise<void> {
+    if (changes.size === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const [type, enabled] of changes) {
+        await trx
+          .insertInto("activity_stream_settings")
+          .values({ uid, type, enabled: enabled ? 1 : 0 })
+          .onConflict((oc) => oc.columns(["uid", "type"]).doUpdateSet({ enabled: enabled ? 1 : 0 }))
+          .execute();
+      }
+    });
+  }
+}

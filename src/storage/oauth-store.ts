@@ -1,0 +1,398 @@
+import type { Selectable, Transaction, Updateable } from "kysely";
+import type { ClientFields } from "../oauth/domain/client-rules.js";
+import type {
+  AccessTokenRecord,
+  AuthorizedClient,
+  CleanupCounts,
+  ClientStore,
+  CodeRecord,
+  GrantStore,
+  NewTokens,
+  OAuthClient,
+  RefreshTokenRecord,
+} from "../oauth/ports.js";
+import type { SecretSealer } from "../security/secret-box.js";
+import type { Database, Db } from "./database.js";
+import type { OAuthClientsTable } from "./schema/oauth.js";
+
+type Logger = { info(obj: object, msg: string): void };
+
+/**
+ * Clients in oauth2_clients, secrets sealed with the data directory's key. ownCloud's default
+ * clients are written on first use of the store (research A.4): the migration lists their names in
+ * oauth2_pending_seeds and each is claimed by one DELETE, so across nodes every default is seeded
+ * exactly once, and a default an operator removed never comes back.
+ */
+export class KyselyClientStore implements ClientStore {
+  private seeding: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretSealer,
+    private readonly defaults: readonly ClientFields[],
+    private readonly log: Logger,
+  ) {}
+
+  private seeded(): Promise<void> {
+    this.seeding ??= this.seed().catch((error: unknown) => {
+      this.seeding = undefined;
+      throw error;
+    });
+    return this.seeding;
+  }
+
+  private async seed(): Promise<void> {
+    const pending = await this.db.selectFrom("oauth2_pending_seeds").select("name").execute();
+    for (const { name } of pending) {
+      const fields = this.defaults.find((d) => d.name === name);
+      await this.db.transaction().execute(async (trx) => {
+        const claimed = await trx.deleteFrom("oauth2_pending_seeds").where("name", "=", name).executeTakeFirst();
+        if (Number(claimed.numDeletedRows) !== 1 || !fields) return;
+        const clash = await trx
+          .selectFrom("oauth2_clients")
+          .select("id")
+          .where((eb) => eb.or([eb("name", "=", fields.name), eb("client_id", "=", fields.clientId)]))
+          .executeTakeFirst();
+        if (clash) return;
+        await trx.insertInto("oauth2_clients").values(this.row(fields, 0)).execute();
+        this.log.info({ event: "oauth2_client_seeded", name }, `The client ${name} has been added.`);
+      });
+    }
+  }
+
+  private row(fields: ClientFields, now: number) {
+    return {
+      name: fields.name,
+      client_id: fields.clientId,
+      secret_encrypted: this.box.encrypt(fields.secret),
+      redirect_uri: fields.redirectUri,
+      allow_subdomains: fields.allowSubdomains ? 1 : 0,
+      trusted: fields.trusted ? 1 : 0,
+      created_at: now,
+    };
+  }
+
+  private toClient(row: Selectable<OAuthClientsTable>): OAuthClient {
+    return {
+      id: Number(row.id),
+      name: row.name,
+      clientId: row.client_id,
+      secret: this.box.decrypt(row.secret_encrypted),
+      redirectUri: row.redirect_uri,
+      allowSubdomains: row.allow_subdomains === 1,
+      trusted: row.trusted === 1,
+    };
+  }
+
+  async list(): Promise<OAuthClient[]> {
+    await this.seeded();
+    const rows = await this.db.selectFrom("oauth2_clients").selectAll().orderBy("id").execute();
+    return rows.map((r) => this.toClient(r));
+  }
+
+  private async findBy(column: "id" | "client_id" | "name", value: string | number): Promise<OAuthClient | undefined> {
+    await this.seeded();
+    const row = await this.db
+      .selectFrom("oauth2_clients")
+      .selectAll()
+      .where(column, "=", value as never)
+      .executeTakeFirst();
+    return row ? this.toClient(row) : undefined;
+  }
+
+  findById(id: number): Promise<OAuthClient | undefined> {
+    return Number.isSafeInteger(id) ? this.findBy("id", id) : Promise.resolve(undefined);
+  }
+
+  findByClientId(clientId: string): Promise<OAuthClient | undefined> {
+    return this.findBy("client_id", clientId);
+  }
+
+  findByName(name: string): Promise<OAuthClient | undefined> {
+    return this.findBy("name", name);
+  }
+
+  async insert(fields: ClientFields, now: number): Promise<OAuthClient | undefined> {
+    await this.seeded();
+    try {
+      const { id } = await this.db
+        .insertInto("oauth2_clients")
+        .values(this.row(fields, now))
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return { ...fields, id: Number(id) };
+    } catch (error) {
+      if (await this.collides(fields.name, fields.clientId)) return undefined;
+      throw error;
+    }
+  }
+
+  private async collides(name: string | undefined, clientId: string | undefined, exceptId?: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("oauth2_clients")
+      .select("id")
+      .where((eb) => eb.or([eb("name", "=", name ?? null), eb("client_id", "=", clientId ?? null)]))
+      .$if(exceptId !== undefined, (qb) => qb.where("id", "!=", exceptId as number))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async update(id: number, changes: Partial<ClientFields>): Promise<boolean> {
+    await this.seeded();
+    const set: Updateable<OAuthClientsTable> = {};
+    if (changes.name !== undefined) set.name = changes.name;
+    if (changes.clientId !== undefined) set.client_id = changes.clientId;
+    if (changes.secret !== undefined) set.secret_encrypted = this.box.encrypt(changes.secret);
+    if (changes.redirectUri !== undefined) set.redirect_uri = changes.redirectUri;
+    if (changes.allowSubdomains !== undefined) set.allow_subdomains = changes.allowSubdomains ? 1 : 0;
+    if (changes.trusted !== undefined) set.trusted = changes.trusted ? 1 : 0;
+    try {
+      await this.db.updateTable("oauth2_clients").set(set).where("id", "=", id).execute();
+      return true;
+    } catch (error) {
+      if (await this.collides(changes.name, changes.clientId, id)) return false;
+      throw error;
+    }
+  }
+
+  async remove(id: number): Promise<boolean> {
+    await this.seeded();
+    const result = await this.db.deleteFrom("oauth2_clients").where("id", "=", id).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+}
+
+async function insertTokens(trx: Transaction<Database>, grantId: number, now: number, tokens: NewTokens): Promise<void> {
+  const access = await trx
+    .insertInto("oauth2_access_tokens")
+    .values({ token_hash: tokens.accessTokenHash, grant_id: grantId, created_at: now, expires_at: tokens.accessExpiresAt })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  if (tokens.refresh) {
+    await trx
+      .insertInto("oauth2_refresh_tokens")
+      .values({
+        token_hash: tokens.refresh.tokenHash,
+        grant_id: grantId,
+        access_token_id: Number(access.id),
+        created_at: now,
+        expires_at: tokens.refresh.expiresAt,
+        rotated_at: null,
+      })
+      .execute();
+  }
+}
+
+/** Grants, codes and tokens; single use by compare-and-set inside one transaction (see GrantStore). */
+export class KyselyGrantStore implements GrantStore {
+  constructor(private readonly db: Db) {}
+
+  async createGrant(
+    input: { clientInternalId: number; uid: string; now: number },
+    first: Parameters<GrantStore["createGrant"]>[1],
+  ): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const grant = await trx
+        .insertInto("oauth2_grants")
+        .values({ client_id: input.clientInternalId, uid: input.uid, authorized_at: input.now })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const grantId = Number(grant.id);
+      if ("code" in first) {
+        await trx
+          .insertInto("oauth2_codes")
+          .values({
+            code_hash: first.code.codeHash,
+            grant_id: grantId,
+            code_challenge: first.code.challenge,
+            code_challenge_method: first.code.challengeMethod,
+            created_at: input.now,
+            expires_at: first.code.expiresAt,
+            consumed_at: null,
+          })
+          .execute();
+      } else {
+        await insertTokens(trx, grantId, input.now, first.tokens);
+      }
+      return grantId;
+    });
+  }
+
+  async findCode(codeHash: string): Promise<CodeRecord | undefined> {
+    const row = await this.db
+      .selectFrom("oauth2_codes as c")
+      .innerJoin("oauth2_grants as g", "g.id", "c.grant_id")
+      .select([
+        "c.grant_id",
+        "g.client_id",
+        "g.uid",
+        "c.code_challenge",
+        "c.code_challenge_method",
+        "c.expires_at",
+        "c.consumed_at",
+      ])
+      .where("c.code_hash", "=", codeHash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      grantId: Number(row.grant_id),
+      clientInternalId: Number(row.client_id),
+      uid: row.uid,
+      challenge: row.code_challenge,
+      challengeMethod: row.code_challenge_method,
+      expiresAt: row.expires_at,
+      consumed: row.consumed_at !== null,
+    };
+  }
+
+  async redeemCode(codeHash: string, now: number, tokens: NewTokens | undefined): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const consumed = await trx
+        .updateTable("oauth2_codes")
+        .set({ consumed_at: now })
+        .where("code_hash", "=", codeHash)
+        .where("consumed_at", "is", null)
+        .returning("grant_id")
+        .executeTakeFirst();
+      if (!consumed) return false;
+      if (tokens) await insertTokens(trx, Number(consumed.grant_id), now, tokens);
+      return true;
+    });
+  }
+
+  async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
+    const row = await this.db
+      .selectFrom("oauth2_refresh_tokens as r")
+      .innerJoin("oauth2_grants as g", "g.id", "r.grant_id")
+      .select(["r.id", "r.grant_id", "g.client_id", "g.uid", "r.access_token_id", "r.expires_at", "r.rotated_at"])
+      .where("r.token_hash", "=", tokenHash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      id: Number(row.id),
+      grantId: Number(row.grant_id),
+      clientInternalId: Number(row.client_id),
+      uid: row.uid,
+      accessTokenId: row.access_token_id === null ? null : Number(row.access_token_id),
+      expiresAt: row.expires_at,
+      rotated: row.rotated_at !== null,
+    };
+  }
+
+  async rotateRefreshToken(record: RefreshTokenRecord, now: number, tokens: NewTokens): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const rotated = await trx
+        .updateTable("oauth2_refresh_tokens")
+        .set({ rotated_at: now })
+        .where("id", "=", record.id)
+        .where("rotated_at", "is", null)
+        .returning("access_token_id")
+        .executeTakeFirst();
+      if (!rotated) return false;
+      if (rotated.access_token_id !== null) {
+        await trx.deleteFrom("oauth2_access_tokens").where("id", "=", rotated.access_token_id).execute();
+      }
+      await insertTokens(trx, record.grantId, now, tokens);
+      return true;
+    });
+  }
+
+  async findAccessToken(tokenHash: string): Promise<AccessTokenRecord | undefined> {
+    const row = await this.db
+      .selectFrom("oauth2_access_tokens as a")
+      .innerJoin("oauth2_grants as g", "g.id", "a.grant_id")
+      .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
+      .select(["g.uid", "c.client_id", "a.expires_at"])
+      .where("a.token_hash", "=", tokenHash)
+      .executeTakeFirst();
+    return row ? { uid: row.uid, clientId: row.client_id, expiresAt: row.expires_at } : undefined;
+  }
+
+  async authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]> {
+    const rows = await this.db
+      .selectFrom("oauth2_grants as g")
+      .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
+      .select(["c.id", "c.client_id", "c.name"])
+      .distinct()
+      .where("g.uid", "=", uid)
+      .where((eb) =>
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom("oauth2_codes as k")
+              .select("k.grant_id")
+              .whereRef("k.grant_id", "=", "g.id")
+              .where("k.consumed_at", "is", null)
+              .where("k.expires_at", ">", now),
+          ),
+          eb.exists(
+            eb
+              .selectFrom("oauth2_access_tokens as a")
+              .select("a.grant_id")
+              .whereRef("a.grant_id", "=", "g.id")
+              .where("a.expires_at", ">", now),
+          ),
+          eb.exists(
+            eb
+              .selectFrom("oauth2_refresh_tokens as r")
+              .select("r.grant_id")
+              .whereRef("r.grant_id", "=", "g.id")
+              .where("r.rotated_at", "is", null)
+              .where("r.expires_at", ">", now),
+          ),
+        ]),
+      )
+      .orderBy("c.name")
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), clientId: r.client_id, name: r.name }));
+  }
+
+  async revokeClientForUser(uid: string, clientInternalId: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom("oauth2_grants")
+      .where("uid", "=", uid)
+      .where("client_id", "=", clientInternalId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async cleanup(cutoff: number): Promise<CleanupCounts> {
+    const codes = await this.db.deleteFrom("oauth2_codes").where("expires_at", "<=", cutoff).executeTakeFirst();
+    const refreshTokens = await this.db
+      .deleteFrom("oauth2_refresh_tokens")
+      .where((eb) => eb.or([eb("expires_at", "<=", cutoff), eb("rotated_at", "<=", cutoff)]))
+      .executeTakeFirst();
+    const accessTokens = await this.db.deleteFrom("oauth2_access_tokens").where("expires_at", "<=", cutoff).executeTakeFirst();
+    const grants = await this.db
+      .deleteFrom("oauth2_grants")
+      .where("authorized_at", "<=", cutoff)
+      .where((eb) =>
+        eb.not(
+          eb.or([
+            eb.exists(
+              eb.selectFrom("oauth2_codes").select("grant_id").whereRef("oauth2_codes.grant_id", "=", "oauth2_grants.id"),
+            ),
+            eb.exists(
+              eb
+                .selectFrom("oauth2_access_tokens")
+                .select("grant_id")
+                .whereRef("oauth2_access_tokens.grant_id", "=", "oauth2_grants.id"),
+            ),
+            eb.exists(
+              eb
+                .selectFrom("oauth2_refresh_tokens")
+                .select("grant_id")
+                .whereRef("oauth2_refresh_tokens.grant_id", "=", "oauth2_grants.id"),
+            ),
+          ]),
+        ),
+      )
+      .executeTakeFirst();
+    return {
+      codes: Number(codes.numDeletedRows),
+      accessTokens: Number(accessTokens.numDeletedRows),
+      refreshTokens: Number(refreshTokens.numDeletedRows),
+      grants: Number(grants.numDeletedRows),
+    };
+  }
+}

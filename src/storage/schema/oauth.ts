@@ -1,0 +1,86 @@
+import type { Generated } from "kysely";
+import type { EpochSeconds } from "./accounts.js";
+
+export interface OAuthClientsTable {
+  id: Generated<number>;
+  /** Display name on the consent page; unique, the lookup key of `oauth2:modify-client`. */
+  name: string;
+  /** The public client identifier (`client_id`); unique. */
+  client_id: string;
+  /** AES-256-GCM envelope of the secret (security/secret-box.ts), so list-clients can show it. */
+  secret_encrypted: string;
+  redirect_uri: string;
+  allow_subdomains: number;
+  trusted: number;
+  created_at: EpochSeconds;
+}
+
+/**
+ * One authorization: a user granting a client access at one time (consent or trusted skip). Every
+ * code and token row points at its grant, so revoking a grant is one DELETE (rows cascade) and a
+ * replayed code or refresh token can be traced to the grant it descends from.
+ */
+export interface OAuthGrantsTable {
+  id: Generated<number>;
+  client_id: number;
+  uid: string;
+  authorized_at: EpochSeconds;
+}
+
+export interface OAuthCodesTable {
+  /** SHA-256 hex of the code. */
+  code_hash: string;
+  grant_id: number;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  created_at: EpochSeconds;
+  expires_at: EpochSeconds;
+  /** Set once, by the single redemption that wins; a consumed code "does not exist" for the client. */
+  consumed_at: EpochSeconds | null;
+}
+
+export interface OAuthAccessTokensTable {
+  id: Generated<number>;
+  /** SHA-256 hex of the token. */
+  token_hash: string;
+  grant_id: number;
+  created_at: EpochSeconds;
+  expires_at: EpochSeconds;
+}
+
+export interface OAuthRefreshTokensTable {
+  id: Generated<number>;
+  /** SHA-256 hex of the token. */
+  token_hash: string;
+  grant_id: number;
+  /** The access token issued with it (deleted at rotation); null once that one was cleaned up. */
+  access_token_id: number | null;
+  created_at: EpochSeconds;
+  expires_at: EpochSeconds;
+  /** Set once, by the single rotation that wins; a rotated token "does not exist" for the client. */
+  rotated_at: EpochSeconds | null;
+}
+
+/** Default clients still to be seeded (names only; the rows are written, encrypted, on first use). */
+export interface OAuthPendingSeedsTable {
+  name: string;
+}
+
+/** A user's avatar (userinfo `picture`, research A.7): one small image per user. */
+export interface UserAvatarsTable {
+  uid: string;
+  content_type: string;
+  /** The image, base64 (portable text column on both dialects). */
+  data: string;
+  updated_at: EpochSeconds;
+}
+
+export interface OAuthTables {
+  oauth2_clients: OAuthClientsTable;
+  oauth2_grants: OAuthGrantsTable;
+  oauth2_codes: OAuthCodesTable;
+  oauth2_access_tokens: OAuthAccessTokensTable;
+  oauth2_refresh_tokens: OAuthRefreshTokensTable;
+  oauth2_pending_seeds: OAuthPendingSeedsTable;
+  user_avatars: UserAvatarsTable;
+}

@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { CompiledQuery, sql } from "kysely";
+import { boundAfter, type SortOrder } from "../../src/activity/domain/cursor.js";
+import { findFilter } from "../../src/activity/domain/filters.js";
+import { ActivityStore } from "../../src/storage/activity-store.js";
+import { createTestStorage, type TestStorage } from "../support/storage.js";
+
+/**
+ * Every filter in both sort orders is a range scan of one index, with no temporary B-tree for
+ * ORDER BY (SQLite's plan; PostgreSQL's planner depends on table statistics, so this runs on SQLite).
+ */
+describe("stream queries use keyset range scans (EXPLAIN QUERY PLAN)", {
+  skip: process.env.KEYSTREAM_TEST_DATABASE_URL ? "SQLite plan check" : false,
+}, () => {
+  let s: TestStorage;
+  before(async () => {
+    s = await createTestStorage();
+    await s.storage.db
+      .insertInto("users")
+      .values({ uid: "u", display_name: "u", email: null, password_hash: null, enabled: 1, is_admin: 0, created_at: 0 })
+      .execute();
+    await sql`ANALYZE`.execute(s.storage.db);
+  });
+  after(() => s.cleanup());
+
+  const expected: Record<string, string> = {
+    all: "activity_user_time",
+    self: "activity_user_self",
+    by: "activity_user_self",
+    files: "activity_user_category",
+    files_sharing: "activity_user_category",
+    security: "activity_user_category",
+    filter: "activity_user_object",
+  };
+
+  for (const [filterId, index] of Object.entries(expected)) {
+    for (const sort of ["desc", "asc"] as SortOrder[]) {
+      it(`${filterId} ${sort} → ${index}, no sort step`, async () => {
+        const store = new ActivityStore(s.storage.db);
+        const query = store
+          .pageQuery({
+            uid: "u",
+            selection: findFilter(filterId)!.select({ objectType: "files", objectId: 3 }),
+            bound: boundAfter({ timestamp: 100, activityId: 50 }, sort),
+            sort,
+            hiddenTypes: ["shared"],
+            fetch: 51,
+          })
+          .compile();
+        const plan = await s.storage.db.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.sql}`, [...query.parameters]),
+        );
+        const details = plan.rows.map((r) => r.detail).join(" | ");
+        // SQLite prints the (timestamp, activity_id) row-value range by its first column.
+        assert.match(
+          details,
+          new RegExp(
+            `^SEARCH activity USING INDEX ${index} \\(affecteduser=\\?.* AND timestamp${sort === "desc" ? "<" : ">"}\\?\\)$`,
+          ),
+          details,
+        );
+        assert.doesNotMatch(details, /TEMP B-TREE/, details);
+      });
+    }
+  }
+});

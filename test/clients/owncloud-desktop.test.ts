@@ -1,0 +1,390 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { UserBrowser } from "./harness/browser.js";
+import { type ClientRun, type Desktop, pressWizardConnect, startClient, startDesktop } from "./harness/desktop.js";
+import { Keystream } from "./harness/keystream.js";
+import { startNginx } from "./harness/nginx.js";
+import { missingPrerequisites } from "./harness/preflight.js";
+import { freePort, ProcessSet, waitFor } from "./harness/processes.js";
+import { makeTestPki, type TestPki } from "./harness/tls.js";
+import { type Companion, startCompanion } from "./webdav-companion.js";
+
+/**
+ * Issue 7: the unmodified ownCloud desktop client 2.11 (Debian `owncloud-client`) signs in to
+ * Keystream with OAuth 2.0 and shows the user's activities. Everything runs on this machine:
+ * Keystream (node dist/main.js), nginx terminating TLS with a CA made now, the WebDAV companion,
+ * Xvfb + D-Bus + gnome-keyring, the client in a mount namespace that trusts the test CA, and
+ * Debian Chromium (playwright-core) as the user's browser. See docs/clients.md.
+ */
+
+const DESKTOP_CLIENT_ID = "xdXOt13JKxym1B1QcEncf2XDkLAexMBFwiT9j6EfhhHFJhs2KM9jbjTmf8JBXE69";
+const USER = { uid: "alice", password: "correct horse battery staple", displayName: "Alice Example", email: "alice@example.org" };
+const COMPANION_CLIENT = {
+  name: "WebDAV companion",
+  id: "keystream-client-test-webdav-companion-0123456789",
+  secret: "keystream-client-test-webdav-companion-secret-0123456789",
+};
+/** Published with `./occ activity:publish`, and what the legacy list renders them as (newest first). */
+const ACTIVITIES = [
+  {
+    app: "files",
+    type: "file_created",
+    affecteduser: USER.uid,
+    user: USER.uid,
+    subject: "created_self",
+    subjectparams: [{ type: "file", value: "/Holiday photos" }],
+    object_type: "files",
+    object_id: 7,
+    object_name: "/Holiday photos",
+  },
+  {
+    app: "files_sharing",
+    type: "shared",
+    affecteduser: USER.uid,
+    user: "bob",
+    subject: "shared_with_by",
+    subjectparams: [
+      { type: "file", value: "/Quarterly report.odt" },
+      { type: "user", value: "bob" },
+    ],
+    object_type: "files",
+    object_id: 8,
+    object_name: "/Quarterly report.odt",
+  },
+];
+const ACTIVITY_SUBJECTS = ["bob shared Quarterly report.odt with you", "You created Holiday photos"];
+
+const missing = missingPrerequisites();
+const inCi = process.env.CI === "true";
+if (missing.length > 0 && inCi) {
+  // Never skipped in CI: the run fails with the reason.
+  describe("ownCloud desktop client 2.11 against Keystream", () => {
+    it("has its prerequisites installed (test/clients/install.sh)", () => {
+      assert.fail(`cannot run the client test: ${missing.join("; ")}`);
+    });
+  });
+} else {
+  describe("ownCloud desktop client 2.11 against Keystream", { skip: missing.length > 0 ? missing.join("; ") : false }, () => {
+    const processes = new ProcessSet();
+    const started = Date.now();
+    let work: string;
+    let pki: TestPki;
+    let keystream: Keystream;
+    let companion: Companion;
+    let desktop: Desktop;
+    let browser: UserBrowser;
+    let publicUrl: string;
+    let appPassword: string;
+    const clientRuns: ClientRun[] = [];
+    let failed = false;
+    const client = () => clientRuns[clientRuns.length - 1]!;
+
+    /** Later steps depend on earlier ones: after a failure they stop at once instead of timing out. */
+    const step = (name: string, body: () => Promise<void>) =>
+      it(name, async () => {
+        if (failed) throw new Error("an earlier step failed");
+        try {
+          await body();
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      });
+
+    const runClient = () => {
+      const n = clientRuns.length + 1;
+      const run = startClient(processes, desktop, {
+        serverUrl: publicUrl,
+        trustDir: pki.trustDir,
+        logFile: path.join(work, `client-${n}.log`),
+        outputFile: path.join(work, `client-${n}.out`),
+      });
+      clientRuns.push(run);
+      return run;
+    };
+
+    const stopClient = async () => {
+      await processes.stop(client().process);
+    };
+
+    before(async () => {
+      work = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-clients-"));
+      pki = makeTestPki(path.join(work, "pki"));
+      const [keystreamPort, nginxPort] = [await freePort(), await freePort()];
+      publicUrl = `https://localhost:${nginxPort}`;
+      keystream = new Keystream(processes, {
+        dataDir: path.join(work, "data"),
+        port: keystreamPort,
+        logFile: path.join(work, "keystream.log"),
+        publicUrl,
+      });
+      keystream.occ(["config:system:set", "overwrite.cli.url", `--value=${publicUrl}`]);
+      keystream.occ(
+        ["user:add", USER.uid, `--display-name=${USER.displayName}`, `--email=${USER.email}`, "--password-from-env"],
+        {
+          OC_PASS: USER.password,
+        },
+      );
+      keystream.occ([
+        "oauth2:add-client",
+        COMPANION_CLIENT.name,
+        COMPANION_CLIENT.id,
+        COMPANION_CLIENT.secret,
+        "http://localhost:*",
+      ]);
+      keystream.occ(["activity:publish", `--json=${JSON.stringify(ACTIVITIES)}`]);
+      appPassword = keystream.occ(["user:add-app-password", USER.uid, "--name=client-test"]).trim();
+      await keystream.start();
+      companion = await startCompanion({
+        introspectionUrl: `${keystream.url}/index.php/apps/oauth2/api/v1/introspect`,
+        clientId: COMPANION_CLIENT.id,
+        clientSecret: COMPANION_CLIENT.secret,
+      });
+      startNginx(processes, {
+        dir: path.join(work, "nginx"),
+        port: nginxPort,
+        serverCert: pki.serverCert,
+        serverKey: pki.serverKey,
+        keystream: keystream.url,
+        webdav: companion.url,
+      });
+      await waitFor(
+        "nginx to serve status.php over TLS",
+        async () => {
+          const status = await httpsGet(`${publicUrl}/status.php`, pki.caCert).catch(() => undefined);
+          return status?.status === 200 ? status : undefined;
+        },
+        15_000,
+      );
+      desktop = await startDesktop(processes, path.join(work, "desktop"));
+      browser = await UserBrowser.launch();
+    });
+
+    after(async () => {
+      await browser?.close();
+      await companion?.close();
+      const pids = processes.describe();
+      await processes.stopAll();
+      const seconds = Math.round((Date.now() - started) / 1000);
+      process.stdout.write(`client test: ${seconds} s; stopped by PID: ${pids}\n`);
+      if (work) {
+        for (const run of clientRuns) {
+          process.stdout.write(`--- ${path.basename(run.logFile)} (selected lines) ---\n`);
+          for (const line of interestingLines(run.log())) process.stdout.write(`${line}\n`);
+        }
+        process.stdout.write(`logs kept in ${work}\n`);
+      }
+    });
+
+    step("the wizard finds Keystream (status.php, Bearer challenge) and opens the authorize URL with PKCE S256", async () => {
+      const status = await httpsGet(`${publicUrl}/status.php`, pki.caCert);
+      const body = JSON.parse(status.body);
+      assert.equal(body.installed, true);
+      assert.match(body.version, /^10\./);
+      assert.notEqual(body.productname, "Nextcloud");
+
+      runClient();
+      const url = new URL(await waitFor("the client to open a browser (xdg-open shim)", () => desktop.openedUrls()[0], 60_000));
+      assert.equal(url.origin, publicUrl);
+      assert.equal(url.pathname, "/index.php/apps/oauth2/authorize");
+      const params = url.searchParams;
+      assert.equal(params.get("response_type"), "code");
+      assert.equal(params.get("client_id"), DESKTOP_CLIENT_ID);
+      assert.match(params.get("redirect_uri") ?? "", /^http:\/\/localhost:\d+$/);
+      assert.equal(params.get("code_challenge_method"), "S256");
+      assert.match(params.get("state") ?? "", /=$/, "the client's state ends in '='");
+      assert.match(client().log(), /Auth type for QUrl\("https:\/\/localhost:\d+\/remote\.php\/webdav\/"\) is .*AuthType::OAuth/);
+      const probe = companion.requests.find((r) => r.method === "PROPFIND" && r.auth === "none");
+      assert.equal(probe?.status, 401, "the unauthenticated DAV probe got the Bearer challenge");
+    });
+
+    step("login and consent in the browser hand a code to the client, which exchanges it at Keystream", async () => {
+      const url = desktop.openedUrls()[0]!;
+      const result = await browser.authorize(url, USER.uid, USER.password);
+      assert.ok(
+        result.listenerStatus === 303 || (result.listenerStatus === 200 && /Login Successful/.test(result.body)),
+        `the client's listener answered ${result.listenerStatus} at ${result.listenerUrl}`,
+      );
+      const exchange = await waitFor(
+        "the token exchange in Keystream's log",
+        () => keystream.log().find((e) => e.event === "oauth2_code_redeemed" && e.client === DESKTOP_CLIENT_ID),
+        30_000,
+      );
+      assert.equal(exchange.uid, USER.uid);
+      const tokenPosts = keystream.requests().filter((r) => r.url.startsWith("/index.php/apps/oauth2/api/v1/token"));
+      assert.equal(tokenPosts[0]?.status, 200);
+    });
+
+    step("pressing Connect… finishes the wizard: the account is connected (owncloud.cfg and the client's log)", async () => {
+      // The advanced page sends a PROPFIND for oc:size when it is shown; then Connect… (HEAD) is possible.
+      await waitFor(
+        "the wizard's advanced page",
+        () => companion.requests.some((r) => r.method === "PROPFIND" && r.auth === "active"),
+        60_000,
+      );
+      await pressWizardConnect(desktop, () => /Remote folder found, all cool!/.test(client().log()), 60_000);
+      const config = await waitFor(
+        "the account in owncloud.cfg",
+        () => {
+          const text = readConfig(desktop);
+          return /0\\http_oauth=true/.test(text) ? text : undefined;
+        },
+        30_000,
+      );
+      assert.match(config, new RegExp(`0\\\\http_user=${USER.uid}\\n`));
+      assert.match(config, new RegExp(`0\\\\dav_user=${USER.uid}\\n`));
+      assert.match(config, new RegExp(`0\\\\url=${escapeRegExp(publicUrl)}`));
+      await waitFor(
+        "the account state Connected",
+        () => /AccountState connection status change: .* -> .*Connected/.test(client().log()),
+        60_000,
+      );
+      assert.ok(companion.requests.some((r) => r.method === "HEAD" && r.status === 200 && r.user === USER.uid));
+      assert.ok(companion.requests.filter((r) => r.auth !== "none").every((r) => r.auth === "active" || r.auth === "inactive"));
+    });
+
+    step("the Activity tab's request is served by Keystream with the activities published for the user", async () => {
+      const served = await waitFor(
+        "the client's activity request in Keystream's log",
+        () => keystream.requests().find((r) => r.url.startsWith("/ocs/v2.php/cloud/activity") && r.method === "GET"),
+        60_000,
+      );
+      assert.equal(served.status, 200);
+      assert.match(served.url, /page=0&pagesize=100&format=json/);
+      // The same request with the user's app password: the items are the ones published for them.
+      const same = await fetch(`${keystream.url}${served.url}`, {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${USER.uid}:${appPassword}`).toString("base64")}`,
+          "ocs-apirequest": "true",
+        },
+      });
+      const items = ((await same.json()) as { ocs: { data: { subject: string; date: string }[] } }).ocs.data;
+      assert.deepEqual(
+        items.map((i) => i.subject),
+        ACTIVITY_SUBJECTS,
+      );
+      for (const item of items) assert.match(item.date, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+      // The client's own HTTP log shows the start of the body it received.
+      await waitFor("the activity reply in the client's log", () => client().log().includes(ACTIVITY_SUBJECTS[1]!), 30_000);
+      await waitFor(
+        "the client to accept the activity reply",
+        () => /cloud\/activity\?page=0&pagesize=100&format=json"\) FINISHED WITH STATUS "OK"/.test(client().log()),
+        30_000,
+      );
+    });
+
+    step("after a restart the client refreshes its token at Keystream (refresh token from the keyring)", async () => {
+      const refreshesBefore = keystream.log().filter((e) => e.event === "oauth2_refresh").length;
+      await stopClient();
+      runClient();
+      const refresh = await waitFor(
+        "a refresh in Keystream's log",
+        () => keystream.log().filter((e) => e.event === "oauth2_refresh")[refreshesBefore],
+        60_000,
+      );
+      assert.equal(refresh.uid, USER.uid);
+      assert.equal(refresh.client, DESKTOP_CLIENT_ID);
+      await waitFor(
+        "Connected after the restart",
+        () => /AccountState connection status change: .* -> .*Connected/.test(client().log()),
+        60_000,
+      );
+      assert.equal(desktop.openedUrls().length, 1, "no new browser login was needed");
+    });
+
+    step("a revoke in personal settings makes the client's next refresh fail", async () => {
+      const page = await browser.newPage();
+      try {
+        await page.goto(`${publicUrl}/index.php/settings/personal`);
+        const row = page.locator("#oauth2-authorized tr", { hasText: "Desktop Client" });
+        await Promise.all([page.waitForLoadState("load"), row.locator('button[type="submit"]').click()]);
+      } finally {
+        await page.close();
+      }
+      const revoked = await waitFor(
+        "the revoke in Keystream's log",
+        () => keystream.log().find((e) => e.event === "oauth2_revoked" && e.client === DESKTOP_CLIENT_ID),
+        10_000,
+      );
+      assert.equal(revoked.uid, USER.uid);
+      const seenBefore = new Set(keystream.requests().map((r) => r.reqId));
+      const refreshesBefore = keystream.log().filter((e) => e.event === "oauth2_refresh").length;
+
+      await stopClient();
+      runClient(); // a start always begins with a refresh (research §2)
+      const refused = await waitFor(
+        "the refused refresh in Keystream's log",
+        () =>
+          keystream
+            .requests()
+            .find(
+              (r) => !seenBefore.has(r.reqId) && r.url.startsWith("/index.php/apps/oauth2/api/v1/token") && r.method === "POST",
+            ),
+        60_000,
+      );
+      assert.equal(refused.status, 400, "the refresh with the revoked token is refused");
+      assert.equal(keystream.log().filter((e) => e.event === "oauth2_refresh").length, refreshesBefore, "no token was refreshed");
+      // The client hears invalid_grant, forgets the token (keychain) and asks for credentials again.
+      await waitFor("the client to give up the token", () => /-> "Asking Credentials"/.test(client().log()), 30_000);
+      const log = client().log();
+      assert.match(log, /Response: POST 400 https:\/\/localhost:\d+\/index\.php\/apps\/oauth2\/api\/v1\/token .*invalid_grant/);
+      assert.match(log, /del "ownCloud_credentials:localhost:[^"]*:http\/oauthtoken"/);
+      assert.doesNotMatch(
+        log.split("Asking Credentials")[1] ?? "",
+        /connection status change: .* -> OCC::ConnectionValidator::Connected/,
+      );
+    });
+  });
+}
+
+function readConfig(desktop: Desktop): string {
+  try {
+    return fs.readFileSync(path.join(desktop.home, ".config/ownCloud/owncloud.cfg"), "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The client's log lines worth quoting (research §5), HTTP lines only for the token endpoint. */
+function interestingLines(log: string): string[] {
+  const patterns = [
+    /Auth type for/,
+    /Connect to url/,
+    /Remote folder found/,
+    /connection status change/,
+    /state change: .*Asking Credentials/,
+    /Start fetching activities/,
+    /cloud\/activity.*FINISHED/,
+    /SyncEngine finished/,
+    /Response: POST \d+ \S+\/api\/v1\/token/,
+    /(del|removed) "ownCloud_credentials/,
+  ];
+  return log
+    .split("\n")
+    .filter((line) => patterns.some((p) => p.test(line)))
+    .map((line) => (line.length > 400 ? `${line.slice(0, 400)}…` : line));
+}
+
+/** An HTTPS GET that trusts the test CA only (the harness's own check of the nginx set-up). */
+async function httpsGet(url: string, caFile: string): Promise<{ status: number; body: string }> {
+  const https = await import("node:https");
+  return new Promise((resolve, reject) => {
+    const request = https.get(url, { ca: fs.readFileSync(caFile) }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on("error", reject);
+    request.setTimeout(10_000, () => request.destroy(new Error("timeout")));
+  });
+}

@@ -1,0 +1,190 @@
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { setTimeout as delay } from "node:timers/promises";
+import pg from "pg";
+import { UserDirectory } from "../../src/accounts/users.js";
+import { systemClock } from "../../src/clock.js";
+import { sha256Hex } from "../../src/security/secrets.js";
+import { openStorage } from "../../src/storage/connect.js";
+import { requestTokenOf } from "../support/browser-form.js";
+import { assertBuilt, COMPILED_MAIN, childEnvironment, REPO_ROOT } from "../support/occ.js";
+import { createTestStorage, type TestStorage } from "../support/storage.js";
+
+/** `node dist/main.js` as `npm start` runs it, on a free port, with its output collected. */
+class ServerProcess {
+  readonly child: ChildProcess;
+  stdout = "";
+  stderr = "";
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private waiters: Array<() => void> = [];
+
+  constructor(storage: TestStorage) {
+    assertBuilt();
+    this.child = spawn(process.execPath, [COMPILED_MAIN], {
+      cwd: REPO_ROOT,
+      env: childEnvironment(storage, { HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info" }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      this.stdout += chunk;
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      this.stderr += chunk;
+    });
+    this.exited = new Promise((resolve) => this.child.on("exit", (code, signal) => resolve({ code, signal })));
+    this.exited.then(() => {
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+  }
+
+  /** Waits (at most 20 s) until stdout matches; returns the match. */
+  async waitFor(pattern: RegExp): Promise<RegExpExecArray> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const match = pattern.exec(this.stdout);
+      if (match) return match;
+      if (this.child.exitCode !== null || Date.now() > deadline) {
+        throw new Error(`server output never matched ${pattern}\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
+      }
+      await Promise.race([new Promise<void>((resolve) => this.waiters.push(resolve)), delay(500)]);
+    }
+  }
+
+  async url(): Promise<string> {
+    return (await this.waitFor(/Keystream is running at (http:\/\/127\.0\.0\.1:\d+)\//))[1] ?? "";
+  }
+}
+
+/** The cookie `name` from a fetch response's Set-Cookie headers. */
+function cookieOf(response: Response, name: string): string | undefined {
+  for (const header of response.headers.getSetCookie()) {
+    const match = new RegExp(`^${name}=([^;]*)`).exec(header);
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+async function openConnectionsTo(databaseUrl: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: process.env.KEYSTREAM_TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    const name = new URL(databaseUrl).pathname.slice(1);
+    const { rows } = await admin.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+    return Number(rows[0].n);
+  } finally {
+    await admin.end();
+  }
+}
+
+describe("the server process (node dist/main.js)", () => {
+  it("serves status.php on the port it prints, and exits 0 on SIGINT", async () => {
+    const storage = await createTestStorage();
+    const server = new ServerProcess(storage);
+    try {
+      const url = await server.url();
+      const status = await fetch(`${url}/status.php`);
+      assert.equal(status.status, 200);
+      assert.equal(((await status.json()) as { installed: boolean }).installed, true);
+      // Structured JSON logs.
+      const listening = server.stdout.split("\n").find((line) => line.includes('"msg":"Keystream listening"'));
+      assert.ok(listening, server.stdout);
+      assert.equal(JSON.parse(listening).url, url);
+      server.child.kill("SIGINT");
+      assert.deepEqual(await server.exited, { code: 0, signal: null });
+      assert.match(server.stdout, /SIGINT received/);
+    } finally {
+      server.child.kill("SIGKILL");
+      await storage.cleanup();
+    }
+  });
+
+  it("SIGTERM during a slow request: the request completes (with its database writes), then the process closes the database and exits 0", async () => {
+    const storage = await createTestStorage();
+    const server = { current: undefined as ServerProcess | undefined };
+    try {
+      // A user whose next login is throttled by 1.6 s (four recent failures in the database):
+      // a real request that is still in flight when the signal arrives.
+      await new UserDirectory(storage.storage.db, systemClock).create({ uid: "slow", password: "slow password" });
+      await storage.storage.db
+        .insertInto("throttle")
+        .values({ bucket: "login:user:slow", failures: 4, last_failure_at: systemClock.nowSeconds() })
+        .execute();
+      // Only the server holds the database from here on (so what it leaves behind is its own doing).
+      await storage.storage.close();
+
+      const s = new ServerProcess(storage);
+      server.current = s;
+      const url = await s.url();
+      const page = await fetch(`${url}/index.php/login`);
+      const anonymous = cookieOf(page, "ks_session");
+      const form = new URLSearchParams({
+        user: "slow",
+        password: "slow password",
+        requesttoken: requestTokenOf(await page.text()),
+      });
+
+      const started = Date.now();
+      let respondedAt = 0;
+      const inFlight = fetch(`${url}/index.php/login`, {
+        method: "POST",
+        body: form,
+        redirect: "manual",
+        headers: { cookie: `ks_session=${anonymous}`, connection: "close" },
+      }).then((response) => {
+        respondedAt = Date.now();
+        return response;
+      });
+      // The server logs each request as it arrives: signal only once this one is inside.
+      await s.waitFor(/"method":"POST","url":"\/index\.php\/login"/);
+      s.child.kill("SIGTERM");
+      await s.waitFor(/SIGTERM received/);
+      const signalledAt = Date.now();
+      assert.equal(respondedAt, 0, "the response was still pending when the server got SIGTERM");
+
+      const response = await inFlight;
+      assert.equal(response.status, 303, "the in-flight login finished normally");
+      assert.ok(Date.now() - started >= 1500, "it really waited out the throttle");
+      assert.ok(respondedAt >= signalledAt);
+      const session = cookieOf(response, "ks_session");
+      assert.ok(session);
+
+      assert.deepEqual(await s.exited, { code: 0, signal: null }, s.stderr);
+      assert.match(s.stdout, /"msg":"Keystream stopped"/);
+
+      if (storage.databaseUrl) {
+        // Every connection of the server's pool was closed (the backends go away just after).
+        let open = await openConnectionsTo(storage.databaseUrl);
+        for (let i = 0; i < 50 && open > 0; i++) {
+          await delay(100);
+          open = await openConnectionsTo(storage.databaseUrl);
+        }
+        assert.equal(open, 0, "the server left no connection open");
+      } else {
+        // SQLite removes the WAL and shared-memory files when the last connection closes cleanly;
+        // a process that exits without closing leaves them behind.
+        const leftovers = fs.readdirSync(storage.dataDir).filter((f) => f.endsWith("-wal") || f.endsWith("-shm"));
+        assert.deepEqual(leftovers, [], "the database was closed before exit");
+        assert.ok(fs.existsSync(path.join(storage.dataDir, "keystream.sqlite")));
+      }
+      // The in-flight request's session was written before the database closed.
+      const reopened = openStorage({ databaseUrl: storage.databaseUrl, dataDir: storage.dataDir });
+      try {
+        const row = await reopened.db
+          .selectFrom("sessions")
+          .select("uid")
+          .where("id_hash", "=", sha256Hex(decodeURIComponent(session)))
+          .executeTakeFirst();
+        assert.equal(row?.uid, "slow");
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      server.current?.child.kill("SIGKILL");
+      await storage.cleanup();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { PRODUCT } from "../../src/product.js";
+import { createTestApp, type TestApp } from "../support/app.js";
+
+describe("GET /status.php", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it("answers like ownCloud, without credentials, so clients detect the server", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/status.php" });
+    assert.equal(response.statusCode, 200);
+    assert.match(String(response.headers["content-type"]), /^application\/json/);
+    assert.equal(response.headers["cache-control"], "no-store");
+    const body = response.json();
+    assert.deepEqual(
+      {
+        installed: body.installed,
+        maintenance: body.maintenance,
+        needsDbUpgrade: body.needsDbUpgrade,
+        version: body.version,
+        versionstring: body.versionstring,
+        edition: body.edition,
+        productname: body.productname,
+      },
+      {
+        installed: true,
+        maintenance: false,
+        needsDbUpgrade: false,
+        version: PRODUCT.version,
+        versionstring: PRODUCT.versionString,
+        edition: PRODUCT.edition,
+        productname: "Keystream",
+      },
+    );
+    // ownCloud clients compare the four-part version and need a 10.x server.
+    assert.match(body.version, /^10\.\d+\.\d+\.\d+$/);
+    assert.equal(body.versionstring, body.version.split(".").slice(0, 3).join("."));
+  });
+
+  it("maintenance mode: status.php says so, every other endpoint answers 503", async () => {
+    t.services.settings.set("maintenance", true);
+    try {
+      const status = await t.app.inject({ method: "GET", url: "/status.php" });
+      assert.equal(status.statusCode, 200);
+      assert.equal(status.json().maintenance, true);
+      for (const url of ["/index.php/login", "/index.php/settings/personal", "/ocs/v1.php/cloud/user", "/"]) {
+        const response = await t.app.inject({ method: "GET", url });
+        assert.equal(response.statusCode, 503, url);
+        assert.equal(response.headers["retry-after"], "120");
+      }
+      const post = await t.app.inject({ method: "POST", url: "/index.php/login", payload: { user: "x", password: "y" } });
+      assert.equal(post.statusCode, 503);
+    } finally {
+      t.services.settings.set("maintenance", false);
+    }
+    assert.equal((await t.app.inject({ method: "GET", url: "/index.php/login" })).statusCode, 200);
+  });
+});

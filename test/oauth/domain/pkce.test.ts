@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { s256Challenge, verifyPkce } from "../../../src/oauth/domain/pkce.js";
+
+describe("verifyPkce() (RFC 7636, research A.1.2 step 6)", () => {
+  it("S256: RFC 7636 appendix B test vector", () => {
+    assert.equal(s256Challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"), "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
+  });
+  it("S256: the right verifier is valid, another is invalid, a missing one is invalid", () => {
+    const challenge = s256Challenge("verifier-verifier-verifier-verifier-verifier");
+    assert.equal(verifyPkce("S256", challenge, "verifier-verifier-verifier-verifier-verifier"), "valid");
+    assert.equal(verifyPkce("S256", challenge, "something-else"), "invalid");
+    assert.equal(verifyPkce("S256", challenge, undefined), "invalid");
+  });
+  it("plain: the verifier must be identical to the challenge", () => {
+    assert.equal(verifyPkce("plain", "abc", "abc"), "valid");
+    assert.equal(verifyPkce("plain", "abc", "abd"), "invalid");
+    assert.equal(verifyPkce(null, "abc", "abc"), "valid", "a challenge without method is plain");
+    assert.equal(verifyPkce("", "abc", "abc"), "valid");
+  });
+  it("none: valid without verifier, invalid when a verifier is sent for a code without challenge", () => {
+    assert.equal(verifyPkce(null, null, undefined), "valid");
+    assert.equal(verifyPkce(null, null, "abc"), "invalid");
+    assert.equal(verifyPkce(null, null, ""), "invalid");
+  });
+  it("a challenge with no verifier is invalid", () => {
+    assert.equal(verifyPkce("plain", "abc", undefined), "invalid");
+  });
+  it("any other method is not supported", () => {
+    assert.equal(verifyPkce("invalid", "abc", "abc"), "unsupported_method");
+    assert.equal(verifyPkce("s256", "abc", "abc"), "unsupported_method", "method names are case-sensitive");
+  });
+});

@@ -1,0 +1,118 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { TestApp } from "./app.js";
+
+/**
+ * Real-browser tests: Debian's Chromium (`apt-get install chromium`) driven by playwright-core,
+ * headless, with a throw-away profile. Reusable by any module's page tests (login, OAuth consent…).
+ *
+ *   describe("…", { skip: browserSkipReason() }, () => {
+ *     let b: TestBrowser;
+ *     before(async () => { b = await launchBrowser(); });
+ *     after(() => b.close());
+ *     …
+ *   });
+ *
+ * When Chromium is missing, a local run skips with the reason shown; under CI (CI=true) the tests
+ * run and fail with a clear message, so a CI machine without a browser can never pass silently.
+ */
+export const CHROMIUM_PATH = process.env.KEYSTREAM_CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
+function chromiumInstalled(): boolean {
+  try {
+    fs.accessSync(CHROMIUM_PATH, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function missingMessage(): string {
+  return `Chromium not found at ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\` (or set KEYSTREAM_CHROMIUM_PATH)`;
+}
+
+/** For `describe(name, { skip: browserSkipReason() }, …)`: false when the tests must run. */
+export function browserSkipReason(): string | false {
+  if (chromiumInstalled()) return false;
+  if (process.env.CI === "true" || process.env.CI === "1") return false; // launchBrowser() fails loudly instead
+  return `${missingMessage()} — browser tests skipped (they are required under CI=true)`;
+}
+
+export interface TestBrowser {
+  context: BrowserContext;
+  /** A first tab, ready to use. */
+  page: Page;
+  /** Where screenshots go: $KEYSTREAM_SCREENSHOT_DIR, or a temporary directory kept after the run. */
+  screenshotDir: string;
+  /** Saves a full-page PNG of `page` (default: the first tab) and returns its path. */
+  screenshot(name: string, page?: Page): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<TestBrowser> {
+  if (!chromiumInstalled()) throw new Error(`${missingMessage()}; .ci/run installs it on CI machines`);
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-chromium-"));
+  const screenshotDir = process.env.KEYSTREAM_SCREENSHOT_DIR
+    ? path.resolve(process.env.KEYSTREAM_SCREENSHOT_DIR)
+    : fs.mkdtempSync(path.join(os.tmpdir(), "keystream-screenshots-"));
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1000, height: 800 },
+      timeout: 30_000,
+    });
+  } catch (error) {
+    fs.rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
+  context.setDefaultTimeout(15_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    screenshotDir,
+    async screenshot(name, target = page) {
+      const file = path.join(screenshotDir, `${name.replace(/[^A-Za-z0-9_.-]+/g, "-")}.png`);
+      await target.screenshot({ path: file, fullPage: true });
+      return file;
+    },
+    async close() {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Makes a test app listen on 127.0.0.1 on a free port; returns its base URL (no trailing slash). */
+export async function listenOnLoopback(t: Pick<TestApp, "app">): Promise<string> {
+  const address = await t.app.listen({ host: "127.0.0.1", port: 0 });
+  return address.replace(/\/$/, "");
+}
+
+/**
+ * Fills and submits Keystream's login form on `page` (which must show it) and waits for the
+ * next page to load. Used directly and wherever a flow passes through the login (OAuth).
+ */
+export async function submitLoginForm(page: Page, user: string, password: string): Promise<void> {
+  await page.locator("#login-form").waitFor();
+  await page.fill("#user", user);
+  await page.fill("#password", password);
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("#submit")]);
+}

@@ -1,0 +1,64 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { TestStorage } from "./storage.js";
+
+/** The repository root, where `./occ` and `dist/` live. */
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const OCC = `${REPO_ROOT}occ`;
+export const COMPILED_OCC = `${REPO_ROOT}dist/cli/occ.js`;
+export const COMPILED_MAIN = `${REPO_ROOT}dist/main.js`;
+
+export interface ProcessResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The environment a child process (./occ, a server) needs to use the test's storage: its data
+ * directory and, on PostgreSQL, its database. Nothing inherited may point elsewhere.
+ */
+export function childEnvironment(storage: Pick<TestStorage, "dataDir" | "databaseUrl">, extra: Record<string, string> = {}) {
+  const env: NodeJS.ProcessEnv = { ...process.env, KEYSTREAM_DATA_DIR: storage.dataDir, LOG_LEVEL: "warn" };
+  delete env.KEYSTREAM_DATABASE_URL;
+  delete env.OC_PASS;
+  delete env.NODE_OPTIONS;
+  if (storage.databaseUrl) env.KEYSTREAM_DATABASE_URL = storage.databaseUrl;
+  Object.assign(env, extra);
+  return env;
+}
+
+/** `npm test` builds before it tests; a test run on its own needs `npm run build` first. */
+export function assertBuilt(): void {
+  if (!fs.existsSync(COMPILED_OCC) || !fs.existsSync(COMPILED_MAIN)) {
+    throw new Error("dist/ is missing: run `npm run build` first (npm test does it before the tests)");
+  }
+}
+
+/** Runs the real `./occ` executable from the repository root, as an operator would. */
+export function runOcc(
+  args: string[],
+  storage: Pick<TestStorage, "dataDir" | "databaseUrl">,
+  extraEnv: Record<string, string> = {},
+): Promise<ProcessResult> {
+  assertBuilt();
+  return new Promise((resolve, reject) => {
+    const child = spawn(OCC, args, {
+      cwd: REPO_ROOT,
+      env: childEnvironment(storage, extraEnv),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
