@@ -5,6 +5,7 @@ import { Avatars } from "./accounts/avatars.js";
 import { Sessions } from "./accounts/sessions.js";
 import { UserDirectory } from "./accounts/users.js";
 import { registerActivityJobs } from "./activity/jobs.js";
+import { oauthActivityEvents } from "./activity/security-events.js";
 import { ActivityService } from "./activity/service.js";
 import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
@@ -17,7 +18,7 @@ import type { Storage } from "./storage/connect.js";
 
 /**
  * Every domain service, built once from storage, settings and a clock, and handed to the HTTP
- * layer and the CLI alike. Later modules (oauth, activity) add theirs here.
+ * layer and the CLI alike.
  */
 export interface Services {
   storage: Storage;
@@ -64,8 +65,18 @@ export function createServices(options: ServiceOptions): Services {
   });
   const activity = new ActivityService(new ActivityStore(db), clock, () => settings.get("activity_expire_days"));
   registerActivityJobs(jobs, activity, log);
-  // The OAuth events listener (activity stream) is not wired yet: `events` is left unset.
-  const oauth = createOAuthService({ db, dataDir, clock, settings, log, users, jobs, authenticator });
+  // Authorizing and revoking a client lands in the user's activity stream (issue 4).
+  const oauth = createOAuthService({
+    db,
+    dataDir,
+    clock,
+    settings,
+    log,
+    users,
+    jobs,
+    authenticator,
+    events: oauthActivityEvents(activity),
+  });
   return {
     storage,
     settings,
