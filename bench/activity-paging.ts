@@ -12,7 +12,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import pino from "pino";
 import type { NewActivity } from "../src/activity/domain/event.js";
 import { categoryOf } from "../src/activity/domain/filters.js";
@@ -21,6 +21,8 @@ import { ManualClock } from "../src/clock.js";
 import { HostSettings } from "../src/config/host-settings.js";
 import { createServices } from "../src/services.js";
 import { ActivityStore } from "../src/storage/activity-store.js";
+import type { Storage } from "../src/storage/connect.js";
+import type { Db } from "../src/storage/database.js";
 import { createTestStorage, testDatabaseDialect } from "../test/support/storage.js";
 
 const USERS = 100;
@@ -41,7 +43,7 @@ const TYPES: Array<[app: string, type: string, subject: string]> = [
   ["oauth2", "security", "client_authorized"],
 ];
 
-function row(uid: string, i: number): NewActivity {
+export function row(uid: string, i: number): NewActivity {
   const [app, type, subject] = TYPES[i % TYPES.length]!;
   const self = i % 2 === 0;
   const author = self ? uid : "user001";
@@ -78,87 +80,101 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-interface CaseResult {
+export interface CaseResult {
   p50: number;
   p99: number;
   rowsPerPage: number;
 }
 
-async function runScale(targetRows: number): Promise<{ rows: number; fillSeconds: number; cases: Record<string, CaseResult> }> {
-  const storage = await createTestStorage();
-  try {
-    const db = storage.storage.db;
-    const uids = Array.from({ length: USERS }, (_, i) => `user${String(i).padStart(3, "0")}`);
-    await db
-      .insertInto("users")
-      .values(
-        uids.map((uid) => ({ uid, display_name: uid, email: null, password_hash: null, enabled: 1, is_admin: 0, created_at: 0 })),
-      )
-      .execute();
+/** Users user000…user099, then `targetRows` activities for user000 interleaved with 99 000 of the others'. */
+export async function fillActivities(
+  db: Db,
+  targetRows: number,
+  insertBatch: (db: Db, rows: NewActivity[]) => Promise<void> = async (db, rows) => {
     const store = new ActivityStore(db);
-    const fillStarted = performance.now();
-    // The target's rows interleaved with everyone else's, in transactions of TX_ROWS rows.
-    const others = uids.slice(1);
-    const othersTotal = others.length * OTHER_ROWS_PER_USER;
-    const total = targetRows + othersTotal;
-    let written = 0;
-    let targetI = 0;
-    let otherI = 0;
-    while (written < total) {
-      const batch: NewActivity[] = [];
-      while (batch.length < TX_ROWS && written + batch.length < total) {
-        const n = written + batch.length;
-        // Spread the others' rows evenly through the target's (Bresenham on the two counts).
-        const otherTurn = otherI < othersTotal && ((otherI + 1) * total <= (n + 1) * othersTotal || targetI >= targetRows);
-        if (otherTurn) {
-          batch.push(row(others[otherI % others.length]!, Math.floor(otherI / others.length) + otherI));
-          otherI++;
-        } else {
-          batch.push(row(TARGET, targetI++));
-        }
+    await db.transaction().execute((trx) => store.insertInto(trx, rows));
+  },
+): Promise<number> {
+  const uids = Array.from({ length: USERS }, (_, i) => `user${String(i).padStart(3, "0")}`);
+  await db
+    .insertInto("users")
+    .values(
+      uids.map((uid) => ({ uid, display_name: uid, email: null, password_hash: null, enabled: 1, is_admin: 0, created_at: 0 })),
+    )
+    .execute();
+  const fillStarted = performance.now();
+  // The target's rows interleaved with everyone else's, in transactions of TX_ROWS rows.
+  const others = uids.slice(1);
+  const othersTotal = others.length * OTHER_ROWS_PER_USER;
+  const total = targetRows + othersTotal;
+  let written = 0;
+  let targetI = 0;
+  let otherI = 0;
+  while (written < total) {
+    const batch: NewActivity[] = [];
+    while (batch.length < TX_ROWS && written + batch.length < total) {
+      const n = written + batch.length;
+      // Spread the others' rows evenly through the target's (Bresenham on the two counts).
+      const otherTurn = otherI < othersTotal && ((otherI + 1) * total <= (n + 1) * othersTotal || targetI >= targetRows);
+      if (otherTurn) {
+        batch.push(row(others[otherI % others.length]!, Math.floor(otherI / others.length) + otherI));
+        otherI++;
+      } else {
+        batch.push(row(TARGET, targetI++));
       }
-      await db.transaction().execute((trx) => store.insertInto(trx, batch));
-      written += batch.length;
     }
-    const fillSeconds = (performance.now() - fillStarted) / 1000;
+    await insertBatch(db, batch);
+    written += batch.length;
+  }
+  return (performance.now() - fillStarted) / 1000;
+}
 
-    const services = createServices({
-      storage: storage.storage,
-      dataDir: storage.dataDir,
-      clock: new ManualClock(START + targetRows),
-      settings: new HostSettings(storage.dataDir),
-      log: pino({ level: "silent" }),
-    });
-    const app = await buildApp({ services, sleep: async () => {} });
-    await app.ready();
-    const session = await services.sessions.start(TARGET);
-    const cookie = `ks_session=${session.token}`;
+/** Page latency per case through the whole HTTP stack (app.inject, session cookie) on a filled database. */
+export async function measurePaging(
+  storage: Storage,
+  dataDir: string,
+  targetRows: number,
+  iterations = ITERATIONS,
+): Promise<Record<string, CaseResult>> {
+  const db = storage.db;
+  const services = createServices({
+    storage,
+    dataDir,
+    clock: new ManualClock(START + targetRows),
+    settings: new HostSettings(dataDir),
+    log: pino({ level: "silent" }),
+  });
+  const app = await buildApp({ services, sleep: async () => {} });
+  await app.ready();
+  const session = await services.sessions.start(TARGET);
+  const cookie = `ks_session=${session.token}`;
 
-    // `since` candidates deep in the stream: ids 80–90% of the way down (the oldest tenth but one).
-    const deep = await db
-      .selectFrom("activity")
-      .select("activity_id")
-      .where("affecteduser", "=", TARGET)
-      .orderBy("timestamp", "asc")
-      .orderBy("activity_id", "asc")
-      .offset(Math.floor(targetRows / 10))
-      .limit(Math.max(1, Math.floor(targetRows / 10)))
-      .execute();
-    const pick = (i: number) => deep[(i * 7919) % deep.length]!.activity_id;
+  // `since` candidates deep in the stream: ids 80–90% of the way down (the oldest tenth but one).
+  const deep = await db
+    .selectFrom("activity")
+    .select("activity_id")
+    .where("affecteduser", "=", TARGET)
+    .orderBy("timestamp", "asc")
+    .orderBy("activity_id", "asc")
+    .offset(Math.floor(targetRows / 10))
+    .limit(Math.max(1, Math.floor(targetRows / 10)))
+    .execute();
+  const pick = (i: number) => deep[(i * 7919) % deep.length]!.activity_id;
 
-    const base = "/ocs/v2.php/apps/activity/api/v2/activity";
-    const cases: Record<string, (i: number) => string> = {
-      all: () => `${base}/all?format=json&limit=50`,
-      self: () => `${base}/self?format=json&limit=50`,
-      filter: (i) => `${base}/filter?format=json&limit=50&object_type=files&object_id=${(i % OBJECTS) + 1}`,
-      since: (i) => `${base}/all?format=json&limit=50&since=${pick(i)}`,
-      "since asc": (i) => `${base}/all?format=json&limit=50&sort=asc&since=${pick(i)}`,
-    };
-    const results: Record<string, CaseResult> = {};
+  const base = "/ocs/v2.php/apps/activity/api/v2/activity";
+  const cases: Record<string, (i: number) => string> = {
+    all: () => `${base}/all?format=json&limit=50`,
+    self: () => `${base}/self?format=json&limit=50`,
+    filter: (i) => `${base}/filter?format=json&limit=50&object_type=files&object_id=${(i % OBJECTS) + 1}`,
+    since: (i) => `${base}/all?format=json&limit=50&since=${pick(i)}`,
+    "since asc": (i) => `${base}/all?format=json&limit=50&sort=asc&since=${pick(i)}`,
+  };
+  const results: Record<string, CaseResult> = {};
+  try {
     for (const [name, url] of Object.entries(cases)) {
       const times: number[] = [];
       let rowsPerPage = 0;
-      for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+      for (let i = 0; i < WARMUP + iterations; i++) {
         const started = performance.now();
         const response = await app.inject({ method: "GET", url: url(i), headers: { cookie } });
         const elapsed = performance.now() - started;
@@ -172,8 +188,19 @@ async function runScale(targetRows: number): Promise<{ rows: number; fillSeconds
       times.sort((a, b) => a - b);
       results[name] = { p50: percentile(times, 50), p99: percentile(times, 99), rowsPerPage };
     }
+  } finally {
+    await services.sessions.end(session.token);
     await app.close();
-    return { rows: targetRows, fillSeconds, cases: results };
+  }
+  return results;
+}
+
+async function runScale(targetRows: number): Promise<{ rows: number; fillSeconds: number; cases: Record<string, CaseResult> }> {
+  const storage = await createTestStorage();
+  try {
+    const fillSeconds = await fillActivities(storage.storage.db, targetRows);
+    const cases = await measurePaging(storage.storage, storage.dataDir, targetRows);
+    return { rows: targetRows, fillSeconds, cases };
   } finally {
     await storage.cleanup();
   }
@@ -217,7 +244,10 @@ async function main(): Promise<void> {
   process.stdout.write(`results written to ${path.relative(process.cwd(), file)}\n`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+// Run as a script; bench/run.ts imports the functions above.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -9,7 +9,6 @@ import { activityPublishRoutes } from "./http/routes/activity-publish.js";
 import { activitySettingsRoutes } from "./http/routes/activity-settings.js";
 import { loginRoutes } from "./http/routes/login.js";
 import { oauthRoutes } from "./http/routes/oauth.js";
-import { oauthIntrospectRoutes } from "./http/routes/oauth-introspect.js";
 import { ocsCapabilitiesRoutes } from "./http/routes/ocs-capabilities.js";
 import { ocsUserRoutes } from "./http/routes/ocs-user.js";
 import { settingsRoutes } from "./http/routes/settings.js";
@@ -74,6 +73,5 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(activityPageRoutes);
   await app.register(activityLegacyRoutes);
   await app.register(ocsCapabilitiesRoutes);
-  await app.register(oauthIntrospectRoutes);
   return app;
 }

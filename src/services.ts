@@ -12,7 +12,7 @@ import { HostSettings } from "./config/host-settings.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import type { OAuthService } from "./oauth/service.js";
 import { createOAuthService } from "./oauth/setup.js";
-import { LOGIN_THROTTLE, Throttle } from "./security/throttle.js";
+import { LOGIN_THROTTLE, Throttle, TOKEN_THROTTLE } from "./security/throttle.js";
 import { ActivityStore } from "./storage/activity-store.js";
 import type { Storage } from "./storage/connect.js";
 
@@ -30,6 +30,8 @@ export interface Services {
   appPasswords: AppPasswords;
   sessions: Sessions;
   loginThrottle: Throttle;
+  /** OAuth token, revocation and introspection endpoints, per IP (issue 5). */
+  tokenThrottle: Throttle;
   authenticator: Authenticator;
   jobs: JobScheduler;
   avatars: Avatars;
@@ -87,6 +89,7 @@ export function createServices(options: ServiceOptions): Services {
     appPasswords,
     sessions,
     loginThrottle: new Throttle(db, clock, LOGIN_THROTTLE),
+    tokenThrottle: new Throttle(db, clock, TOKEN_THROTTLE),
     authenticator,
     jobs,
     avatars: new Avatars(db, clock),

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import fs from "node:fs";
 
 export interface RunningServer {
   port: number;
@@ -7,31 +8,56 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+const LISTENING = [/"listening":(\d+)/, /running at http:\/\/[^:]+:(\d+)/];
+
 /**
  * Starts a server as a child process and waits for the JSON line `{"listening": port}` on stdout
  * (bench servers print it) or for Keystream's "running at http://…:PORT" line.
+ *
+ * With `stdoutFile`, the server's stdout (its request log) goes to that file instead of a pipe, as
+ * it would go to a log file or journald in production: the load generator in this process then
+ * spends no CPU draining the server's log.
  */
-export async function startServer(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+export async function startServer(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { stdoutFile?: string } = {},
+): Promise<RunningServer> {
+  const fd = options.stdoutFile === undefined ? undefined : fs.openSync(options.stdoutFile, "w");
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", fd ?? "pipe", "pipe"] });
+  if (fd !== undefined) fs.closeSync(fd);
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
   const port = await new Promise<number>((resolve, reject) => {
     let buffer = "";
-    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(" ")} did not start: ${stderr}`)), 30_000);
+    const found = (text: string) => {
+      for (const pattern of LISTENING) {
+        const match = pattern.exec(text);
+        if (match?.[1]) return Number(match[1]);
+      }
+      return undefined;
+    };
+    const done = (error: Error | undefined, value?: number) => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      if (error) reject(error);
+      else resolve(value as number);
+    };
+    const timer = setTimeout(() => done(new Error(`${command} ${args.join(" ")} did not start: ${stderr}`)), 30_000);
+    const poll = setInterval(() => {
+      if (options.stdoutFile === undefined) return;
+      const value = found(fs.readFileSync(options.stdoutFile, "utf8"));
+      if (value !== undefined) done(undefined, value);
+    }, 50);
     child.stdout?.on("data", (chunk: Buffer) => {
       buffer += chunk.toString();
-      const match = /"listening":(\d+)/.exec(buffer) ?? /running at http:\/\/[^:]+:(\d+)/.exec(buffer);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
+      const value = found(buffer);
+      if (value !== undefined) done(undefined, value);
     });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${command} exited with ${code}: ${stderr}`));
-    });
+    child.once("exit", (code) => done(new Error(`${command} exited with ${code}: ${stderr}`)));
   });
   child.stdout?.resume();
   return {

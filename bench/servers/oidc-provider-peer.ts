@@ -9,6 +9,7 @@
  */
 import http from "node:http";
 import Provider from "oidc-provider";
+import MemoryAdapter from "oidc-provider/lib/adapters/memory_adapter.js";
 
 const port = Number(process.env.PORT ?? 0);
 const issuer = `http://127.0.0.1:${port}`;
@@ -18,7 +19,33 @@ export const PEER_CLIENT = {
   redirect_uris: ["http://127.0.0.1:9/cb"],
 };
 
+/**
+ * The provider's own in-memory adapter, over an unbounded store. Its default store is an LRU of
+ * 1000 entries: a pool of pre-minted codes (two entries each, with the grant) would be evicted
+ * before use and every exchange would fail with invalid_grant. Same adapter code, no eviction.
+ */
+class UnboundedStore {
+  private readonly entries = new Map<string, { value: unknown; expiry: number | undefined }>();
+  get(key: string): unknown {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiry !== undefined && entry.expiry <= Date.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+  set(key: string, value: unknown, options?: { maxAge?: number }): void {
+    this.entries.set(key, { value, expiry: options?.maxAge === undefined ? undefined : Date.now() + options.maxAge });
+  }
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}
+const store = new UnboundedStore();
+
 const provider = new Provider(issuer, {
+  adapter: (model: string) => new MemoryAdapter(model, store),
   clients: [
     {
       ...PEER_CLIENT,

@@ -3,3 +3,8 @@ declare module "oidc-provider" {
   const Provider: any;
   export default Provider;
 }
+
+declare module "oidc-provider/lib/adapters/memory_adapter.js" {
+  const MemoryAdapter: any;
+  export default MemoryAdapter;
+}

@@ -21,9 +21,18 @@ export interface BearerTokenResolver {
   resolve(token: string): Promise<{ uid: string; clientId: string } | undefined>;
 }
 
-export type AuthenticationFailure = "invalid_credentials" | "password_login_forbidden" | "invalid_token" | "unsupported_scheme";
+export type AuthenticationFailure =
+  | "invalid_credentials"
+  | "password_login_forbidden"
+  | "invalid_token"
+  | "unsupported_scheme"
+  /** Too many failed attempts (the HTTP layer's throttle): refused before any check. */
+  | "throttled";
 
-export type AuthenticationResult = { principal: Principal } | { failure: AuthenticationFailure } | { anonymous: true };
+export type AuthenticationResult =
+  | { principal: Principal }
+  | { failure: AuthenticationFailure; retryAfterSeconds?: number }
+  | { anonymous: true };
 
 /**
  * The one authentication chain every protected route uses: an Authorization header (Basic with

@@ -106,6 +106,12 @@ export const hostSettingDefinitions = {
     3600,
     315_360_000,
   ),
+  "oauth2.refresh_reuse_grace": integerSetting(
+    "Seconds after a refresh during which the same (rotated) refresh token gets the same new pair again, for clients that lost the response; 0 = any reuse revokes the grant.",
+    0,
+    0,
+    60,
+  ),
   "oauth2.cleanup_interval": integerSetting(
     "Seconds between runs of the oauth2:cleanup job, which deletes codes and tokens a week after expiry.",
     86_400,

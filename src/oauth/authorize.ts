@@ -14,6 +14,8 @@ export interface AuthorizationRequest {
   codeChallengeMethod: string | null;
   /** Implicit flow only: `query` gives ownCloud's query-string form, otherwise the RFC 6749 §4.2.2 fragment. */
   responseMode: string | undefined;
+  /** RFC 9207: the issuer identifier, sent as `iss` in every authorization response. */
+  issuer: string;
 }
 
 export type AuthorizationCheck =
@@ -43,7 +45,7 @@ function optionalString(query: AuthorizationQuery, name: string): string | undef
 export async function checkAuthorizationRequest(
   clients: ClientStore,
   query: AuthorizationQuery,
-  options: { currentUid?: string; userExists?: (uid: string) => Promise<boolean> } = {},
+  options: { issuer: string; currentUid?: string | undefined; userExists?: (uid: string) => Promise<boolean> },
 ): Promise<AuthorizationCheck> {
   const responseType = optionalString(query, "response_type");
   const clientId = optionalString(query, "client_id");
@@ -89,7 +91,7 @@ export async function checkAuthorizationRequest(
   if (responseType !== "code" && responseType !== "token") {
     return {
       kind: "redirect",
-      location: redirectTarget(redirectUri, { error: "unsupported_response_type", state }),
+      location: redirectTarget(redirectUri, { error: "unsupported_response_type", state, iss: options.issuer }),
       detail: `Invalid OAuth request with wrong response_type: ${responseType}`,
     };
   }
@@ -104,6 +106,7 @@ export async function checkAuthorizationRequest(
       codeChallenge: challenge ?? null,
       codeChallengeMethod: method ?? null,
       responseMode,
+      issuer: options.issuer,
     },
   };
 }
@@ -115,14 +118,14 @@ export type IssuedFirst =
 
 /**
  * research A.2.4: `code` → a 64-character code valid 600 s, storing the PKCE challenge and method
- * verbatim, redirect `code` + `state`; `token` (implicit, no refresh token) → the access token in
+ * verbatim, redirect `code` + `state` (+ `iss`, RFC 9207); `token` (implicit, no refresh token) → the access token in
  * the fragment (RFC 6749 §4.2.2) or, with `response_mode=query`, in ownCloud's query form.
  */
 export function issueForRequest(request: AuthorizationRequest, now: number): { location: string; first: IssuedFirst } {
   if (request.responseType === "code") {
     const code = newSecretValue();
     return {
-      location: redirectTarget(request.redirectUri, { code: code.value, state: request.state }),
+      location: redirectTarget(request.redirectUri, { code: code.value, state: request.state, iss: request.issuer }),
       first: {
         code: {
           codeHash: code.hash,
@@ -137,10 +140,21 @@ export function issueForRequest(request: AuthorizationRequest, now: number): { l
   const expiresIn = String(issued.record.accessExpiresAt - now);
   const location =
     request.responseMode === "query"
-      ? redirectTarget(request.redirectUri, { access_token: issued.accessToken, expires_in: expiresIn, state: request.state })
+      ? redirectTarget(request.redirectUri, {
+          access_token: issued.accessToken,
+          expires_in: expiresIn,
+          state: request.state,
+          iss: request.issuer,
+        })
       : redirectTarget(
           request.redirectUri,
-          { access_token: issued.accessToken, token_type: "Bearer", expires_in: expiresIn, state: request.state },
+          {
+            access_token: issued.accessToken,
+            token_type: "Bearer",
+            expires_in: expiresIn,
+            state: request.state,
+            iss: request.issuer,
+          },
           "fragment",
         );
   return { location, first: { tokens: issued.record } };

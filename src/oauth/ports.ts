@@ -42,15 +42,29 @@ export interface RefreshTokenRecord {
   id: number;
   grantId: number;
   clientInternalId: number;
+  /** The public client identifier of the grant's client. */
+  clientId: string;
   uid: string;
   accessTokenId: number | null;
+  createdAt: number;
   expiresAt: number;
   rotated: boolean;
+  /** The grant's code was redeemed by a public client (PKCE, no secret): client_id alone may refresh. */
+  publicClient: boolean;
 }
 
 export interface AccessTokenRecord {
+  id: number;
+  grantId: number;
   uid: string;
   clientId: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** The pair a rotation issued, sealed, kept for the grace window (`oauth2.refresh_reuse_grace`). */
+export interface GracePair {
+  sealed: string;
   expiresAt: number;
 }
 
@@ -82,11 +96,34 @@ export interface GrantStore {
       | { tokens: NewTokens },
   ): Promise<number>;
   findCode(codeHash: string): Promise<CodeRecord | undefined>;
-  /** Marks the code consumed and, when given, writes the tokens under the code's grant. */
-  redeemCode(codeHash: string, now: number, tokens: NewTokens | undefined): Promise<boolean>;
+  /**
+   * Marks the code consumed and, when given, writes the tokens under the code's grant; `publicClient`
+   * marks the grant as redeemed by a public client (its refresh tokens need no secret).
+   */
+  redeemCode(
+    codeHash: string,
+    now: number,
+    tokens: NewTokens | undefined,
+    options?: { publicClient?: boolean },
+  ): Promise<boolean>;
+  /** Finds rotated tokens too (marked), so a replay can be traced to its grant. */
   findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
-  /** Marks the refresh token rotated, deletes its access token and writes the new pair. */
-  rotateRefreshToken(record: RefreshTokenRecord, now: number, tokens: NewTokens): Promise<boolean>;
+  /**
+   * Marks the refresh token rotated, deletes its access token and writes the new pair; with `grace`,
+   * also keeps the sealed new pair until `grace.expiresAt`. Purges grace pairs past their window.
+   */
+  rotateRefreshToken(record: RefreshTokenRecord, now: number, tokens: NewTokens, grace?: GracePair): Promise<boolean>;
+  /**
+   * The sealed pair a rotation of this (rotated) refresh token issued, while its window is open and
+   * its refresh token has not been rotated in turn; otherwise undefined.
+   */
+  findGracePair(rotatedRefreshTokenId: number, now: number): Promise<string | undefined>;
+  /** Deletes one grant and, by cascade, every code and token descending from it. */
+  revokeGrant(grantId: number): Promise<boolean>;
+  /** Deletes one access token (RFC 7009 revocation of an access token). */
+  revokeAccessToken(id: number): Promise<boolean>;
+  /** Deletes grace pairs whose window closed (they hold sealed live tokens: keep them no longer). */
+  purgeGracePairs(now: number): Promise<number>;
   findAccessToken(tokenHash: string): Promise<AccessTokenRecord | undefined>;
   /** Clients with a live code, access token or refresh token of this user. */
   authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]>;

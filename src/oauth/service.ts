@@ -1,5 +1,6 @@
 import type { BearerTokenResolver } from "../accounts/authentication.js";
 import type { Clock } from "../clock.js";
+import type { SecretSealer } from "../security/secret-box.js";
 import { sha256Hex } from "../security/secrets.js";
 import {
   type AuthorizationCheck,
@@ -13,7 +14,9 @@ import { ClientAdministration } from "./client-administration.js";
 import type { OAuthError } from "./domain/errors.js";
 import { isExpired } from "./domain/lifetimes.js";
 import type { GrantDeps } from "./grants/types.js";
+import { type IntrospectionResponse, introspectToken } from "./introspection.js";
 import type { AuthorizedClient, CleanupCounts, ClientStore, GrantStore } from "./ports.js";
+import { revokeToken } from "./revocation.js";
 import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
 import { TOKEN_LENGTH, type TokenResponse } from "./tokens.js";
 
@@ -41,6 +44,10 @@ export interface OAuthServiceOptions {
   log: Logger;
   /** Seconds a refresh token lives from each rotation (host setting `oauth2.refresh_token_lifetime`). */
   refreshTokenLifetime: () => number;
+  /** Seconds a rotated refresh token still gets its rotation's pair (host setting `oauth2.refresh_reuse_grace`). */
+  refreshReuseGrace: () => number;
+  /** Seals the grace-window pair (the client-secret box). */
+  sealer: SecretSealer;
   events?: OAuthEvents | undefined;
 }
 
@@ -63,9 +70,13 @@ export class OAuthService implements BearerTokenResolver {
     this.events = events;
   }
 
-  /** research A.2.2; `currentUid` enables the switch-user rule (GET only, as ownCloud). */
-  checkAuthorization(query: AuthorizationQuery, currentUid?: string): Promise<AuthorizationCheck> {
+  /**
+   * research A.2.2; `currentUid` enables the switch-user rule (GET only, as ownCloud). `issuer`
+   * (RFC 9207) goes into every redirect the request leads to.
+   */
+  checkAuthorization(query: AuthorizationQuery, issuer: string, currentUid?: string): Promise<AuthorizationCheck> {
     return checkAuthorizationRequest(this.store, query, {
+      issuer,
       currentUid,
       userExists: async (uid) => (await this.options.users.find(uid)) !== undefined,
     });
@@ -99,8 +110,25 @@ export class OAuthService implements BearerTokenResolver {
       users: this.options.users,
       now: this.options.clock.nowSeconds(),
       refreshTokenLifetime: this.options.refreshTokenLifetime(),
+      refreshReuseGrace: this.options.refreshReuseGrace(),
+      sealer: this.options.sealer,
       log: this.options.log,
     };
+  }
+
+  /** RFC 7009 revocation: `undefined` when done (or the token is unknown), else the error to answer. */
+  revokeToken(request: TokenRequest): Promise<OAuthError | undefined> {
+    return revokeToken(this.store, this.grants, this.options.log, request);
+  }
+
+  /** RFC 7662 introspection, for a confidential client authenticated with HTTP Basic. */
+  introspect(request: TokenRequest): Promise<IntrospectionResponse | OAuthError> {
+    return introspectToken(this.store, this.grants, this.options.users, this.options.clock.nowSeconds(), request);
+  }
+
+  /** Deletes grace-window pairs whose window closed (job `oauth2:grace-purge`, and the cleanup). */
+  purgeGracePairs(): Promise<number> {
+    return this.grants.purgeGracePairs(this.options.clock.nowSeconds());
   }
 
   /** BearerTokenResolver: a live access token's user and client (the chain checks the user is enabled). */
@@ -128,7 +156,8 @@ export class OAuthService implements BearerTokenResolver {
     return grants > 0;
   }
 
-  cleanup(): Promise<CleanupCounts> {
+  async cleanup(): Promise<CleanupCounts> {
+    await this.purgeGracePairs();
     return cleanupExpired(this.grants, this.options.clock.nowSeconds(), this.options.log);
   }
 

@@ -26,16 +26,21 @@ export interface OAuthSetup {
 
 /**
  * Builds the OAuth service on Kysely storage, plugs its access tokens into the authentication chain
- * (Bearer) and registers the `oauth2:cleanup` job (interval: host setting `oauth2.cleanup_interval`).
+ * (Bearer) and registers the `oauth2:cleanup` job (interval: host setting `oauth2.cleanup_interval`)
+ * and the minutely `oauth2:grace-purge`.
  */
 export function createOAuthService(setup: OAuthSetup): OAuthService {
+  // One box (one key file) seals client secrets and the refresh grace-window pairs.
+  const box = keyFileSecretBox(setup.dataDir, CLIENT_SECRET_KEY_FILE);
   const oauth = new OAuthService({
-    clients: new KyselyClientStore(setup.db, keyFileSecretBox(setup.dataDir, CLIENT_SECRET_KEY_FILE), DEFAULT_CLIENTS, setup.log),
+    clients: new KyselyClientStore(setup.db, box, DEFAULT_CLIENTS, setup.log),
     grants: new KyselyGrantStore(setup.db),
     users: setup.users,
     clock: setup.clock,
     log: setup.log,
     refreshTokenLifetime: () => setup.settings.get("oauth2.refresh_token_lifetime"),
+    refreshReuseGrace: () => setup.settings.get("oauth2.refresh_reuse_grace"),
+    sealer: box,
     events: setup.events,
   });
   setup.authenticator.useBearerResolver(oauth);
@@ -44,6 +49,14 @@ export function createOAuthService(setup: OAuthSetup): OAuthService {
     intervalSeconds: () => setup.settings.get("oauth2.cleanup_interval"),
     run: async () => {
       await oauth.cleanup();
+    },
+  });
+  // Grace-window pairs hold (sealed) live tokens: forget them as soon as their window closes.
+  setup.jobs.register({
+    name: "oauth2:grace-purge",
+    intervalSeconds: () => 60,
+    run: async () => {
+      await oauth.purgeGracePairs();
     },
   });
   return oauth;

@@ -6,7 +6,7 @@ import type { ClientStore } from "./ports.js";
 import type { TokenResponse } from "./tokens.js";
 
 export interface TokenRequest {
-  /** The form body; only string values count (a repeated parameter is treated as absent). */
+  /** The form body; the HTTP layer has refused repeated and non-string parameters (http/oauth-params.ts). */
   body: Record<string, unknown>;
   authorization: string | undefined;
   userAgent: string | undefined;
@@ -37,5 +37,10 @@ export async function handleTokenRequest(
   const grant = GRANTS.get(grantType);
   if (!grant) return new OAuthError("invalid_grant", "unhandled grant type");
   const params = Object.fromEntries([...grant.parameters].map((name) => [name, stringParam(request.body, name)]));
-  return grant.handle(deps, { client: authenticated.client, params, userAgent: request.userAgent });
+  return grant.handle(deps, {
+    client: authenticated.client,
+    method: authenticated.method,
+    params,
+    userAgent: request.userAgent,
+  });
 }

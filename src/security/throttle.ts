@@ -2,17 +2,46 @@ import type { Clock } from "../clock.js";
 import type { DbOrTx } from "../storage/database.js";
 
 /**
- * Failed-attempt throttling in the database, so the count holds across nodes.
+ * Failed-attempt throttling in the database (table `throttle`), so the count holds across nodes.
  * After n recent failures in a bucket the next attempt waits baseDelayMs · 2^(n-1), capped at
  * maxDelayMs; failures older than `forgetAfterSeconds` no longer count; a success resets the bucket.
+ * The hard ceiling: from `lockoutAfterFailures` failures on, attempts are refused outright (HTTP 429
+ * with Retry-After) until `lockoutSeconds` after the last failure, so parallel requests, which
+ * each wait their delay at the same time, cannot outrun the delay.
  */
 export interface ThrottlePolicy {
   baseDelayMs: number;
   maxDelayMs: number;
   forgetAfterSeconds: number;
+  lockoutAfterFailures: number;
+  lockoutSeconds: number;
 }
 
-export const LOGIN_THROTTLE: ThrottlePolicy = { baseDelayMs: 200, maxDelayMs: 25_000, forgetAfterSeconds: 12 * 3600 };
+/** The login form and HTTP Basic, per IP and per user: 25 s per attempt from the 8th failure, locked from the 30th. */
+export const LOGIN_THROTTLE: ThrottlePolicy = {
+  baseDelayMs: 200,
+  maxDelayMs: 25_000,
+  forgetAfterSeconds: 12 * 3600,
+  lockoutAfterFailures: 30,
+  lockoutSeconds: 300,
+};
+
+/**
+ * The OAuth token, revocation and introspection endpoints, per IP, counting what guessing produces
+ * (unknown client, wrong secret, unknown code or refresh token). Gentler than login: the values
+ * guessed are 64 random characters, and many desktop clients behind one NAT presenting refresh
+ * tokens an administrator revoked must not lock each other out (the desktop client times out at 30 s).
+ */
+export const TOKEN_THROTTLE: ThrottlePolicy = {
+  baseDelayMs: 100,
+  maxDelayMs: 10_000,
+  forgetAfterSeconds: 3600,
+  lockoutAfterFailures: 100,
+  lockoutSeconds: 300,
+};
+
+/** Either wait this long before handling the attempt, or refuse it (429) for this many seconds. */
+export type ThrottleVerdict = { delayMs: number; retryAfterSeconds?: undefined } | { retryAfterSeconds: number };
 
 export function delayForFailures(failures: number, policy: ThrottlePolicy): number {
   if (failures <= 0) return 0;
@@ -28,15 +57,28 @@ export class Throttle {
 
   /** The delay owed before the next attempt in any of these buckets (the largest of them). */
   async delayMs(buckets: string[]): Promise<number> {
-    if (buckets.length === 0) return 0;
-    const since = this.clock.nowSeconds() - this.policy.forgetAfterSeconds;
+    const verdict = await this.check(buckets);
+    return verdict.retryAfterSeconds === undefined ? verdict.delayMs : this.policy.maxDelayMs;
+  }
+
+  /** The verdict for the next attempt: the largest delay of the buckets, or a lockout past the ceiling. */
+  async check(buckets: string[]): Promise<ThrottleVerdict> {
+    if (buckets.length === 0) return { delayMs: 0 };
+    const now = this.clock.nowSeconds();
+    const since = now - this.policy.forgetAfterSeconds;
     const rows = await this.db
       .selectFrom("throttle")
-      .select(["failures"])
+      .select(["failures", "last_failure_at"])
       .where("bucket", "in", buckets)
       .where("last_failure_at", ">", since)
       .execute();
-    return Math.max(0, ...rows.map((r) => delayForFailures(r.failures, this.policy)));
+    let retryAfterSeconds = 0;
+    for (const row of rows) {
+      if (row.failures < this.policy.lockoutAfterFailures) continue;
+      retryAfterSeconds = Math.max(retryAfterSeconds, row.last_failure_at + this.policy.lockoutSeconds - now);
+    }
+    if (retryAfterSeconds > 0) return { retryAfterSeconds };
+    return { delayMs: Math.max(0, ...rows.map((r) => delayForFailures(r.failures, this.policy))) };
   }
 
   /** Counts one failure in each bucket (an upsert: atomic on both dialects). */

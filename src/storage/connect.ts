@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from "kysely";
 import pg from "pg";
 import type { Database, Dialect } from "./database.js";
 
@@ -38,12 +38,42 @@ function openSqlite(file: string): Storage {
   sqlite.pragma("foreign_keys = ON");
   // `./occ` runs beside the server on the same file: wait for a writer instead of failing.
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: "sqlite",
     describe: `sqlite:${file}`,
     close: () => db.destroy(),
+  };
+}
+
+/** Distinct SQL texts kept prepared; the app issues far fewer (bulk inserts vary by row count). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every statement anew on each query; compiling the SQL was the
+ * largest single cost of a token or userinfo request (issue 6 profile). Statements are reused by
+ * SQL text (least recently used evicted). Safe because the driver runs one query at a time on its
+ * single connection, and a statement still iterating (a stream) is never handed out again.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfig["database"] {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      const cached = cache.get(text);
+      if (cached && !cached.busy) {
+        cache.delete(text);
+        cache.set(text, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(text);
+      if (!cached) {
+        cache.set(text, statement);
+        if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      }
+      return statement;
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import type {
   CleanupCounts,
   ClientStore,
   CodeRecord,
+  GracePair,
   GrantStore,
   NewTokens,
   OAuthClient,
@@ -162,25 +163,32 @@ export class KyselyClientStore implements ClientStore {
   }
 }
 
-async function insertTokens(trx: Transaction<Database>, grantId: number, now: number, tokens: NewTokens): Promise<void> {
+/** Writes the pair; returns the new refresh token's id (undefined for the implicit flow). */
+async function insertTokens(
+  trx: Transaction<Database>,
+  grantId: number,
+  now: number,
+  tokens: NewTokens,
+): Promise<number | undefined> {
   const access = await trx
     .insertInto("oauth2_access_tokens")
     .values({ token_hash: tokens.accessTokenHash, grant_id: grantId, created_at: now, expires_at: tokens.accessExpiresAt })
     .returning("id")
     .executeTakeFirstOrThrow();
-  if (tokens.refresh) {
-    await trx
-      .insertInto("oauth2_refresh_tokens")
-      .values({
-        token_hash: tokens.refresh.tokenHash,
-        grant_id: grantId,
-        access_token_id: Number(access.id),
-        created_at: now,
-        expires_at: tokens.refresh.expiresAt,
-        rotated_at: null,
-      })
-      .execute();
-  }
+  if (!tokens.refresh) return undefined;
+  const refresh = await trx
+    .insertInto("oauth2_refresh_tokens")
+    .values({
+      token_hash: tokens.refresh.tokenHash,
+      grant_id: grantId,
+      access_token_id: Number(access.id),
+      created_at: now,
+      expires_at: tokens.refresh.expiresAt,
+      rotated_at: null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(refresh.id);
 }
 
 /** Grants, codes and tokens; single use by compare-and-set inside one transaction (see GrantStore). */
@@ -245,7 +253,12 @@ export class KyselyGrantStore implements GrantStore {
     };
   }
 
-  async redeemCode(codeHash: string, now: number, tokens: NewTokens | undefined): Promise<boolean> {
+  async redeemCode(
+    codeHash: string,
+    now: number,
+    tokens: NewTokens | undefined,
+    options: { publicClient?: boolean } = {},
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const consumed = await trx
         .updateTable("oauth2_codes")
@@ -255,7 +268,11 @@ export class KyselyGrantStore implements GrantStore {
         .returning("grant_id")
         .executeTakeFirst();
       if (!consumed) return false;
-      if (tokens) await insertTokens(trx, Number(consumed.grant_id), now, tokens);
+      const grantId = Number(consumed.grant_id);
+      if (tokens) await insertTokens(trx, grantId, now, tokens);
+      if (tokens && options.publicClient) {
+        await trx.updateTable("oauth2_grants").set({ public_client: 1 }).where("id", "=", grantId).execute();
+      }
       return true;
     });
   }
@@ -264,22 +281,37 @@ export class KyselyGrantStore implements GrantStore {
     const row = await this.db
       .selectFrom("oauth2_refresh_tokens as r")
       .innerJoin("oauth2_grants as g", "g.id", "r.grant_id")
-      .select(["r.id", "r.grant_id", "g.client_id", "g.uid", "r.access_token_id", "r.expires_at", "r.rotated_at"])
+      .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
+      .select([
+        "r.id",
+        "r.grant_id",
+        "g.client_id as client_internal_id",
+        "c.client_id",
+        "g.uid",
+        "g.public_client",
+        "r.access_token_id",
+        "r.created_at",
+        "r.expires_at",
+        "r.rotated_at",
+      ])
       .where("r.token_hash", "=", tokenHash)
       .executeTakeFirst();
     if (!row) return undefined;
     return {
       id: Number(row.id),
       grantId: Number(row.grant_id),
-      clientInternalId: Number(row.client_id),
+      clientInternalId: Number(row.client_internal_id),
+      clientId: row.client_id,
       uid: row.uid,
       accessTokenId: row.access_token_id === null ? null : Number(row.access_token_id),
+      createdAt: row.created_at,
       expiresAt: row.expires_at,
       rotated: row.rotated_at !== null,
+      publicClient: row.public_client === 1,
     };
   }
 
-  async rotateRefreshToken(record: RefreshTokenRecord, now: number, tokens: NewTokens): Promise<boolean> {
+  async rotateRefreshToken(record: RefreshTokenRecord, now: number, tokens: NewTokens, grace?: GracePair): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const rotated = await trx
         .updateTable("oauth2_refresh_tokens")
@@ -292,9 +324,49 @@ export class KyselyGrantStore implements GrantStore {
       if (rotated.access_token_id !== null) {
         await trx.deleteFrom("oauth2_access_tokens").where("id", "=", rotated.access_token_id).execute();
       }
-      await insertTokens(trx, record.grantId, now, tokens);
+      const successorId = await insertTokens(trx, record.grantId, now, tokens);
+      // The predecessor's grace pair held the token rotated just now: it has no use left.
+      await trx.deleteFrom("oauth2_refresh_grace").where("successor_id", "=", record.id).execute();
+      if (grace && successorId !== undefined) {
+        await trx
+          .insertInto("oauth2_refresh_grace")
+          .values({
+            refresh_token_id: record.id,
+            successor_id: successorId,
+            sealed_pair: grace.sealed,
+            expires_at: grace.expiresAt,
+          })
+          .execute();
+      }
       return true;
     });
+  }
+
+  async findGracePair(rotatedRefreshTokenId: number, now: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom("oauth2_refresh_grace as x")
+      .innerJoin("oauth2_refresh_tokens as s", "s.id", "x.successor_id")
+      .select("x.sealed_pair")
+      .where("x.refresh_token_id", "=", rotatedRefreshTokenId)
+      .where("x.expires_at", ">", now)
+      .where("s.rotated_at", "is", null)
+      .executeTakeFirst();
+    return row?.sealed_pair;
+  }
+
+  async purgeGracePairs(now: number): Promise<number> {
+    const result = await this.db.deleteFrom("oauth2_refresh_grace").where("expires_at", "<=", now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async revokeGrant(grantId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom("oauth2_grants").where("id", "=", grantId).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  async revokeAccessToken(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom("oauth2_access_tokens").where("id", "=", id).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
   }
 
   async findAccessToken(tokenHash: string): Promise<AccessTokenRecord | undefined> {
@@ -302,10 +374,19 @@ export class KyselyGrantStore implements GrantStore {
       .selectFrom("oauth2_access_tokens as a")
       .innerJoin("oauth2_grants as g", "g.id", "a.grant_id")
       .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
-      .select(["g.uid", "c.client_id", "a.expires_at"])
+      .select(["a.id", "a.grant_id", "g.uid", "c.client_id", "a.created_at", "a.expires_at"])
       .where("a.token_hash", "=", tokenHash)
       .executeTakeFirst();
-    return row ? { uid: row.uid, clientId: row.client_id, expiresAt: row.expires_at } : undefined;
+    return row
+      ? {
+          id: Number(row.id),
+          grantId: Number(row.grant_id),
+          uid: row.uid,
+          clientId: row.client_id,
+          createdAt: row.created_at,
+          expiresAt: row.expires_at,
+        }
+      : undefined;
   }
 
   async authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]> {

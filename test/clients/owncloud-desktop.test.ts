@@ -84,8 +84,9 @@ if (missing.length > 0 && inCi) {
 
     /** Later steps depend on earlier ones: after a failure they stop at once instead of timing out. */
     const step = (name: string, body: () => Promise<void>) =>
-      it(name, async () => {
+      it(name, { timeout: 150_000 }, async () => {
         if (failed) throw new Error("an earlier step failed");
+        note(name);
         try {
           await body();
         } catch (error) {
@@ -110,7 +111,17 @@ if (missing.length > 0 && inCi) {
       await processes.stop(client().process);
     };
 
+    // Interrupted (Ctrl-C, CI timeout): still end everything started, by PID.
+    const onSignal = (signal: NodeJS.Signals) => {
+      processes.killAllNow();
+      process.stderr.write(`client test: ${signal}, stopped ${processes.describe()}\n`);
+      process.exit(130);
+    };
+
     before(async () => {
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
+      failed = true; // until the set-up is complete (keeps the logs if it is not)
       work = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-clients-"));
       pki = makeTestPki(path.join(work, "pki"));
       const [keystreamPort, nginxPort] = [await freePort(), await freePort()];
@@ -160,10 +171,13 @@ if (missing.length > 0 && inCi) {
         15_000,
       );
       desktop = await startDesktop(processes, path.join(work, "desktop"));
-      browser = await UserBrowser.launch();
+      browser = await UserBrowser.launch(path.join(work, "browser-home"));
+      failed = false;
     });
 
     after(async () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
       await browser?.close();
       await companion?.close();
       const pids = processes.describe();
@@ -175,7 +189,8 @@ if (missing.length > 0 && inCi) {
           process.stdout.write(`--- ${path.basename(run.logFile)} (selected lines) ---\n`);
           for (const line of interestingLines(run.log())) process.stdout.write(`${line}\n`);
         }
-        process.stdout.write(`logs kept in ${work}\n`);
+        if (failed || process.env.KEEP_CLIENT_TEST_LOGS) process.stdout.write(`logs kept in ${work}\n`);
+        else fs.rmSync(work, { recursive: true, force: true });
       }
     });
 
@@ -204,10 +219,14 @@ if (missing.length > 0 && inCi) {
     step("login and consent in the browser hand a code to the client, which exchanges it at Keystream", async () => {
       const url = desktop.openedUrls()[0]!;
       const result = await browser.authorize(url, USER.uid, USER.password);
-      assert.ok(
-        result.listenerStatus === 303 || (result.listenerStatus === 200 && /Login Successful/.test(result.body)),
+      // The token response carries message_url (built from overwrite.cli.url): the listener answers 303 to it.
+      assert.equal(
+        result.listenerStatus,
+        303,
         `the client's listener answered ${result.listenerStatus} at ${result.listenerUrl}`,
       );
+      assert.equal(result.finalUrl, `${publicUrl}/index.php/apps/oauth2/authorization-successful`);
+      assert.match(result.body, /id="oauth-success"/);
       const exchange = await waitFor(
         "the token exchange in Keystream's log",
         () => keystream.log().find((e) => e.event === "oauth2_code_redeemed" && e.client === DESKTOP_CLIENT_ID),
@@ -243,6 +262,12 @@ if (missing.length > 0 && inCi) {
         60_000,
       );
       assert.ok(companion.requests.some((r) => r.method === "HEAD" && r.status === 200 && r.user === USER.uid));
+      // What Keystream served the client on the way (research §8): no OIDC discovery, OCS v1 capabilities and user.
+      const served = (prefix: string) => keystream.requests().find((r) => r.method === "GET" && r.url.startsWith(prefix))?.status;
+      assert.equal(served("/.well-known/openid-configuration"), 404);
+      assert.equal(served("/ocs/v1.php/cloud/capabilities?format=json"), 200);
+      assert.equal(served("/ocs/v1.php/cloud/user?format=json"), 200);
+      assert.match(config, new RegExp(`0\\\\display-name=${USER.displayName}\\n`));
       assert.ok(companion.requests.filter((r) => r.auth !== "none").every((r) => r.auth === "active" || r.auth === "inactive"));
     });
 
@@ -262,10 +287,10 @@ if (missing.length > 0 && inCi) {
         },
       });
       const items = ((await same.json()) as { ocs: { data: { subject: string; date: string }[] } }).ocs.data;
-      assert.deepEqual(
-        items.map((i) => i.subject),
-        ACTIVITY_SUBJECTS,
-      );
+      // Newest first: the ones published before the login, after them what the login itself recorded
+      // (Keystream's own "You granted Desktop Client access…" security activity).
+      const subjects = items.map((i) => i.subject);
+      assert.deepEqual(subjects.slice(-ACTIVITY_SUBJECTS.length), ACTIVITY_SUBJECTS, JSON.stringify(subjects));
       for (const item of items) assert.match(item.date, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
       // The client's own HTTP log shows the start of the body it received.
       await waitFor("the activity reply in the client's log", () => client().log().includes(ACTIVITY_SUBJECTS[1]!), 30_000);
@@ -296,14 +321,8 @@ if (missing.length > 0 && inCi) {
     });
 
     step("a revoke in personal settings makes the client's next refresh fail", async () => {
-      const page = await browser.newPage();
-      try {
-        await page.goto(`${publicUrl}/index.php/settings/personal`);
-        const row = page.locator("#oauth2-authorized tr", { hasText: "Desktop Client" });
-        await Promise.all([page.waitForLoadState("load"), row.locator('button[type="submit"]').click()]);
-      } finally {
-        await page.close();
-      }
+      note("revoking the Desktop Client in personal settings");
+      await browser.revokeInPersonalSettings(`${publicUrl}/index.php/settings/personal`, "Desktop Client");
       const revoked = await waitFor(
         "the revoke in Keystream's log",
         () => keystream.log().find((e) => e.event === "oauth2_revoked" && e.client === DESKTOP_CLIENT_ID),
@@ -340,6 +359,12 @@ if (missing.length > 0 && inCi) {
   });
 }
 
+/** Progress on stderr with the time since the start, so a slow or stuck step shows where it is. */
+const startedAt = Date.now();
+function note(text: string): void {
+  process.stderr.write(`[client test +${((Date.now() - startedAt) / 1000).toFixed(1)} s] ${text}\n`);
+}
+
 function readConfig(desktop: Desktop): string {
   try {
     return fs.readFileSync(path.join(desktop.home, ".config/ownCloud/owncloud.cfg"), "utf8");
@@ -369,6 +394,7 @@ function interestingLines(log: string): string[] {
   return log
     .split("\n")
     .filter((line) => patterns.some((p) => p.test(line)))
+    .map((line) => line.replace(/(access_token|refresh_token)(\\*":\\*")[^"\\]+/g, "$1$2[redacted]"))
     .map((line) => (line.length > 400 ? `${line.slice(0, 400)}…` : line));
 }
 

@@ -36,6 +36,19 @@ describe("host settings (config.json in the data directory)", () => {
     });
     assert.equal(fs.statSync(settings.file).mode & 0o777, 0o600);
     assert.deepEqual(fs.readdirSync(dataDir), ["config.json"], "no temporary file left behind");
+    // Replaced by rename, never rewritten in place: a reader that opened the old file still
+    // reads the whole old content (an in-place write would truncate what it reads).
+    const before = fs.readFileSync(settings.file, "utf8");
+    const reader = fs.openSync(settings.file, "r");
+    try {
+      settings.set("session.lifetime", 3600);
+      const buffer = Buffer.alloc(4096);
+      const length = fs.readSync(reader, buffer, 0, buffer.length, 0);
+      assert.equal(buffer.subarray(0, length).toString("utf8"), before);
+    } finally {
+      fs.closeSync(reader);
+    }
+    assert.equal(JSON.parse(fs.readFileSync(settings.file, "utf8"))["session.lifetime"], 3600);
     // Another reader (./occ, another node) sees the values.
     const other = new HostSettings(dataDir);
     assert.equal(other.get("token_auth_enforced"), true);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { INTROSPECTION_PATH } from "../../src/http/routes/oauth-introspect.js";
+import { INTROSPECTION_PATH } from "../../src/http/routes/oauth-api.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 
@@ -84,11 +84,14 @@ describe("POST /index.php/apps/oauth2/api/v1/introspect (RFC 7662)", () => {
     const response = await introspect(accessToken);
     assert.equal(response.statusCode, 200);
     assert.equal(response.headers["cache-control"], "no-store");
+    const issuedAt = t.clock.nowSeconds();
     assert.deepEqual(response.json(), {
       active: true,
       client_id: DESKTOP.id,
       username: "alice",
       sub: "alice",
+      exp: issuedAt + 3600,
+      iat: issuedAt,
       token_type: "Bearer",
     });
   });

@@ -171,12 +171,14 @@ describe("authorization endpoint (research A.2)", () => {
       assert.equal(response.headers.location, undefined);
       assert.match(response.body, /Please contact the administrator of “Web App” if this error persists\./);
     });
-    it("5. another response type → 303 to the redirect URI with unsupported_response_type and the state", async () => {
+    it("5. another response type → 303 to the redirect URI with unsupported_response_type, the state and iss", async () => {
+      // issue 5 adds RFC 9207 `iss` (the request's base URL; inject's host is localhost:80).
+      const iss = `iss=${encodeURIComponent("http://localhost:80")}`;
       const response = await browser.get(authorizeUrl(WEB_CLIENT, { response_type: "qwertz", state: "a b" }));
       assert.equal(response.statusCode, 303);
-      assert.equal(response.headers.location, `${WEB_CLIENT.redirectUri}?error=unsupported_response_type&state=a%20b`);
+      assert.equal(response.headers.location, `${WEB_CLIENT.redirectUri}?error=unsupported_response_type&state=a%20b&${iss}`);
       const noState = await browser.get(authorizeUrl(WEB_CLIENT, { response_type: "qwertz" }));
-      assert.equal(noState.headers.location, `${WEB_CLIENT.redirectUri}?error=unsupported_response_type`);
+      assert.equal(noState.headers.location, `${WEB_CLIENT.redirectUri}?error=unsupported_response_type&${iss}`);
     });
   });
 
@@ -221,8 +223,9 @@ describe("authorization endpoint (research A.2)", () => {
       const [base, fragment] = location.split("#");
       assert.equal(base, WEB_CLIENT.redirectUri);
       const params = new URLSearchParams(fragment);
-      assert.deepEqual([...params.keys()], ["access_token", "token_type", "expires_in", "state"]);
+      assert.deepEqual([...params.keys()], ["access_token", "token_type", "expires_in", "state", "iss"]);
       assert.equal(params.get("token_type"), "Bearer");
+      assert.equal(params.get("iss"), "http://localhost:80", "RFC 9207 (issue 5)");
       assert.equal(params.get("expires_in"), "3600");
       assert.equal(params.get("state"), "imp");
       const token = params.get("access_token") as string;
@@ -238,7 +241,7 @@ describe("authorization endpoint (research A.2)", () => {
       );
       const url = new URL(location);
       assert.equal(url.hash, "");
-      assert.deepEqual([...url.searchParams.keys()], ["access_token", "expires_in", "state"]);
+      assert.deepEqual([...url.searchParams.keys()], ["access_token", "expires_in", "state", "iss"]);
     });
     it("an implicit token expires after 3600 s", async () => {
       const location = await consent(browser, authorizeUrl(WEB_CLIENT, { response_type: "token" }));

@@ -72,14 +72,17 @@ describe("token endpoint: authorization_code grant (research A.1)", () => {
     assert.ok(!dump.includes(body.access_token));
   });
 
-  it("a code is single use: the second redemption is `authorization code does not exist`, tokens stay valid", async () => {
+  it("a code is single use: the second redemption is `authorization code does not exist` and revokes its tokens", async () => {
+    // issue 5 (RFC 6749 §4.1.2) changes ownCloud's behaviour: the tokens issued from the code die.
     const code = await issueCode(t);
     const first = await exchangeCode(t, code);
     assert.equal(first.statusCode, 200);
+    assert.equal((await userinfo(t, first.json().access_token)).statusCode, 200);
     const second = await exchangeCode(t, code);
     assert.equal(second.statusCode, 400);
     assert.deepEqual(second.json(), { error: "invalid_grant", error_description: "authorization code does not exist" });
-    assert.equal((await userinfo(t, first.json().access_token)).statusCode, 200);
+    assert.equal((await userinfo(t, first.json().access_token)).statusCode, 401);
+    assert.equal((await refresh(t, first.json().refresh_token)).statusCode, 400);
   });
 
   describe("error table (research A.1.2), each row", () => {
@@ -300,10 +303,14 @@ describe("token endpoint: refresh_token grant (rotation, expiry, mirall)", () =>
     assert.equal(second.user_id, "alice");
     assert.equal((await userinfo(t, first.access_token)).statusCode, 401, "the old access token is dead");
     assert.equal((await userinfo(t, second.access_token)).statusCode, 200);
+    const third = await refresh(t, second.refresh_token);
+    assert.equal(third.statusCode, 200, "the new refresh token rotates in turn");
+    // issue 5 (RFC 9700 §4.14.2): replaying a rotated token answers ownCloud's error and revokes
+    // the whole family (test/oauth/token-lifecycle.test.ts covers it in detail).
     const again = await refresh(t, first.refresh_token);
     assert.equal(again.statusCode, 400);
     assert.deepEqual(again.json(), { error: "invalid_grant", error_description: "refresh token does not exist" });
-    assert.equal((await refresh(t, second.refresh_token)).statusCode, 200);
+    assert.equal((await userinfo(t, third.json().access_token)).statusCode, 401);
   });
 
   it("refresh_token missing → invalid_request; unknown → `refresh token does not exist`", async () => {
@@ -420,11 +427,12 @@ describe("single use under concurrency", () => {
     for (const r of responses.filter((r) => r.statusCode === 400)) {
       assert.equal(r.json().error_description, "authorization code does not exist");
     }
+    // issue 5: the 49 others are replays of a redeemed code, so the winner's tokens are revoked too.
     const tokens = await t.services.storage.db.selectFrom("oauth2_access_tokens").select("id").execute();
-    assert.equal(tokens.length, 1, "only the winner's tokens were written");
+    assert.equal(tokens.length, 0, "the winner's tokens were written, then revoked by the replays");
   });
 
-  it("50 parallel refreshes with one refresh token → exactly one 200", async () => {
+  it("50 parallel refreshes with one refresh token → exactly one 200 (the rest are reuse: 200-way races in token-lifecycle)", async () => {
     const tokens = (await exchangeCode(t, await issueCode(t))).json();
     const responses = await Promise.all(Array.from({ length: 50 }, () => refresh(t, tokens.refresh_token)));
     assert.equal(responses.filter((r) => r.statusCode === 200).length, 1);
@@ -433,6 +441,6 @@ describe("single use under concurrency", () => {
       .select("id")
       .where("rotated_at", "is", null)
       .execute();
-    assert.equal(live.length, 2, "the first grant's token and the winner's new one");
+    assert.equal(live.length, 0, "with no grace window, the losers' reuse revoked the family");
   });
 });

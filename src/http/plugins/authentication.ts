@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AuthenticationResult, Principal } from "../../accounts/authentication.js";
 import type { Session } from "../../accounts/sessions.js";
 import { constantTimeEqual } from "../../security/secrets.js";
+import { throttleGate } from "../throttling.js";
 
 export const SESSION_COOKIE = "ks_session";
 
@@ -22,8 +23,12 @@ export async function authenticate(request: FastifyRequest): Promise<Authenticat
   const authorization = request.headers.authorization;
   const basicUser = basicUserOf(authorization);
   const buckets = basicUser === undefined ? [] : [`login:ip:${request.ip}`, `login:user:${basicUser}`];
-  const delay = await loginThrottle.delayMs(buckets);
-  if (delay > 0) await request.server.sleep(delay);
+  const retryAfter = await throttleGate(request, loginThrottle, buckets);
+  if (retryAfter !== undefined) {
+    // Past the ceiling: refused without checking the password (requireUser answers 429).
+    request.authResult = { failure: "throttled", retryAfterSeconds: retryAfter };
+    return request.authResult;
+  }
   const result = await authenticator.authenticate(authorization, request.cookies[SESSION_COOKIE]);
   if (basicUser !== undefined) {
     if ("failure" in result && result.failure === "invalid_credentials") await loginThrottle.recordFailure(buckets);
@@ -58,7 +63,12 @@ export async function requireUser(
   const result = await authenticate(request);
   if ("principal" in result) return result.principal;
   if ("failure" in result) {
-    if (result.failure === "invalid_token") {
+    if (result.failure === "throttled") {
+      reply
+        .status(429)
+        .header("retry-after", String(result.retryAfterSeconds ?? 60))
+        .send({ error: "too_many_requests", error_description: "Too many failed attempts; try again later." });
+    } else if (result.failure === "invalid_token") {
       reply
         .status(401)
         .header("www-authenticate", 'Bearer realm="Keystream", error="invalid_token"')

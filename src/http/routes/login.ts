@@ -11,6 +11,7 @@ import {
   SESSION_COOKIE,
   setSessionCookie,
 } from "../plugins/authentication.js";
+import { throttleGate } from "../throttling.js";
 
 /** Where a login without `redirect_url` lands. */
 export const DEFAULT_LANDING = "/index.php/settings/personal";
@@ -78,10 +79,15 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     }
     if (uid === "" || password === "") return again(400, "Please enter your username and password.");
 
-    // Failed attempts slow down the next one, per IP and per user, through the database (all nodes).
+    // Failed attempts slow down the next one, per IP and per user, through the database (all nodes);
+    // past the ceiling the attempt is refused (429) without looking at the password.
     const buckets = [`login:ip:${request.ip}`, `login:user:${uid}`];
-    const delay = await loginThrottle.delayMs(buckets);
-    if (delay > 0) await app.sleep(delay);
+    const retryAfter = await throttleGate(request, loginThrottle, buckets);
+    if (retryAfter !== undefined) {
+      log.info({ event: "login_throttled", uid, ip: request.ip }, "login refused: too many failed attempts");
+      reply.header("retry-after", String(retryAfter));
+      return again(429, "Too many failed login attempts. Please try again later.");
+    }
 
     const user = await users.checkPassword(uid, password);
     if (!user) {

@@ -1,12 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OAuthError } from "../../oauth/domain/errors.js";
+import type { TokenRequest } from "../../oauth/token-endpoint.js";
 import { baseUrl } from "../base-url.js";
 import { noStore, sendTokenError } from "../oauth-errors.js";
+import { strictParams } from "../oauth-params.js";
 import { requireUser } from "../plugins/authentication.js";
+import { oauthBuckets, throttleGate } from "../throttling.js";
 import { avatarUrl } from "./avatars.js";
 import { AUTHORIZATION_SUCCESSFUL_PATH } from "./oauth-authorize.js";
 
-const API_PREFIX = "/index.php/apps/oauth2/api/v1";
+export const API_PREFIX = "/index.php/apps/oauth2/api/v1";
+export const TOKEN_PATH = `${API_PREFIX}/token`;
+export const USERINFO_PATH = `${API_PREFIX}/userinfo`;
+export const REVOCATION_PATH = `${API_PREFIX}/revoke`;
+export const INTROSPECTION_PATH = `${API_PREFIX}/introspect`;
 const CORS_METHODS = "PUT, POST, GET, DELETE, PATCH";
 const CORS_HEADERS = "Authorization, Content-Type, Accept";
 
@@ -27,27 +34,81 @@ function allowListedOrigin(request: FastifyRequest, reply: FastifyReply): void {
     .header("vary", "Origin");
 }
 
-/** Token endpoint, UserInfo and their CORS preflight. */
+/** What guessing produces (unknown client, wrong secret, unknown code or token) slows down the next attempt. */
+function countsAsFailure(error: OAuthError): boolean {
+  return error.guess;
+}
+
+type ClientEndpoint<T> = (request: TokenRequest) => Promise<T | OAuthError>;
+
+/**
+ * The shared frame of the client endpoints (token, revoke, introspect): the per-IP throttle gate
+ * (429 + Retry-After past the ceiling), strict parameters (a repeated or non-string one is 400
+ * invalid_request), the call, failures counted and a success resetting the count; errors in the
+ * RFC 6749 §5.2 form, never cached.
+ */
+async function clientEndpoint<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  handle: ClientEndpoint<T>,
+): Promise<{ result: T } | undefined> {
+  const { tokenThrottle } = request.server.services;
+  const buckets = oauthBuckets(request);
+  const retryAfter = await throttleGate(request, tokenThrottle, buckets);
+  if (retryAfter !== undefined) {
+    noStore(reply)
+      .status(429)
+      .header("retry-after", String(retryAfter))
+      .send({ error: "temporarily_unavailable", error_description: "Too many failed attempts; try again later." });
+    return undefined;
+  }
+  const params = strictParams(request.body);
+  if (!params.ok) {
+    sendTokenError(reply, new OAuthError("invalid_request", params.description, { detail: params.detail }));
+    return undefined;
+  }
+  const result = await handle({
+    body: params.params,
+    authorization: request.headers.authorization,
+    userAgent: request.headers["user-agent"],
+  });
+  if (result instanceof OAuthError) {
+    request.log.debug({ event: "oauth2_request_refused", error: result.code, detail: result.detail }, "OAuth request refused");
+    if (countsAsFailure(result)) await tokenThrottle.recordFailure(buckets);
+    sendTokenError(reply, result);
+    return undefined;
+  }
+  await tokenThrottle.reset(buckets);
+  return { result };
+}
+
+/** Token endpoint, UserInfo, revocation (RFC 7009), introspection (RFC 7662) and the CORS preflight. */
 export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
   const { oauth, avatars } = app.services;
 
-  app.post(`${API_PREFIX}/token`, async (request, reply) => {
+  app.post(TOKEN_PATH, async (request, reply) => {
     allowListedOrigin(request, reply);
-    const body = request.body;
-    const result = await oauth.token({
-      body: body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {},
-      authorization: request.headers.authorization,
-      userAgent: request.headers["user-agent"],
-    });
-    if (result instanceof OAuthError) {
-      request.log.debug({ event: "oauth2_token_refused", error: result.code, detail: result.detail }, "token request refused");
-      return sendTokenError(reply, result);
-    }
-    return noStore(reply).send({ ...result, message_url: `${baseUrl(request)}${AUTHORIZATION_SUCCESSFUL_PATH}` });
+    const outcome = await clientEndpoint(request, reply, (r) => oauth.token(r));
+    if (!outcome) return reply;
+    return noStore(reply).send({ ...outcome.result, message_url: `${baseUrl(request)}${AUTHORIZATION_SUCCESSFUL_PATH}` });
+  });
+
+  // RFC 7009 §2.2: 200 with an empty body, whether the token existed or not.
+  app.post(REVOCATION_PATH, async (request, reply) => {
+    allowListedOrigin(request, reply);
+    const outcome = await clientEndpoint(request, reply, async (r) => (await oauth.revokeToken(r)) ?? ("revoked" as const));
+    if (!outcome) return reply;
+    return noStore(reply).status(200).send();
+  });
+
+  app.post(INTROSPECTION_PATH, async (request, reply) => {
+    const outcome = await clientEndpoint(request, reply, (r) => oauth.introspect(r));
+    if (!outcome) return reply;
+    return noStore(reply).send(outcome.result);
   });
 
   // research A.7: sub, picture (only with an avatar), name, email (when set), in this order.
-  app.get(`${API_PREFIX}/userinfo`, async (request, reply) => {
+  app.get(USERINFO_PATH, async (request, reply) => {
     allowListedOrigin(request, reply);
     const principal = await requireUser(request, reply);
     if (!principal) return;

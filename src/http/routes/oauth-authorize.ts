@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
+import { baseUrl } from "../base-url.js";
 import { html } from "../html.js";
 import { sendAuthorizationFailure } from "../oauth-errors.js";
+import { strictParams } from "../oauth-params.js";
 import { messagePage, sendPage } from "../pages/layout.js";
 import { authorizationSuccessfulPage, authorizeErrorPage, consentPage, type PageUser } from "../pages/oauth.js";
 import { authenticate, clearSessionCookie, csrfValid, requirePageUser } from "../plugins/authentication.js";
@@ -23,8 +25,16 @@ const CARRIED = [
   "response_mode",
 ];
 
-function queryOf(request: FastifyRequest): Record<string, unknown> {
-  return (request.query ?? {}) as Record<string, unknown>;
+/**
+ * The authorization request's query, strictly (http/oauth-params.ts): a repeated, non-string or
+ * oversized parameter makes the request invalid before anything else is looked at; it is answered
+ * with the "Request not valid" page (400), never a redirect, since nothing is proven yet.
+ */
+function queryOf(request: FastifyRequest): Record<string, string> | undefined {
+  const parsed = strictParams(request.query);
+  if (parsed.ok) return parsed.params;
+  request.log.info({ event: "oauth2_authorize_malformed", detail: parsed.detail }, "malformed authorization request");
+  return undefined;
 }
 
 function carried(query: Record<string, unknown>, extra: Record<string, string>): string {
@@ -59,6 +69,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
 
   app.get(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
+    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined), 400);
     const auth = await authenticate(request);
     if (!("principal" in auth) || auth.principal.method !== "session") {
       // Not logged in: to the login page and back; the `user` parameter becomes the login hint.
@@ -67,7 +78,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     }
     const principal = auth.principal;
     const user = pageUser(principal);
-    const check = await oauth.checkAuthorization(query, principal.user.uid);
+    const check = await oauth.checkAuthorization(query, baseUrl(request), principal.user.uid);
     const requestedUser = typeof query.user === "string" ? query.user : "";
     if (check.kind !== "valid") {
       if (check.kind !== "switch_user") log.error({ event: "oauth2_authorize_refused", uid: user.uid }, check.detail);
@@ -84,9 +95,11 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
 
   // research A.2.4: the consent form. CSRF checked; `user` and `trusted` are not re-checked.
   app.post(AUTHORIZE_PATH, async (request, reply) => {
+    const query = queryOf(request);
+    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined), 400);
     const principal = await requireFormUser(request, reply);
     if (!principal) return;
-    const check = await oauth.checkAuthorization(queryOf(request));
+    const check = await oauth.checkAuthorization(query, baseUrl(request));
     if (check.kind !== "valid") return reply.redirect(DEFAULT_LANDING, 303);
     return reply.redirect(await oauth.authorize(check.request, principal.user.uid), 303);
   });
@@ -99,6 +112,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     }
     const query = queryOf(request);
     if (
+      !query ||
       typeof query.response_type !== "string" ||
       typeof query.client_id !== "string" ||
       typeof query.redirect_uri !== "string"

@@ -2,12 +2,17 @@ import type { FastifyInstance } from "fastify";
 import { avatarRoutes } from "./avatars.js";
 import { oauthApiRoutes } from "./oauth-api.js";
 import { oauthAuthorizeRoutes } from "./oauth-authorize.js";
+import { oauthMetadataRoutes } from "./oauth-metadata.js";
 import { oauthSettingsRoutes } from "./oauth-settings.js";
 
-/** Everything the OAuth 2.0 service serves (`/index.php/apps/oauth2/...`), plus user avatars. */
+/**
+ * Everything the OAuth 2.0 service serves (`/index.php/apps/oauth2/...`), its RFC 8414 metadata,
+ * plus user avatars.
+ */
 export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   await app.register(oauthAuthorizeRoutes);
   await app.register(oauthApiRoutes);
   await app.register(oauthSettingsRoutes);
+  await app.register(oauthMetadataRoutes);
   await app.register(avatarRoutes);
 }

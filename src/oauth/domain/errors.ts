@@ -21,12 +21,18 @@ export interface OAuthErrorOptions {
    * failed refresh forever (research A.1.2, see `isLegacyDesktopRefreshLoop`).
    */
   softFail?: boolean;
+  /**
+   * What guessing produces (an unknown client, a wrong secret, an unknown code or token): the HTTP
+   * layer counts it for brute-force throttling. Replays, expiry and mismatches are not counted.
+   */
+  guess?: boolean;
 }
 
 export class OAuthError {
   readonly detail: string | undefined;
   readonly basicAttempted: boolean;
   readonly softFail: boolean;
+  readonly guess: boolean;
 
   constructor(
     readonly code: OAuthErrorCode,
@@ -37,6 +43,7 @@ export class OAuthError {
     this.detail = options.detail;
     this.basicAttempted = options.basicAttempted ?? false;
     this.softFail = options.softFail ?? false;
+    this.guess = options.guess ?? false;
   }
 
   /** The same error answered with HTTP 200 (legacy desktop client rule). */
@@ -45,6 +52,7 @@ export class OAuthError {
       detail: this.detail,
       basicAttempted: this.basicAttempted,
       softFail: true,
+      guess: this.guess,
     });
   }
 

@@ -11,6 +11,21 @@ export const grantType = "authorization_code";
 export const parameters: ReadonlySet<string> = new Set(["code", "redirect_uri", "code_verifier"]);
 
 const doesNotExist = () => new OAuthError("invalid_grant", "authorization code does not exist");
+const unknownCode = () => new OAuthError("invalid_grant", "authorization code does not exist", { guess: true });
+
+/**
+ * RFC 6749 §4.1.2 / RFC 9700 §4.5: a code presented again after its redemption revokes its grant,
+ * so every token issued from it (and from their rotations) dies. The client sees ownCloud's
+ * "does not exist" (research A.1.4); the log says what happened.
+ */
+async function replayed(deps: GrantDeps, input: GrantInput, grantId: number): Promise<OAuthError> {
+  const revoked = await deps.grants.revokeGrant(grantId);
+  deps.log.warn(
+    { event: "oauth2_code_replayed", client: input.client.clientId, grant: grantId, revoked },
+    "An authorization code was used twice: the tokens issued from it are revoked.",
+  );
+  return doesNotExist();
+}
 
 /**
  * The rules run in order and the first failure wins; single use comes last, so only a caller who
@@ -23,12 +38,16 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
 
   const codeHash = sha256Hex(code);
   const record = await deps.grants.findCode(codeHash);
-  if (!record || record.consumed) return doesNotExist();
+  if (!record) return unknownCode();
+  if (record.consumed) return replayed(deps, input, record.grantId);
   if (record.clientInternalId !== input.client.id) return new OAuthError("invalid_grant", "auth grant client ids mismatch");
   if (isExpired(record.expiresAt, deps.now)) return new OAuthError("invalid_grant", "auth grant expired");
   if (!redirectUriMatches(input.client.redirectUri, decodeSuppliedRedirectUri(redirectUri), input.client.allowSubdomains)) {
     return new OAuthError("invalid_grant", "auth grant redirect uri invalid");
   }
+  // RFC 7636: without a secret, PKCE is the only proof of possession; a code without a challenge
+  // cannot be redeemed by a public client.
+  if (input.method === "none" && record.challenge === null) return new OAuthError("invalid_grant", "code verifier invalid");
   const pkce = verifyPkce(record.challengeMethod, record.challenge, verifier);
   if (pkce === "unsupported_method") {
     return new OAuthError("invalid_request", `Code challenge method ${record.challengeMethod} not supported`);
@@ -46,7 +65,9 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
     return new OAuthError("unauthorized_client", "user not enabled");
   }
   const issued = newTokens(deps.now, deps.refreshTokenLifetime);
-  if (!(await deps.grants.redeemCode(codeHash, deps.now, issued.record))) return doesNotExist();
+  const redeemed = await deps.grants.redeemCode(codeHash, deps.now, issued.record, { publicClient: input.method === "none" });
+  // Lost the compare-and-set to a concurrent redemption of the same code: that is a replay too.
+  if (!redeemed) return replayed(deps, input, record.grantId);
   deps.log.info(
     { event: "oauth2_token_issued", client: input.client.clientId, uid: record.uid, grant: record.grantId },
     "access and refresh token issued",

@@ -2,6 +2,7 @@ import { sha256Hex } from "../../security/secrets.js";
 import { OAuthError } from "../domain/errors.js";
 import { isLegacyDesktopRefreshLoop } from "../domain/legacy-clients.js";
 import { isExpired } from "../domain/lifetimes.js";
+import type { RefreshTokenRecord } from "../ports.js";
 import { newTokens, type TokenResponse, tokenResponse } from "../tokens.js";
 import type { GrantDeps, GrantInput } from "./types.js";
 
@@ -10,11 +11,59 @@ export const grantType = "refresh_token";
 export const parameters: ReadonlySet<string> = new Set(["refresh_token"]);
 
 const doesNotExist = () => new OAuthError("invalid_grant", "refresh token does not exist");
+const unknownToken = () => new OAuthError("invalid_grant", "refresh token does not exist", { guess: true });
+
+/** What the grace window keeps of a rotation's answer (sealed; never stored in the clear). */
+interface SealedPair {
+  access_token: string;
+  refresh_token: string;
+}
+
+function unseal(deps: GrantDeps, sealed: string): SealedPair | undefined {
+  try {
+    const pair = JSON.parse(deps.sealer.decrypt(sealed)) as Partial<SealedPair>;
+    return typeof pair.access_token === "string" && typeof pair.refresh_token === "string"
+      ? { access_token: pair.access_token, refresh_token: pair.refresh_token }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A refresh token presented after its rotation (RFC 9700 §4.14.2). Within the grace window
+ * (`oauth2.refresh_reuse_grace`), while the pair that rotation issued is still unused, the same
+ * pair is answered again (a client that lost the response, or concurrent retries). Otherwise it is
+ * reuse: either the legitimate client or an attacker holds a stolen token, and the server cannot
+ * tell which, so the whole grant is revoked (every access and refresh token of the family).
+ */
+async function reused(deps: GrantDeps, input: GrantInput, record: RefreshTokenRecord): Promise<TokenResponse | OAuthError> {
+  if (deps.refreshReuseGrace > 0) {
+    const sealed = await deps.grants.findGracePair(record.id, deps.now);
+    const pair = sealed === undefined ? undefined : unseal(deps, sealed);
+    if (pair) {
+      const user = await deps.users.find(record.uid);
+      if (!user?.enabled) return new OAuthError("unauthorized_client", "user not enabled");
+      deps.log.info(
+        { event: "oauth2_refresh_grace", client: input.client.clientId, uid: record.uid, grant: record.grantId },
+        "a rotated refresh token was retried within the grace window: the same pair is sent again",
+      );
+      return tokenResponse(pair.access_token, pair.refresh_token, record.uid);
+    }
+  }
+  const revoked = await deps.grants.revokeGrant(record.grantId);
+  deps.log.warn(
+    { event: "oauth2_refresh_reused", client: input.client.clientId, uid: record.uid, grant: record.grantId, revoked },
+    "A rotated refresh token was used again: every token of its grant is revoked.",
+  );
+  return doesNotExist();
+}
 
 /**
  * Rotation: the presented refresh token and its access token die and a new pair is issued under the
- * same grant, all in one compare-and-set, so of concurrent refreshes with one token exactly one wins.
- * A rotated token is kept, marked, until the cleanup (the trace later reuse detection reads).
+ * same grant, all in one compare-and-set, so of concurrent refreshes with one token exactly one wins;
+ * the others are reuse (above). A rotated token is kept, marked, until the cleanup (a week), so
+ * its reuse can be traced to its grant.
  */
 export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenResponse | OAuthError> {
   // The legacy desktop loop breaker: these refresh errors go out with HTTP 200 for mirall 2.4.2.
@@ -23,9 +72,18 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
   const presented = input.params.refresh_token;
   if (presented === undefined) return refreshError(new OAuthError("invalid_request"));
   const record = await deps.grants.findRefreshToken(sha256Hex(presented));
-  if (!record || record.rotated) return refreshError(doesNotExist());
+  if (!record) return refreshError(unknownToken());
   if (record.clientInternalId !== input.client.id) {
     return refreshError(new OAuthError("invalid_grant", "refresh grant client ids mismatch"));
+  }
+  // RFC 6749 §6: a client without a secret may refresh with client_id alone only what it obtained
+  // as a public client (PKCE, no secret); anything a secret obtained needs the secret again.
+  if (input.method === "none" && !record.publicClient) {
+    return new OAuthError("invalid_client", undefined, { detail: "this grant needs client authentication" });
+  }
+  if (record.rotated) {
+    const result = await reused(deps, input, record);
+    return result instanceof OAuthError && result.code === "invalid_grant" ? refreshError(result) : result;
   }
   if (isExpired(record.expiresAt, deps.now)) return refreshError(new OAuthError("invalid_grant", "refresh token expired"));
 
@@ -37,10 +95,22 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
   if (!user?.enabled) return new OAuthError("unauthorized_client", "user not enabled");
 
   const issued = newTokens(deps.now, deps.refreshTokenLifetime);
-  if (!(await deps.grants.rotateRefreshToken(record, deps.now, issued.record))) return refreshError(doesNotExist());
+  const refreshToken = issued.refreshToken as string;
+  const grace =
+    deps.refreshReuseGrace > 0
+      ? {
+          sealed: deps.sealer.encrypt(JSON.stringify({ access_token: issued.accessToken, refresh_token: refreshToken })),
+          expiresAt: deps.now + deps.refreshReuseGrace,
+        }
+      : undefined;
+  if (!(await deps.grants.rotateRefreshToken(record, deps.now, issued.record, grace))) {
+    // A concurrent refresh with the same token won the compare-and-set: this one is a reuse.
+    const result = await reused(deps, input, { ...record, rotated: true });
+    return result instanceof OAuthError && result.code === "invalid_grant" ? refreshError(result) : result;
+  }
   deps.log.info(
     { event: "oauth2_token_issued", client: input.client.clientId, uid: record.uid, grant: record.grantId },
     "access and refresh token issued by rotation",
   );
-  return tokenResponse(issued.accessToken, issued.refreshToken as string, record.uid);
+  return tokenResponse(issued.accessToken, refreshToken, record.uid);
 }

@@ -1,3 +1,5 @@
+import type { SecretSealer } from "../../security/secret-box.js";
+import type { AuthenticatedClient } from "../client-authentication.js";
 import type { OAuthError } from "../domain/errors.js";
 import type { GrantStore, OAuthClient } from "../ports.js";
 import type { TokenResponse } from "../tokens.js";
@@ -8,11 +10,17 @@ export interface GrantDeps {
   users: { find(uid: string): Promise<{ enabled: boolean } | undefined> };
   now: number;
   refreshTokenLifetime: number;
-  log: { info(obj: object, msg: string): void };
+  /** Seconds a rotated refresh token still gets the pair its rotation issued (0: none; max 60). */
+  refreshReuseGrace: number;
+  /** Seals the grace pair (AES-256-GCM, the client-secret key); plain tokens are never stored. */
+  sealer: SecretSealer;
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
 export interface GrantInput {
   client: OAuthClient;
+  /** How the client authenticated: `none` is a public client (client_id, proven by PKCE). */
+  method: AuthenticatedClient["method"];
   /** Only the parameters the grant declares (the endpoint drops the rest). */
   params: Record<string, string | undefined>;
   userAgent: string | undefined;

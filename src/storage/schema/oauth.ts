@@ -25,6 +25,8 @@ export interface OAuthGrantsTable {
   client_id: number;
   uid: string;
   authorized_at: EpochSeconds;
+  /** 1 when the code was redeemed by a public client (PKCE, no secret): refresh with client_id alone. */
+  public_client: Generated<number>;
 }
 
 export interface OAuthCodesTable {
@@ -61,6 +63,19 @@ export interface OAuthRefreshTokensTable {
   rotated_at: EpochSeconds | null;
 }
 
+/**
+ * The refresh-reuse grace window (issue 5): the pair a rotation issued, sealed (AES-256-GCM,
+ * security/secret-box.ts), so a retry with the rotated token within `expires_at` gets the same pair.
+ */
+export interface OAuthRefreshGraceTable {
+  /** The rotated refresh token. */
+  refresh_token_id: number;
+  /** The refresh token issued by that rotation (its rotation ends the grace). */
+  successor_id: number;
+  sealed_pair: string;
+  expires_at: EpochSeconds;
+}
+
 /** Default clients still to be seeded (names only; the rows are written, encrypted, on first use). */
 export interface OAuthPendingSeedsTable {
   name: string;
@@ -81,6 +96,7 @@ export interface OAuthTables {
   oauth2_codes: OAuthCodesTable;
   oauth2_access_tokens: OAuthAccessTokensTable;
   oauth2_refresh_tokens: OAuthRefreshTokensTable;
+  oauth2_refresh_grace: OAuthRefreshGraceTable;
   oauth2_pending_seeds: OAuthPendingSeedsTable;
   user_avatars: UserAvatarsTable;
 }

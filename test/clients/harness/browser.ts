@@ -23,8 +23,16 @@ export class UserBrowser {
     readonly context: BrowserContext,
   ) {}
 
-  static async launch(): Promise<UserBrowser> {
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
+  /** `home`: the browser's HOME (its crash-report and cache folders), inside the test's temporary directory. */
+  static async launch(home: string): Promise<UserBrowser> {
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: `${home}/.config`, XDG_CACHE_HOME: `${home}/.cache` };
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      timeout: 30_000,
+      env,
+    });
     // The test CA is trusted only inside the client's mount namespace; the browser just ignores it.
     const context = await browser.newContext({ ignoreHTTPSErrors: true });
     context.setDefaultTimeout(20_000);
@@ -59,23 +67,44 @@ export class UserBrowser {
     } catch (error) {
       throw new Error(`browser at ${page.url()}: ${(error as Error).message}\n${await pageText(page)}`);
     } finally {
-      await page.close();
+      await closeQuietly(page);
     }
   }
 
-  async newPage(): Promise<Page> {
-    return this.context.newPage();
+  /** Personal settings → "Revoke" in the row of the named application (OAuth authorized clients). */
+  async revokeInPersonalSettings(settingsUrl: string, clientName: string): Promise<void> {
+    const page = await this.context.newPage();
+    try {
+      await page.goto(settingsUrl);
+      const row = page.locator("#oauth2-authorized tr", { hasText: clientName });
+      const answered = page.waitForResponse(
+        (r) => /\/revoke$/.test(new URL(r.url()).pathname) && r.request().method() === "POST",
+      );
+      await row.locator('button[type="submit"]').click();
+      const response = await answered;
+      if (response.status() >= 400) throw new Error(`the revoke answered HTTP ${response.status()}`);
+    } catch (error) {
+      throw new Error(`browser at ${page.url()}: ${(error as Error).message}\n${await pageText(page)}`);
+    } finally {
+      await closeQuietly(page);
+    }
   }
 
   async close(): Promise<void> {
-    await this.context.close().catch(() => undefined);
-    await this.browser.close().catch(() => undefined);
+    const bounded = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, 10_000))]);
+    await bounded(this.context.close());
+    await bounded(this.browser.close());
   }
+}
+
+/** page.close() with a bound: a page stuck in a navigation must not hang the test. */
+async function closeQuietly(page: Page): Promise<void> {
+  await Promise.race([page.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000))]);
 }
 
 export async function pageText(page: Page): Promise<string> {
   try {
-    return (await page.locator("body").innerText()).slice(0, 2000);
+    return ((await page.locator("body").textContent()) ?? "").replace(/\s+/g, " ").slice(0, 2000);
   } catch {
     return "(no page text)";
   }

@@ -73,6 +73,11 @@ export class ProcessSet {
     for (const entry of [...this.started].reverse()) await this.stop(entry);
   }
 
+  /** For a signal handler: SIGKILL every started group at once (no waiting). */
+  killAllNow(): void {
+    for (const entry of this.started) killGroup(entry.pid, "SIGKILL");
+  }
+
   describe(): string {
     return this.started.map((s) => `${s.name}=${s.pid}${s.isRunning() ? "" : " (exited)"}`).join(", ");
   }

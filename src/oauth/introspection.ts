@@ -1,0 +1,77 @@
+import { sha256Hex } from "../security/secrets.js";
+import { authenticateConfidentialClient } from "./client-authentication.js";
+import { OAuthError } from "./domain/errors.js";
+import { isExpired } from "./domain/lifetimes.js";
+import type { ClientStore, GrantStore } from "./ports.js";
+import type { TokenRequest } from "./token-endpoint.js";
+
+/** RFC 7662 §2.2: `{active:false}` and nothing else, or the active token's claims. */
+export type IntrospectionResponse =
+  | { active: false }
+  | {
+      active: true;
+      client_id: string;
+      username: string;
+      sub: string;
+      exp: number;
+      iat: number;
+      /** `Bearer` for an access token; a refresh token has no RFC 6749 §7.1 type and gets `refresh_token`. */
+      token_type: "Bearer" | "refresh_token";
+    };
+
+const INACTIVE: IntrospectionResponse = { active: false };
+
+/**
+ * RFC 7662 token introspection (`POST …/api/v1/introspect`), for resource servers next to Keystream:
+ * - the caller is a confidential client authenticated with HTTP Basic (§2.1), else 401 invalid_client;
+ * - `token` is required (400 invalid_request); `token_type_hint` only orders the lookup;
+ * - an access token is active until it expires; a refresh token until it expires or is rotated;
+ *   either is inactive once revoked, or while its user is disabled or gone.
+ */
+export async function introspectToken(
+  clients: ClientStore,
+  grants: GrantStore,
+  users: { find(uid: string): Promise<{ enabled: boolean } | undefined> },
+  now: number,
+  request: TokenRequest,
+): Promise<IntrospectionResponse | OAuthError> {
+  const caller = await authenticateConfidentialClient(clients, request.authorization);
+  if (caller instanceof OAuthError) return caller;
+  const token = request.body.token;
+  if (typeof token !== "string" || token === "") return new OAuthError("invalid_request", "the token parameter is required");
+  const hash = sha256Hex(token);
+
+  const asAccess = async () => {
+    const access = await grants.findAccessToken(hash);
+    if (!access || isExpired(access.expiresAt, now)) return undefined;
+    return { uid: access.uid, clientId: access.clientId, exp: access.expiresAt, iat: access.createdAt, type: "Bearer" as const };
+  };
+  const asRefresh = async () => {
+    const refresh = await grants.findRefreshToken(hash);
+    if (!refresh || refresh.rotated || isExpired(refresh.expiresAt, now)) return undefined;
+    return {
+      uid: refresh.uid,
+      clientId: refresh.clientId,
+      exp: refresh.expiresAt,
+      iat: refresh.createdAt,
+      type: "refresh_token" as const,
+    };
+  };
+  const order = request.body.token_type_hint === "refresh_token" ? [asRefresh, asAccess] : [asAccess, asRefresh];
+  for (const lookup of order) {
+    const found = await lookup();
+    if (!found) continue;
+    const user = await users.find(found.uid);
+    if (!user?.enabled) return INACTIVE;
+    return {
+      active: true,
+      client_id: found.clientId,
+      username: found.uid,
+      sub: found.uid,
+      exp: found.exp,
+      iat: found.iat,
+      token_type: found.type,
+    };
+  }
+  return INACTIVE;
+}

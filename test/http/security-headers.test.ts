@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { buildApp } from "../../src/app.js";
+import { authorizeUrl, createOAuthTestApp, PASSWORD, WEB_CLIENT } from "../oauth/support.js";
+import type { TestApp } from "../support/app.js";
+import { FormClient } from "../support/browser-form.js";
+
+/**
+ * issue 5: every HTML page carries the security headers, and the session cookie its flags.
+ * The route list comes from the app itself (printRoutes), so a new GET route fails this test until
+ * it is classified here as a page (visited and checked) or as a non-page (checked not to be HTML).
+ */
+
+/** Every GET route of the app, as registered (parsed from Fastify's route tree). */
+function getRoutes(app: FastifyInstance): string[] {
+  const stack: string[] = [];
+  const routes: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {
+    const match = /^([│ ]*)[└├]── (.+) \(([^)]+)\)$/.exec(line.replace(/\u00a0/g, " "));
+    if (!match) continue;
+    const depth = (match[1] as string).length / 4;
+    stack[depth] = match[2] as string;
+    stack.length = depth + 1;
+    if ((match[3] as string).split(", ").includes("GET")) routes.push(stack.join("").replace(/\/\/+/g, "/"));
+  }
+  return routes;
+}
+
+/** Page routes → the URL to visit and who visits (the admin's browser, or an anonymous one). */
+const PAGES: Record<string, { url: string; as: "admin" | "anonymous" }> = {
+  "/index.php/login": { url: "/index.php/login", as: "anonymous" },
+  "/index.php/logout": { url: "/index.php/logout?requesttoken=wrong", as: "admin" },
+  "/index.php/settings/personal": { url: "/index.php/settings/personal", as: "admin" },
+  "/index.php/settings/admin": { url: "/index.php/settings/admin", as: "admin" },
+  "/index.php/apps/oauth2/authorize": { url: authorizeUrl(WEB_CLIENT, { state: "x" }), as: "admin" },
+  "/index.php/apps/oauth2/authorization-successful": { url: "/index.php/apps/oauth2/authorization-successful", as: "admin" },
+  "/index.php/apps/oauth2/logout": { url: "/index.php/apps/oauth2/logout?requesttoken=wrong", as: "admin" },
+  "/index.php/apps/activity/": { url: "/index.php/apps/activity/", as: "admin" },
+  "/index.php/apps/activity/:filter": { url: "/index.php/apps/activity/self", as: "admin" },
+};
+
+/** Extra page states of a route: error pages are pages too. */
+const MORE_PAGES: Array<{ url: string; as: "admin" | "anonymous" }> = [
+  { url: "/index.php/apps/oauth2/authorize?client_id=unknown", as: "admin" },
+  { url: authorizeUrl(WEB_CLIENT, { user: "somebody-else" }), as: "admin" },
+];
+
+/** GET routes that are not HTML pages (APIs, redirects, images, JSON documents). */
+const NOT_PAGES = new Set([
+  "/",
+  "/status.php",
+  "/index.php/apps/oauth2/api/v1/userinfo",
+  "/index.php/apps/activity",
+  "/index.php/apps/activity/api/v2/activity",
+  "/index.php/apps/activity/api/v2/activity/filters",
+  "/index.php/apps/activity/api/v2/activity/:filter",
+  "/index.php/apps/activity/api/v2/settings",
+  "/index.php/apps/activity/img/:file",
+  "/ocs/v1.php/cloud/user",
+  "/ocs/v1.php/cloud/activity",
+  "/ocs/v1.php/cloud/capabilities",
+  "/ocs/v2.php/cloud/user",
+  "/ocs/v2.php/cloud/activity",
+  "/ocs/v2.php/cloud/capabilities",
+  "/ocs/v2.php/apps/activity/api/v2/activity",
+  "/ocs/v2.php/apps/activity/api/v2/activity/filters",
+  "/ocs/v2.php/apps/activity/api/v2/activity/:filter",
+  "/.well-known/oauth-authorization-server",
+  "/remote.php/dav/avatars/:uid/:file",
+]);
+
+function assertPageHeaders(response: LightMyRequestResponse, url: string): void {
+  assert.match(String(response.headers["content-type"]), /^text\/html/, url);
+  const csp = String(response.headers["content-security-policy"]);
+  assert.match(csp, /frame-ancestors 'none'/, url);
+  assert.match(csp, /default-src 'self'/, url);
+  assert.equal(response.headers["x-content-type-options"], "nosniff", url);
+  assert.equal(response.headers["x-frame-options"], "DENY", url);
+  assert.equal(response.headers["referrer-policy"], "no-referrer", url);
+  assert.equal(response.headers["cache-control"], "no-store", url);
+}
+
+describe("security headers on every HTML page", () => {
+  let t: TestApp;
+  let admin: FormClient;
+  before(async () => {
+    t = await createOAuthTestApp();
+    await t.services.users.create({ uid: "root", password: PASSWORD, isAdmin: true });
+    admin = new FormClient(t.app);
+    assert.equal((await admin.login("root", PASSWORD)).statusCode, 303);
+  });
+  after(() => t.close());
+
+  it("every GET route is classified as a page or not (a new route must be added here)", () => {
+    const routes = getRoutes(t.app);
+    assert.ok(routes.length > 20, JSON.stringify(routes));
+    const unclassified = routes.filter((r) => !(r in PAGES) && !NOT_PAGES.has(r));
+    assert.deepEqual(unclassified, []);
+    const stale = [...Object.keys(PAGES), ...NOT_PAGES].filter((r) => !routes.includes(r));
+    assert.deepEqual(stale, [], "classified routes that no longer exist");
+  });
+
+  it("each page (and its error states) carries CSP frame-ancestors 'none', nosniff, DENY, no-referrer, no-store", async () => {
+    for (const page of [...Object.values(PAGES), ...MORE_PAGES]) {
+      const response = page.as === "admin" ? await admin.get(page.url) : await new FormClient(t.app).get(page.url);
+      assert.ok(response.statusCode < 500, `${page.url}: ${response.statusCode}`);
+      assertPageHeaders(response, page.url);
+    }
+  });
+
+  it("the non-page GET routes answer something other than HTML", async () => {
+    for (const route of NOT_PAGES) {
+      const url = route.replace(":filter", "self").replace(":file", "96.png").replace(":uid", "root");
+      const response = await admin.get(url, { accept: "application/json" });
+      assert.doesNotMatch(String(response.headers["content-type"] ?? ""), /text\/html/, url);
+    }
+  });
+
+  it("the consent page, whose URL may carry a PKCE challenge and state, sends no referrer", async () => {
+    const response = await admin.get(authorizeUrl(WEB_CLIENT, { state: "secret-state" }));
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers["referrer-policy"], "no-referrer");
+    assert.match(response.body, /<meta name="referrer" content="no-referrer">/);
+  });
+});
+
+describe("session cookie flags", () => {
+  let t: TestApp;
+  let proxied: FastifyInstance;
+  before(async () => {
+    t = await createOAuthTestApp();
+    proxied = await buildApp({ services: t.services, trustedProxies: ["127.0.0.1"], sleep: async () => {} });
+    await proxied.ready();
+  });
+  after(async () => {
+    await proxied.close();
+    await t.close();
+  });
+
+  const sessionCookie = (response: LightMyRequestResponse): string => {
+    const header = response.headers["set-cookie"];
+    const cookies = Array.isArray(header) ? header : [String(header)];
+    const cookie = cookies.find((c) => c.startsWith("ks_session="));
+    assert.ok(cookie, JSON.stringify(header));
+    return cookie;
+  };
+
+  it("over http: HttpOnly and SameSite=Lax, not Secure (and a forwarded proto from an untrusted peer is ignored)", async () => {
+    for (const headers of [{}, { "x-forwarded-proto": "https" }]) {
+      const cookie = sessionCookie(await t.app.inject({ method: "GET", url: "/index.php/login", headers }));
+      assert.match(cookie, /; HttpOnly/);
+      assert.match(cookie, /; SameSite=Lax/);
+      assert.doesNotMatch(cookie, /; Secure/);
+    }
+  });
+
+  it("over https through a trusted proxy: Secure too, on the anonymous and the logged-in session", async () => {
+    const browser = new FormClient(proxied);
+    const https = { "x-forwarded-proto": "https" };
+    const page = await browser.get("/index.php/login", https);
+    const anonymous = sessionCookie(page);
+    assert.match(anonymous, /; Secure/);
+    assert.match(anonymous, /; HttpOnly/);
+    assert.match(anonymous, /; SameSite=Lax/);
+    const token = /name="requesttoken" value="([^"]+)"/.exec(page.body)?.[1] as string;
+    const login = await browser.post("/index.php/login", { user: "alice", password: PASSWORD, requesttoken: token }, https);
+    assert.equal(login.statusCode, 303);
+    const loggedIn = sessionCookie(login);
+    assert.match(loggedIn, /; Secure/);
+    assert.match(loggedIn, /; HttpOnly/);
+    assert.match(loggedIn, /; SameSite=Lax/);
+  });
+});
