@@ -35,7 +35,8 @@ class ServerProcess {
     this.child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       this.stderr += chunk;
     });
-    this.exited = new Promise((resolve) => this.child.on("exit", (code, signal) => resolve({ code, signal })));
+    // "close", not "exit": by then every byte the process wrote has been read.
+    this.exited = new Promise((resolve) => this.child.on("close", (code, signal) => resolve({ code, signal })));
     this.exited.then(() => {
       for (const wake of this.waiters.splice(0)) wake();
     });
@@ -89,9 +90,8 @@ describe("the server process (node dist/main.js)", () => {
       const status = await fetch(`${url}/status.php`);
       assert.equal(status.status, 200);
       assert.equal(((await status.json()) as { installed: boolean }).installed, true);
-      // Structured JSON logs.
-      const listening = server.stdout.split("\n").find((line) => line.includes('"msg":"Keystream listening"'));
-      assert.ok(listening, server.stdout);
+      // Structured JSON logs (pino writes asynchronously: wait for the line, do not assume its order).
+      const listening = (await server.waitFor(/^\{.*"msg":"Keystream listening".*\}$/m))[0];
       assert.equal(JSON.parse(listening).url, url);
       server.child.kill("SIGINT");
       assert.deepEqual(await server.exited, { code: 0, signal: null });
