@@ -191,7 +191,11 @@ async function mintKeystream(db: Db, clientInternalId: number, kind: "code" | "r
   return values.map((v) => v.value);
 }
 
-export async function startKeystream(dialect: "sqlite" | "postgres", postgres: Postgres | undefined): Promise<Target> {
+export async function startKeystream(
+  dialect: "sqlite" | "postgres",
+  postgres: Postgres | undefined,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Target> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `keystream-bench-${dialect}-`));
   let url: string | undefined;
   let dbName: string | undefined;
@@ -239,8 +243,8 @@ export async function startKeystream(dialect: "sqlite" | "postgres", postgres: P
     path.join(ROOT, "dist", "main.js"),
   ]);
   const env: NodeJS.ProcessEnv = { KEYSTREAM_DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info" };
-  if (url) env.KEYSTREAM_DATABASE_URL = url;
-  else env.KEYSTREAM_DATABASE_URL = "";
+  env.KEYSTREAM_DATABASE_URL = url ?? "";
+  Object.assign(env, extraEnv);
   const server = await startServer(command, args, env, { stdoutFile: path.join(dataDir, "keystream.log") });
   return {
     name: dialect === "sqlite" ? "Keystream SQLite" : "Keystream PostgreSQL",
@@ -293,6 +297,8 @@ async function startBare(): Promise<RunningServer> {
 interface Figure {
   target: string;
   okPerSecond: number;
+  /** Server CPU time (user + system, from /proc) per 2xx answer: steadier than req/s on a busy machine. */
+  cpuMicrosPerOk: number | null;
   p50Ms: number;
   p99Ms: number;
   runs: LoadResult[];
@@ -300,8 +306,23 @@ interface Figure {
 
 interface Contender {
   name: string;
+  /** The server's process id, for its CPU time (Linux /proc). */
+  pid?: number | undefined;
   /** One bounded run; `seconds` is the run's length. */
   run(seconds: number): Promise<LoadResult>;
+}
+
+const CLOCK_TICKS = 100;
+
+/** User + system CPU time of a process in µs (Linux /proc; undefined elsewhere). */
+function cpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Warm-up for each, then REPS rounds, each round running every contender once (interleaved). */
@@ -311,12 +332,21 @@ async function measure(scenario: string, contenders: Contender[]): Promise<Figur
     await c.run(WARMUP);
   }
   const runs = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
+  const cpu = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
   for (let rep = 1; rep <= REPS; rep++) {
     for (const c of contenders) {
+      const before = cpuMicros(c.pid);
       const result = await c.run(DURATION);
+      const after = cpuMicros(c.pid);
       runs.get(c.name)!.push(result);
+      const perOk =
+        before !== undefined && after !== undefined && result.okPerSecond > 0
+          ? (after - before) / (result.okPerSecond * DURATION)
+          : undefined;
+      if (perOk !== undefined) cpu.get(c.name)!.push(perOk);
       log(
         `  ${scenario}: ${c.name} run ${rep}/${REPS}: ${Math.round(result.okPerSecond)} ok/s` +
+          (perOk === undefined ? "" : `, ${Math.round(perOk)} µs CPU each`) +
           (result.non2xx || result.errors ? ` (non-2xx ${result.non2xx}, errors ${result.errors})` : ""),
       );
     }
@@ -326,6 +356,7 @@ async function measure(scenario: string, contenders: Contender[]): Promise<Figur
     return {
       target: c.name,
       okPerSecond: median(list.map((r) => r.okPerSecond)),
+      cpuMicrosPerOk: cpu.get(c.name)!.length > 0 ? median(cpu.get(c.name)!) : null,
       p50Ms: median(list.map((r) => r.p50Ms)),
       p99Ms: median(list.map((r) => r.p99Ms)),
       runs: list,
@@ -345,6 +376,7 @@ async function userinfoContender(target: Target, token: string): Promise<Contend
   await probe(`${target.base}${target.userinfoPath}`, { authorization: `Bearer ${token}` });
   return {
     name: target.name,
+    pid: target.server.child.pid,
     run: (seconds) =>
       runLoad({
         url: `${target.base}${target.userinfoPath}`,
@@ -360,6 +392,7 @@ function codeContender(target: Target): Contender {
   let rate = 2000;
   return {
     name: target.name,
+    pid: target.server.child.pid,
     async run(seconds) {
       const codes = await target.mint("code", Math.ceil(rate * seconds * 1.6) + 1000);
       let next = 0;
@@ -386,6 +419,7 @@ async function refreshContender(target: Target): Promise<Contender> {
   const pool = await target.mint("refresh", 2000);
   return {
     name: target.name,
+    pid: target.server.child.pid,
     run: (seconds) =>
       runLoad({
         url: `${target.base}${target.tokenPath}`,
@@ -411,6 +445,7 @@ async function activityContender(target: Target, token: string): Promise<Contend
   await probe(`${target.base}${target.activityPath}`, { authorization: `Bearer ${token}` });
   return {
     name: target.name,
+    pid: target.server.child.pid,
     run: (seconds) =>
       runLoad({
         url: `${target.base}${target.activityPath}`,
@@ -603,24 +638,27 @@ interface Line {
   target: string;
   value: number;
   unit: string;
+  /** Server CPU µs per 2xx answer (throughput scenarios). */
+  cpu?: number | null;
   reference: string;
   ratio: number | null;
   goal?: string;
 }
 
 function table(lines: Line[]): string {
-  const header = ["scenario", "server", "median", "reference", "ratio", "target"];
+  const header = ["scenario", "server", "median", "CPU µs/req", "reference", "ratio", "target"];
   const body = lines.map((l) => [
     l.scenario,
     l.target,
     `${l.unit === "ms" ? l.value.toFixed(2) : Math.round(l.value).toLocaleString("en")} ${l.unit}`,
+    l.cpu === undefined || l.cpu === null ? "" : String(Math.round(l.cpu)),
     l.reference,
     l.ratio === null ? "–" : `${l.ratio.toFixed(2)}×`,
     l.goal ?? "",
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const fmt = (cells: string[]) =>
-    cells.map((c, i) => (i === 2 || i === 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(" | ");
+    cells.map((c, i) => (i === 2 || i === 3 || i === 5 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(" | ");
   return [fmt(header), widths.map((w) => "-".repeat(w)).join("-+-"), ...body.map(fmt)].join("\n");
 }
 
@@ -667,6 +705,7 @@ async function main(): Promise<void> {
       figures.userinfo = await measure("userinfo", [
         {
           name: "node:http (ceiling)",
+          pid: bare.child.pid,
           run: (seconds) =>
             runLoad({ url: `http://127.0.0.1:${bare.port}/`, connections: CONNECTIONS, durationSeconds: seconds }),
         },
@@ -686,6 +725,7 @@ async function main(): Promise<void> {
       figures.activity = await measure("activity", [
         {
           name: "node:http (ceiling)",
+          pid: bare.child.pid,
           run: (seconds) =>
             runLoad({ url: `http://127.0.0.1:${bare.port}/`, connections: CONNECTIONS, durationSeconds: seconds }),
         },
@@ -740,6 +780,7 @@ async function main(): Promise<void> {
         target: f.target,
         value: f.okPerSecond,
         unit: "/s",
+        cpu: f.cpuMicrosPerOk,
         reference: isReference ? "(reference)" : (reference?.target ?? "–"),
         ratio: isReference ? null : ratio(f, reference),
         goal:

@@ -1,8 +1,5 @@
-import pino from "pino";
 import { type Environment, readEnvironment } from "../config/environment.js";
-import { createServices, type Services } from "../services.js";
-import { openStorage } from "../storage/connect.js";
-import { migrateToLatest } from "../storage/migrate.js";
+import type { Services } from "../services.js";
 
 /** A refused command: exit code 1, its message on one line of stderr. */
 export class CommandError extends Error {}
@@ -24,6 +21,14 @@ export class CommandContext {
 
   async open(): Promise<Services> {
     if (this.services) return this.services;
+    // Loaded here, not at the top: `--help` and argument errors answer without loading the
+    // database drivers and every domain module.
+    const [{ default: pino }, { createServices }, { openStorage }, { migrateToLatest }] = await Promise.all([
+      import("pino"),
+      import("../services.js"),
+      import("../storage/connect.js"),
+      import("../storage/migrate.js"),
+    ]);
     const storage = openStorage({ databaseUrl: this.environment.databaseUrl, dataDir: this.environment.dataDir });
     await migrateToLatest(storage);
     // Commands print their own results; the structured log goes to stderr, warnings only.

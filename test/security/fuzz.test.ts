@@ -126,7 +126,7 @@ const parameterName = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...PARAMETER_NAMES) },
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
 );
-const pairs = fc.array(fc.tuple(parameterName, parameterValue()), { maxLength: 10 });
+const pairs = fc.array(fc.tuple(parameterName, parameterValue()), { maxLength: 12 });
 
 /** Percent-encodes every UTF-8 byte except unreserved characters (never throws, unlike encodeURIComponent on lone surrogates). */
 function encode(text: string): string {
@@ -156,32 +156,56 @@ const queryString = fc
 
 type Body = { contentType?: string; payload?: string | Buffer };
 
+/** Mostly well-formed bodies (so the requests reach the handlers), plus every kind of broken one. */
 const body: fc.Arbitrary<Body> = fc.oneof(
-  fc.constant({}),
-  pairs.map((list) => ({ contentType: "application/x-www-form-urlencoded", payload: encodePairs(list) })),
-  pairs.map((list) => ({
-    contentType: "application/x-www-form-urlencoded; charset=UTF-8",
-    payload: `${encodePairs(list)}&${encodePairs(list)}`,
-  })),
-  fc.jsonValue({ maxDepth: 3 }).map((value) => ({ contentType: "application/json", payload: JSON.stringify(value) })),
-  fc
-    .dictionary(parameterName, fc.oneof(parameterValue(), fc.jsonValue({ maxDepth: 2 })), { maxKeys: 6 })
-    .map((value) => ({ contentType: "application/json", payload: JSON.stringify(value) })),
-  fc.string({ maxLength: 200 }).map((text) => ({ contentType: "application/json", payload: text })),
-  fc
-    .tuple(
-      fc.constantFrom(
-        "text/plain",
-        "application/xml",
-        "multipart/form-data; boundary=x",
-        "application/x-www-form-urlencoded",
-        "",
-        "*/*",
-        "application/json; charset=utf-16",
-      ),
-      fc.uint8Array({ maxLength: 300 }),
-    )
-    .map(([contentType, bytes]) => ({ contentType, payload: Buffer.from(bytes) })),
+  { weight: 1, arbitrary: fc.constant({}) },
+  {
+    weight: 6,
+    arbitrary: pairs.map((list) => ({ contentType: "application/x-www-form-urlencoded", payload: encodePairs(list) })),
+  },
+  {
+    weight: 1,
+    arbitrary: pairs.map((list) => ({
+      contentType: "application/x-www-form-urlencoded; charset=UTF-8",
+      payload: `${encodePairs(list)}&${encodePairs(list)}`,
+    })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .jsonValue({ maxDepth: 3 })
+      .map((value) => ({ contentType: "application/json", payload: JSON.stringify(value) })),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .dictionary(
+        parameterName,
+        fc.oneof({ weight: 3, arbitrary: parameterValue() }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) }),
+        {
+          maxKeys: 8,
+        },
+      )
+      .map((value) => ({ contentType: "application/json", payload: JSON.stringify(value) })),
+  },
+  { weight: 1, arbitrary: fc.string({ maxLength: 200 }).map((text) => ({ contentType: "application/json", payload: text })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(
+          "text/plain",
+          "application/xml",
+          "multipart/form-data; boundary=x",
+          "application/x-www-form-urlencoded",
+          "",
+          "*/*",
+          "application/json; charset=utf-16",
+        ),
+        fc.uint8Array({ maxLength: 300 }),
+      )
+      .map(([contentType, bytes]) => ({ contentType, payload: Buffer.from(bytes) })),
+  },
 );
 
 describe(`fuzz: malformed requests at the OAuth and activity endpoints (${TOTAL_RUNS} cases, seed ${SEED})`, () => {

@@ -1,7 +1,4 @@
 import type { Command } from "commander";
-import { main } from "../../main.js";
-import { openStorage } from "../../storage/connect.js";
-import { migrateToLatest } from "../../storage/migrate.js";
 import type { CommandContext } from "../context.js";
 
 export function registerMaintenanceCommands(program: Command, context: CommandContext): void {
@@ -10,6 +7,10 @@ export function registerMaintenanceCommands(program: Command, context: CommandCo
     .description("apply pending database migrations")
     .action(async () => {
       const { environment } = context;
+      const [{ openStorage }, { migrateToLatest }] = await Promise.all([
+        import("../../storage/connect.js"),
+        import("../../storage/migrate.js"),
+      ]);
       const storage = openStorage({ databaseUrl: environment.databaseUrl, dataDir: environment.dataDir });
       try {
         const { applied } = await migrateToLatest(storage);
@@ -25,6 +26,8 @@ export function registerMaintenanceCommands(program: Command, context: CommandCo
     .command("serve")
     .description("run the server (HOST, PORT, KEYSTREAM_DATA_DIR, KEYSTREAM_DATABASE_URL)")
     .action(async () => {
+      // Loaded on demand: the HTTP stack is the heaviest part of start-up, and no other command needs it.
+      const { main } = await import("../../main.js");
       await main();
       // Keep running: main() installed the signal handlers that end the process.
       await new Promise(() => {});
