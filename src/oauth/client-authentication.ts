@@ -23,38 +23,45 @@ export function parseBasicAuthorization(header: string | undefined): { id: strin
 
 /**
  * research A.1.2 step 2, before the grant type is looked at:
- * - public path: `client_id` and `code_verifier` both in the body → the client by id, no secret;
- * - public client without a verifier: `client_id` in the body and no Authorization header at all;
- * - otherwise HTTP Basic is mandatory (missing → invalid_request); unknown id or wrong secret →
- *   invalid_client, answered 401 with a Basic challenge (RFC 6749 §5.2). The secret is compared in
- *   constant time; `client_secret` in the body is never read.
+ * - an HTTP Basic header is always verified when present (unknown id or wrong secret →
+ *   invalid_client, 401 with a Basic challenge, RFC 6749 §5.2; the secret compared in constant time);
+ * - credentials repeated in the body must agree with it: the ownCloud desktop client sends
+ *   `client_id` and `client_secret` in the Basic header and in the body at once
+ *   (research/owncloud-desktop-client.md §3), so both are accepted together, but a body
+ *   `client_id` naming another client or a body `client_secret` that is not the secret is refused;
+ * - without a Basic header, the public path: `client_id` in the body (with `code_verifier` on
+ *   ownCloud's PKCE path, or alone for RFC 6749 §6 refresh and RFC 7009 revocation); a body
+ *   `client_secret` there must be the client's secret too (a client never authenticates by it
+ *   alone: `client_secret_post` is not offered);
+ * - nothing at all → invalid_request.
  */
 export async function authenticateClient(
   clients: ClientStore,
-  body: { client_id?: string | undefined; code_verifier?: string | undefined },
+  body: { client_id?: string | undefined; client_secret?: string | undefined; code_verifier?: string | undefined },
   authorization: string | undefined,
 ): Promise<AuthenticatedClient | OAuthError> {
-  if (body.client_id !== undefined && body.code_verifier !== undefined) {
-    const client = await clients.findByClientId(body.client_id);
-    return client
-      ? { client, method: "none" }
-      : new OAuthError("invalid_client", undefined, { detail: "unknown client_id", guess: true });
+  const refused = (detail: string, basicAttempted: boolean) =>
+    new OAuthError("invalid_client", undefined, { basicAttempted, detail, guess: true });
+  const bodySecretDisagrees = (client: OAuthClient) =>
+    body.client_secret !== undefined && !constantTimeEqual(body.client_secret, client.secret);
+
+  if (authorization !== undefined && authorization !== "") {
+    const credentials = parseBasicAuthorization(authorization);
+    if (!credentials) return new OAuthError("invalid_request", undefined, { detail: "malformed Authorization header" });
+    const client = await clients.findByClientId(credentials.id);
+    if (!client) return refused("unknown client id", true);
+    if (!constantTimeEqual(credentials.secret, client.secret)) return refused("wrong client secret", true);
+    if (body.client_id !== undefined && body.client_id !== credentials.id) {
+      return refused("body client_id differs from the Basic header", true);
+    }
+    if (bodySecretDisagrees(client)) return refused("body client_secret differs from the Basic header", true);
+    return { client, method: "basic" };
   }
-  if ((authorization === undefined || authorization === "") && body.client_id !== undefined) {
-    const client = await clients.findByClientId(body.client_id);
-    return client
-      ? { client, method: "none" }
-      : new OAuthError("invalid_client", undefined, { detail: "unknown client_id", guess: true });
-  }
-  const credentials = parseBasicAuthorization(authorization);
-  if (!credentials) return new OAuthError("invalid_request", undefined, { detail: "no client credentials" });
-  const client = await clients.findByClientId(credentials.id);
-  if (!client)
-    return new OAuthError("invalid_client", undefined, { basicAttempted: true, detail: "unknown client id", guess: true });
-  if (!constantTimeEqual(credentials.secret, client.secret)) {
-    return new OAuthError("invalid_client", undefined, { basicAttempted: true, detail: "wrong client secret", guess: true });
-  }
-  return { client, method: "basic" };
+  if (body.client_id === undefined) return new OAuthError("invalid_request", undefined, { detail: "no client credentials" });
+  const client = await clients.findByClientId(body.client_id);
+  if (!client) return refused("unknown client_id", false);
+  if (bodySecretDisagrees(client)) return refused("wrong client_secret in the body", false);
+  return { client, method: "none" };
 }
 
 /**

@@ -28,7 +28,11 @@ export async function revokeToken(
 ): Promise<OAuthError | undefined> {
   const authenticated = await authenticateClient(
     clients,
-    { client_id: stringParam(request.body, "client_id"), code_verifier: stringParam(request.body, "code_verifier") },
+    {
+      client_id: stringParam(request.body, "client_id"),
+      client_secret: stringParam(request.body, "client_secret"),
+      code_verifier: stringParam(request.body, "code_verifier"),
+    },
     request.authorization,
   );
   if (authenticated instanceof OAuthError) return authenticated;
