@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { publishClientAuthorized, publishClientRevoked } from "../../src/activity/security-events.js";
-import { CommandContext } from "../../src/cli/context.js";
-import { runOcc } from "../../src/cli/occ.js";
 import { createTestApp, type TestApp } from "../support/app.js";
+import { runOccInProcess } from "../support/occ.js";
 import { basicAuthFor, fileEvent, get, ocsData } from "./support.js";
 
 const EVENTS = "/index.php/apps/activity/api/v2/events";
@@ -34,24 +33,7 @@ describe("publishing activities (occ activity:publish, POST …/api/v2/events)",
     });
   }
 
-  async function occ(args: string[]): Promise<{ code: number; out: string }> {
-    let out = "";
-    const context = new CommandContext(
-      (text) => {
-        out += text;
-      },
-      {
-        host: "127.0.0.1",
-        port: 0,
-        dataDir: t.testStorage.dataDir,
-        databaseUrl: t.testStorage.databaseUrl,
-        logLevel: "silent",
-        trustedProxies: [],
-      },
-    );
-    const code = await runOcc(args, context);
-    return { code, out };
-  }
+  const occ = (args: string[]) => runOccInProcess(args, t.testStorage);
 
   it("publishes one event over HTTP and returns its id; it shows in the stream", async () => {
     const response = await post(admin, fileEvent("alice", { subject: "created_self", type: "file_created" }));

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { CommandContext } from "../../src/cli/context.js";
-import { runOcc } from "../../src/cli/occ.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { runOccInProcess } from "../support/occ.js";
 import { basicAuthFor, fileEvent, get, publish } from "./support.js";
 
 const API = "/index.php/apps/activity/api/v2/activity";
@@ -139,22 +138,9 @@ describe("retention (activity_expire_days, daily job, occ activity:expire)", () 
     // future), so give it one row that is old on any clock.
     await publish(t, fileEvent("dora", { datetime: 1000 }));
     const before = await t.services.activity.store.countForUser("dora");
-    let out = "";
-    const context = new CommandContext(
-      (text) => {
-        out += text;
-      },
-      {
-        host: "127.0.0.1",
-        port: 0,
-        dataDir: t.testStorage.dataDir,
-        databaseUrl: t.testStorage.databaseUrl,
-        logLevel: "silent",
-        trustedProxies: [],
-      },
-    );
-    assert.equal(await runOcc(["activity:expire"], context), 0);
-    assert.equal(out, "Deleted 1 activities older than 1 days\n");
+    const result = await runOccInProcess(["activity:expire"], t.testStorage);
+    assert.equal(result.code, 0);
+    assert.equal(result.out, "Deleted 1 activities older than 1 days\n");
     assert.equal(await t.services.activity.store.countForUser("dora"), before - 1);
   });
 

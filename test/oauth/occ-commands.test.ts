@@ -2,9 +2,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { CommandContext } from "../../src/cli/context.js";
-import { runOcc } from "../../src/cli/occ.js";
 import type { TestApp } from "../support/app.js";
+import { runOccInProcess } from "../support/occ.js";
 import { createOAuthTestApp, exchangeCode, issueCode, PNG, userinfo, WEB_CLIENT } from "./support.js";
 
 const ID = "clientid0123456789abcdefghijklmnopqrstuvwxyz";
@@ -18,34 +17,7 @@ describe("occ oauth2:* commands (research A.5)", () => {
   after(() => t.close());
 
   /** Runs ./occ in-process on the test's storage; captures stdout and stderr. */
-  async function occ(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-    let out = "";
-    let err = "";
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => {
-      err += chunk;
-      return true;
-    }) as typeof process.stderr.write;
-    try {
-      const context = new CommandContext(
-        (text) => {
-          out += text;
-        },
-        {
-          host: "127.0.0.1",
-          port: 0,
-          dataDir: t.testStorage.dataDir,
-          databaseUrl: t.testStorage.databaseUrl,
-          logLevel: "silent",
-          trustedProxies: [],
-        },
-      );
-      const code = await runOcc(argv, context);
-      return { code, out, err };
-    } finally {
-      process.stderr.write = write;
-    }
-  }
+  const occ = (...argv: string[]) => runOccInProcess(argv, t.testStorage);
 
   const names = async () => (await t.services.oauth.clients.list()).map((c) => c.name);
 

@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
+import { CommandContext } from "../../src/cli/context.js";
+import { runOcc as runOccCommand } from "../../src/cli/occ.js";
 import type { TestStorage } from "./storage.js";
 
 /** The repository root, where `./occ` and `dist/` live. */
@@ -61,4 +63,40 @@ export function runOcc(
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/**
+ * Runs an occ command in-process on the test's storage (fast; the real executable is covered by
+ * test/cli), capturing what it prints on stdout and stderr.
+ */
+export async function runOccInProcess(
+  argv: string[],
+  storage: Pick<TestStorage, "dataDir" | "databaseUrl">,
+): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string) => {
+    err += chunk;
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const context = new CommandContext(
+      (text) => {
+        out += text;
+      },
+      {
+        host: "127.0.0.1",
+        port: 0,
+        dataDir: storage.dataDir,
+        databaseUrl: storage.databaseUrl,
+        logLevel: "silent",
+        trustedProxies: [],
+      },
+    );
+    const code = await runOccCommand(argv, context);
+    return { code, out, err };
+  } finally {
+    process.stderr.write = write;
+  }
 }

@@ -1,27 +1,13 @@
+import type { ActivityTable } from "../../storage/schema/activity.js";
 import { categoryOf } from "./filters.js";
 import { type Parameter, parseParameterList } from "./parameters.js";
 
 /**
  * A published event, validated as research §9.1 (the server's IEvent setters): lengths,
- * required fields, parameter shapes. The input uses the element's own field names.
+ * required fields, parameter shapes. The input uses the element's own field names; the result is
+ * a row ready to insert (the table's columns, less the id the database assigns).
  */
-export interface NewActivity {
-  timestamp: number;
-  app: string;
-  type: string;
-  user: string;
-  affecteduser: string;
-  is_self: number;
-  category: string;
-  subject: string;
-  subjectparams: string;
-  message: string;
-  messageparams: string;
-  link: string;
-  object_type: string;
-  object_id: number;
-  object_name: string;
-}
+export type NewActivity = Omit<ActivityTable, "activity_id">;
 
 export const MAX_AFFECTED_USERS = 1000;
 
