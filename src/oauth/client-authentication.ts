@@ -1,6 +1,7 @@
 import { constantTimeEqual } from "../security/secrets.js";
 import { OAuthError } from "./domain/errors.js";
 import type { ClientStore, OAuthClient } from "./ports.js";
+import { stringParam, type TokenRequest } from "./token-request.js";
 
 export interface AuthenticatedClient {
   client: OAuthClient;
@@ -62,6 +63,22 @@ export async function authenticateClient(
   if (!client) return refused("unknown client_id", false);
   if (bodySecretDisagrees(client)) return refused("wrong client_secret in the body", false);
   return { client, method: "none" };
+}
+
+/** The same, reading the credentials a token, revocation or introspection request carries. */
+export function authenticateRequestClient(
+  clients: ClientStore,
+  request: TokenRequest,
+): Promise<AuthenticatedClient | OAuthError> {
+  return authenticateClient(
+    clients,
+    {
+      client_id: stringParam(request.body, "client_id"),
+      client_secret: stringParam(request.body, "client_secret"),
+      code_verifier: stringParam(request.body, "code_verifier"),
+    },
+    request.authorization,
+  );
 }
 
 /**

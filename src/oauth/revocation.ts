@@ -1,13 +1,8 @@
 import { sha256Hex } from "../security/secrets.js";
-import { authenticateClient } from "./client-authentication.js";
+import { authenticateRequestClient } from "./client-authentication.js";
 import { OAuthError } from "./domain/errors.js";
 import type { ClientStore, GrantStore } from "./ports.js";
-import type { TokenRequest } from "./token-endpoint.js";
-
-function stringParam(body: Record<string, unknown>, name: string): string | undefined {
-  const value = body[name];
-  return typeof value === "string" ? value : undefined;
-}
+import { stringParam, type TokenRequest } from "./token-request.js";
 
 const notYours = () => new OAuthError("invalid_request", "the token was not issued to this client");
 
@@ -26,15 +21,7 @@ export async function revokeToken(
   log: { info(obj: object, msg: string): void },
   request: TokenRequest,
 ): Promise<OAuthError | undefined> {
-  const authenticated = await authenticateClient(
-    clients,
-    {
-      client_id: stringParam(request.body, "client_id"),
-      client_secret: stringParam(request.body, "client_secret"),
-      code_verifier: stringParam(request.body, "code_verifier"),
-    },
-    request.authorization,
-  );
+  const authenticated = await authenticateRequestClient(clients, request);
   if (authenticated instanceof OAuthError) return authenticated;
   const token = stringParam(request.body, "token");
   if (token === undefined || token === "") return new OAuthError("invalid_request", "the token parameter is required");

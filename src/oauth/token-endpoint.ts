@@ -1,21 +1,12 @@
-import { authenticateClient } from "./client-authentication.js";
+import { authenticateRequestClient } from "./client-authentication.js";
 import { OAuthError } from "./domain/errors.js";
 import { GRANTS } from "./grants/index.js";
 import type { GrantDeps } from "./grants/types.js";
 import type { ClientStore } from "./ports.js";
+import { stringParam, type TokenRequest } from "./token-request.js";
 import type { TokenResponse } from "./tokens.js";
 
-export interface TokenRequest {
-  /** The form body; the HTTP layer has refused repeated and non-string parameters (http/oauth-params.ts). */
-  body: Record<string, unknown>;
-  authorization: string | undefined;
-  userAgent: string | undefined;
-}
-
-function stringParam(body: Record<string, unknown>, name: string): string | undefined {
-  const value = body[name];
-  return typeof value === "string" ? value : undefined;
-}
+export type { TokenRequest } from "./token-request.js";
 
 /**
  * `POST …/api/v1/token` (research A.1.2): grant_type present, then client authentication, then the
@@ -28,15 +19,7 @@ export async function handleTokenRequest(
 ): Promise<TokenResponse | OAuthError> {
   const grantType = stringParam(request.body, "grant_type");
   if (grantType === undefined) return new OAuthError("invalid_request");
-  const authenticated = await authenticateClient(
-    clients,
-    {
-      client_id: stringParam(request.body, "client_id"),
-      client_secret: stringParam(request.body, "client_secret"),
-      code_verifier: stringParam(request.body, "code_verifier"),
-    },
-    request.authorization,
-  );
+  const authenticated = await authenticateRequestClient(clients, request);
   if (authenticated instanceof OAuthError) return authenticated;
   const grant = GRANTS.get(grantType);
   if (!grant) return new OAuthError("invalid_grant", "unhandled grant type");

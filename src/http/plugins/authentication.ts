@@ -126,6 +126,20 @@ export async function ensureBrowserSession(request: FastifyRequest, reply: Fasti
 }
 
 /**
+ * CSRF for state-changing JSON API calls: a browser session must prove the call comes from our
+ * own pages, with the `requesttoken` header or Nextcloud's `OCS-APIRequest: true` (a header a
+ * cross-site form cannot send); Basic and Bearer credentials are never sent by a browser on their
+ * own. Sends 403 and returns false when refused.
+ */
+export function apiWriteAllowed(request: FastifyRequest, reply: FastifyReply, principal: Principal): boolean {
+  if (principal.method !== "session" || csrfValid(request, principal.session) || request.headers["ocs-apirequest"] === "true") {
+    return true;
+  }
+  reply.status(403).send({ error: "csrf", error_description: "Send the requesttoken header (or OCS-APIRequest: true)." });
+  return false;
+}
+
+/**
  * CSRF check for state-changing forms: the `requesttoken` field (or header, as ownCloud's
  * JavaScript sends it) must equal the session's token, compared in constant time.
  */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { sendActivityError } from "../activity-errors.js";
-import { csrfValid, requireUser } from "../plugins/authentication.js";
+import { apiWriteAllowed, requireUser } from "../plugins/authentication.js";
 
 /**
  * `POST /index.php/apps/activity/api/v2/events`: an administrator publishes one event or an
@@ -13,15 +13,7 @@ export async function activityPublishRoutes(app: FastifyInstance): Promise<void>
     if (!principal.user.isAdmin) {
       return reply.status(403).send({ error: "forbidden", error_description: "Only administrators can publish activities." });
     }
-    if (
-      principal.method === "session" &&
-      !csrfValid(request, principal.session) &&
-      request.headers["ocs-apirequest"] !== "true"
-    ) {
-      return reply
-        .status(403)
-        .send({ error: "csrf", error_description: "Send the requesttoken header (or OCS-APIRequest: true)." });
-    }
+    if (!apiWriteAllowed(request, reply, principal)) return;
     const result = await app.services.activity.publish(request.body);
     if (!result.ok) return sendActivityError(request, reply, result.error);
     request.log.info({ event: "activity_published", by: principal.user.uid, count: result.value.length }, "activities published");

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { STREAM_SETTING_TYPES } from "../../activity/domain/stream-settings.js";
 import { sendActivityError } from "../activity-errors.js";
 import { html } from "../html.js";
-import { csrfValid, requireUser } from "../plugins/authentication.js";
+import { apiWriteAllowed, requireUser } from "../plugins/authentication.js";
 import { requireFormUser, sendSettingsPage } from "./settings.js";
 
 const SECTION_ID = "activity-stream";
@@ -26,15 +26,7 @@ export async function activitySettingsRoutes(app: FastifyInstance): Promise<void
   app.put(path, async (request, reply) => {
     const principal = await requireUser(request, reply, { anonymousStatus: 403 });
     if (!principal) return;
-    if (
-      principal.method === "session" &&
-      !csrfValid(request, principal.session) &&
-      request.headers["ocs-apirequest"] !== "true"
-    ) {
-      return reply
-        .status(403)
-        .send({ error: "csrf", error_description: "Send the requesttoken header (or OCS-APIRequest: true)." });
-    }
+    if (!apiWriteAllowed(request, reply, principal)) return;
     const result = await app.services.activity.updateStreamSettings(principal.user.uid, request.body);
     if (!result.ok) return sendActivityError(request, reply, result.error);
     return reply.header("cache-control", "no-store").send({ stream: result.value });

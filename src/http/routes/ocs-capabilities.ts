@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { PRODUCT } from "../../product.js";
 import { ocsVersionOf, sendOcs } from "../ocs.js";
+import { serverStatus } from "./status.js";
 
 /**
  * `GET /ocs/v{1,2}.php/cloud/capabilities`: what this server can do, as ownCloud/Nextcloud
@@ -13,30 +14,18 @@ import { ocsVersionOf, sendOcs } from "../ocs.js";
  *   does not poll one.
  */
 export function capabilities(app: FastifyInstance): Record<string, unknown> {
-  const { settings } = app.services;
-  const caps: Record<string, unknown> = {
+  return {
     core: {
       pollinterval: 60,
       "webdav-root": "remote.php/webdav",
-      status: {
-        installed: true,
-        maintenance: settings.get("maintenance"),
-        needsDbUpgrade: app.needsDbUpgrade,
-        version: PRODUCT.version,
-        versionstring: PRODUCT.versionString,
-        edition: PRODUCT.edition,
-        productname: PRODUCT.name,
-        product: PRODUCT.name,
-      },
+      status: serverStatus(app),
     },
     // No sharing and no avatars here: the client then does not ask for a profile picture.
     files_sharing: { api_enabled: false, user: { profile_picture: false } },
+    // Nextcloud's activity app advertises its API v2 like this (research/activity-upstream.md);
+    // only what is served: no `previews`.
+    activity: { apiv2: ["filters", "filters-api", "rich-strings"] },
   };
-  if ("activity" in app.services && app.services.activity !== undefined) {
-    // Nextcloud's activity app advertises its API v2 like this (research/activity-upstream.md).
-    caps.activity = { apiv2: ["filters", "filters-api", "previews", "rich-strings"] };
-  }
-  return caps;
 }
 
 export async function ocsCapabilitiesRoutes(app: FastifyInstance): Promise<void> {

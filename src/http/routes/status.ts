@@ -6,19 +6,22 @@ import { PRODUCT } from "../../product.js";
  * credentials and need the `installed` key; `version` ≥ 10 and a product name that is not
  * "Nextcloud" keep the ownCloud desktop client in its supported mode (research/owncloud-desktop-client.md §1).
  */
+export function serverStatus(app: FastifyInstance) {
+  return {
+    installed: true,
+    maintenance: app.services.settings.get("maintenance"),
+    needsDbUpgrade: app.needsDbUpgrade,
+    version: PRODUCT.version,
+    versionstring: PRODUCT.versionString,
+    edition: PRODUCT.edition,
+    productname: PRODUCT.name,
+    product: PRODUCT.name,
+  };
+}
+
 export async function statusRoutes(app: FastifyInstance): Promise<void> {
   app.get("/status.php", async (_request, reply) => {
-    const { settings } = app.services;
     reply.header("cache-control", "no-store").header("access-control-allow-origin", "*");
-    return {
-      installed: true,
-      maintenance: settings.get("maintenance"),
-      needsDbUpgrade: app.needsDbUpgrade,
-      version: PRODUCT.version,
-      versionstring: PRODUCT.versionString,
-      edition: PRODUCT.edition,
-      productname: PRODUCT.name,
-      product: PRODUCT.name,
-    };
+    return serverStatus(app);
   });
 }
