@@ -389,12 +389,13 @@ async function userinfoContender(target: Target, token: string): Promise<Contend
 
 /** Code → token: a pool minted before each run, sized from the rate seen so far (every code used once). */
 function codeContender(target: Target): Contender {
-  let rate = 2000;
+  // Generous: a warm-up (cold JIT) underestimates the rate, and a pool that runs dry spoils the run.
+  let rate = 4000;
   return {
     name: target.name,
     pid: target.server.child.pid,
     async run(seconds) {
-      const codes = await target.mint("code", Math.ceil(rate * seconds * 1.6) + 1000);
+      const codes = await target.mint("code", Math.ceil(rate * seconds * 2.5) + 1000);
       let next = 0;
       const redirect = encodeURIComponent(CLIENT.redirectUri);
       const result = await runLoad({
