@@ -41,7 +41,13 @@ export const TOKEN_THROTTLE: ThrottlePolicy = {
 };
 
 /** Either wait this long before handling the attempt, or refuse it (429) for this many seconds. */
-export type ThrottleVerdict = { delayMs: number; retryAfterSeconds?: undefined } | { retryAfterSeconds: number };
+export type ThrottleVerdict =
+  | {
+      delayMs: number;
+      retryAfterSeconds?: undefined /** some bucket has live failures (a success must reset) */;
+      failuresOnRecord: boolean;
+    }
+  | { retryAfterSeconds: number };
 
 export function delayForFailures(failures: number, policy: ThrottlePolicy): number {
   if (failures <= 0) return 0;
@@ -63,7 +69,7 @@ export class Throttle {
 
   /** The verdict for the next attempt: the largest delay of the buckets, or a lockout past the ceiling. */
   async check(buckets: string[]): Promise<ThrottleVerdict> {
-    if (buckets.length === 0) return { delayMs: 0 };
+    if (buckets.length === 0) return { delayMs: 0, failuresOnRecord: false };
     const now = this.clock.nowSeconds();
     const since = now - this.policy.forgetAfterSeconds;
     const rows = await this.db
@@ -78,7 +84,10 @@ export class Throttle {
       retryAfterSeconds = Math.max(retryAfterSeconds, row.last_failure_at + this.policy.lockoutSeconds - now);
     }
     if (retryAfterSeconds > 0) return { retryAfterSeconds };
-    return { delayMs: Math.max(0, ...rows.map((r) => delayForFailures(r.failures, this.policy))) };
+    return {
+      delayMs: Math.max(0, ...rows.map((r) => delayForFailures(r.failures, this.policy))),
+      failuresOnRecord: rows.length > 0,
+    };
   }
 
   /** Counts one failure in each bucket (an upsert: atomic on both dialects). */

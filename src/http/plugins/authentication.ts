@@ -23,16 +23,16 @@ export async function authenticate(request: FastifyRequest): Promise<Authenticat
   const authorization = request.headers.authorization;
   const basicUser = basicUserOf(authorization);
   const buckets = basicUser === undefined ? [] : [`login:ip:${request.ip}`, `login:user:${basicUser}`];
-  const retryAfter = await throttleGate(request, loginThrottle, buckets);
-  if (retryAfter !== undefined) {
+  const gate = await throttleGate(request, loginThrottle, buckets);
+  if (gate.refused) {
     // Past the ceiling: refused without checking the password (requireUser answers 429).
-    request.authResult = { failure: "throttled", retryAfterSeconds: retryAfter };
+    request.authResult = { failure: "throttled", retryAfterSeconds: gate.retryAfterSeconds };
     return request.authResult;
   }
   const result = await authenticator.authenticate(authorization, request.cookies[SESSION_COOKIE]);
   if (basicUser !== undefined) {
     if ("failure" in result && result.failure === "invalid_credentials") await loginThrottle.recordFailure(buckets);
-    else if ("principal" in result) await loginThrottle.reset([`login:user:${basicUser}`]);
+    else if ("principal" in result && gate.failuresOnRecord) await loginThrottle.reset([`login:user:${basicUser}`]);
   }
   request.authResult = result;
   return result;

@@ -82,10 +82,10 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     // Failed attempts slow down the next one, per IP and per user, through the database (all nodes);
     // past the ceiling the attempt is refused (429) without looking at the password.
     const buckets = [`login:ip:${request.ip}`, `login:user:${uid}`];
-    const retryAfter = await throttleGate(request, loginThrottle, buckets);
-    if (retryAfter !== undefined) {
+    const gate = await throttleGate(request, loginThrottle, buckets);
+    if (gate.refused) {
       log.info({ event: "login_throttled", uid, ip: request.ip }, "login refused: too many failed attempts");
-      reply.header("retry-after", String(retryAfter));
+      reply.header("retry-after", String(gate.retryAfterSeconds));
       return again(429, "Too many failed login attempts. Please try again later.");
     }
 
@@ -99,7 +99,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       log.info({ event: "login_refused_disabled", uid, ip: request.ip }, "login refused: user disabled");
       return again(403, "This account is disabled.");
     }
-    await loginThrottle.reset([`login:user:${uid}`]);
+    if (gate.failuresOnRecord) await loginThrottle.reset([`login:user:${uid}`]);
     // A new session id at login: a session id planted before login is worth nothing after it.
     await sessions.end(session.token);
     const loggedIn = await sessions.start(user.uid);

@@ -54,11 +54,11 @@ async function clientEndpoint<T>(
 ): Promise<{ result: T } | undefined> {
   const { tokenThrottle } = request.server.services;
   const buckets = oauthBuckets(request);
-  const retryAfter = await throttleGate(request, tokenThrottle, buckets);
-  if (retryAfter !== undefined) {
+  const gate = await throttleGate(request, tokenThrottle, buckets);
+  if (gate.refused) {
     noStore(reply)
       .status(429)
-      .header("retry-after", String(retryAfter))
+      .header("retry-after", String(gate.retryAfterSeconds))
       .send({ error: "temporarily_unavailable", error_description: "Too many failed attempts; try again later." });
     return undefined;
   }
@@ -78,7 +78,7 @@ async function clientEndpoint<T>(
     sendTokenError(reply, result);
     return undefined;
   }
-  await tokenThrottle.reset(buckets);
+  if (gate.failuresOnRecord) await tokenThrottle.reset(buckets);
   return { result };
 }
 
