@@ -65,3 +65,49 @@ describe("stream queries use keyset range scans (EXPLAIN QUERY PLAN)", {
     }
   }
 });
+
+/**
+ * PostgreSQL: a user whose activities are all older than everybody else's (the shape that made
+ * the planner walk a B-tree on timestamp backwards, filtering every newer row of every other user).
+ * The first page of `all` must come from the per-user index, reading only the rows it returns.
+ */
+describe("PostgreSQL: a user's first page uses the per-user index, whatever the others' rows", {
+  skip: process.env.KEYSTREAM_TEST_DATABASE_URL ? false : "PostgreSQL plan check (runs with KEYSTREAM_TEST_DATABASE_URL)",
+}, () => {
+  let s: TestStorage;
+  before(async () => {
+    s = await createTestStorage();
+    const db = s.storage.db;
+    await sql`INSERT INTO users (uid, display_name, enabled, is_admin, created_at)
+      SELECT 'u' || g, 'u' || g, 1, 0, 0 FROM generate_series(0, 99) g`.execute(db);
+    await sql`INSERT INTO activity (timestamp, app, type, "user", affecteduser, is_self, category, subject, subjectparams, messageparams)
+      SELECT 1000000 + g, 'files', 'file_changed', 'u0', 'u0', 1, 'files', 'changed_self', '[]', '[]' FROM generate_series(1, 10000) g`.execute(
+      db,
+    );
+    await sql`INSERT INTO activity (timestamp, app, type, "user", affecteduser, is_self, category, subject, subjectparams, messageparams)
+      SELECT 2000000 + g, 'files', 'file_changed', 'u' || (1 + g % 99), 'u' || (1 + g % 99), 1, 'files', 'changed_self', '[]', '[]'
+      FROM generate_series(1, 90000) g`.execute(db);
+    await sql`ANALYZE activity`.execute(db);
+  });
+  after(() => s.cleanup());
+
+  it("all desc, no since → Index Scan Backward using activity_user_time, nothing filtered", async () => {
+    const store = new ActivityStore(s.storage.db);
+    const query = store
+      .pageQuery({
+        uid: "u0",
+        selection: findFilter("all")!.select({ objectType: undefined, objectId: undefined }),
+        bound: undefined,
+        sort: "desc",
+        hiddenTypes: [],
+        fetch: 51,
+      })
+      .compile();
+    const plan = await s.storage.db.executeQuery<{ "QUERY PLAN": string }>(
+      CompiledQuery.raw(`EXPLAIN (ANALYZE, COSTS OFF) ${query.sql}`, [...query.parameters]),
+    );
+    const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
+    assert.match(text, /Index Scan Backward using activity_user_time on activity/, text);
+    assert.doesNotMatch(text, /Rows Removed by Filter/, text);
+  });
+});

@@ -34,11 +34,17 @@ export function activityMigration(dialect: Dialect) {
         ["activity_user_self", ["affecteduser", "is_self", "timestamp", "activity_id"]],
         ["activity_user_category", ["affecteduser", "category", "timestamp", "activity_id"]],
         ["activity_user_object", ["affecteduser", "object_type", "object_id", "timestamp", "activity_id"]],
-        ["activity_time", ["timestamp"]],
       ];
       for (const [name, columns] of indexes) {
         await db.schema.createIndex(name).on("activity").columns(columns).execute();
       }
+      // For retention (`timestamp < ?` across all users). On PostgreSQL a BRIN index: a B-tree on
+      // timestamp alone tempted the planner to walk it backwards for a user's first page, filtering
+      // every newer row of every other user (89k rows, 11 ms, growing with the table). A BRIN index
+      // serves range deletes but can never provide order, so stream pages stay on the per-user
+      // indexes. SQLite's planner keeps to the per-user indexes (test/activity/indexes.test.ts).
+      const retention = db.schema.createIndex("activity_time").on("activity").column("timestamp");
+      await (dialect === "postgres" ? retention.using("brin") : retention).execute();
 
       await db.schema
         .createTable("activity_stream_settings")
