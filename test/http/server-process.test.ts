@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
@@ -10,55 +9,8 @@ import { systemClock } from "../../src/clock.js";
 import { sha256Hex } from "../../src/security/secrets.js";
 import { openStorage } from "../../src/storage/connect.js";
 import { requestTokenOf } from "../support/browser-form.js";
-import { assertBuilt, COMPILED_MAIN, childEnvironment, REPO_ROOT } from "../support/occ.js";
-import { createTestStorage, type TestStorage } from "../support/storage.js";
-
-/** `node dist/main.js` as `npm start` runs it, on a free port, with its output collected. */
-class ServerProcess {
-  readonly child: ChildProcess;
-  stdout = "";
-  stderr = "";
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  private waiters: Array<() => void> = [];
-
-  constructor(storage: TestStorage) {
-    assertBuilt();
-    this.child = spawn(process.execPath, [COMPILED_MAIN], {
-      cwd: REPO_ROOT,
-      env: childEnvironment(storage, { HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info" }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    this.child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stdout += chunk;
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-    this.child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stderr += chunk;
-    });
-    // "close", not "exit": by then every byte the process wrote has been read.
-    this.exited = new Promise((resolve) => this.child.on("close", (code, signal) => resolve({ code, signal })));
-    this.exited.then(() => {
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-  }
-
-  /** Waits (at most 20 s) until stdout matches; returns the match. */
-  async waitFor(pattern: RegExp): Promise<RegExpExecArray> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const match = pattern.exec(this.stdout);
-      if (match) return match;
-      if (this.child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`server output never matched ${pattern}\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
-      }
-      await Promise.race([new Promise<void>((resolve) => this.waiters.push(resolve)), delay(500)]);
-    }
-  }
-
-  async url(): Promise<string> {
-    return (await this.waitFor(/Keystream is running at (http:\/\/127\.0\.0\.1:\d+)\//))[1] ?? "";
-  }
-}
+import { ServerProcess } from "../support/server-process.js";
+import { createTestStorage } from "../support/storage.js";
 
 /** The cookie `name` from a fetch response's Set-Cookie headers. */
 function cookieOf(response: Response, name: string): string | undefined {

@@ -7,7 +7,6 @@
  * set-up too. Either way the two nodes share the data directory (config.json, the client-secret key).
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as delay } from "node:timers/promises";
 import pino from "pino";
@@ -16,7 +15,7 @@ import { JobScheduler } from "../../src/jobs/scheduler.js";
 import { createServices, type Services } from "../../src/services.js";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { requestTokenOf } from "../support/browser-form.js";
-import { assertBuilt, COMPILED_MAIN, childEnvironment, REPO_ROOT } from "../support/occ.js";
+import { ServerProcess } from "../support/server-process.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
 const AUTHORIZE = "/index.php/apps/oauth2/authorize";
@@ -31,64 +30,6 @@ const CLIENT = {
   redirectUri: "https://app.example.com/callback",
 };
 const BACKGROUND_JOBS = ["accounts:expired-sessions", "activity:expire", "oauth2:cleanup"];
-
-/** One Keystream node: `node dist/main.js` on a free port, its (JSON) log collected. */
-class Node {
-  readonly child: ChildProcess;
-  stdout = "";
-  stderr = "";
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-
-  constructor(
-    readonly name: string,
-    storage: TestStorage,
-  ) {
-    assertBuilt();
-    this.child = spawn(process.execPath, [COMPILED_MAIN], {
-      cwd: REPO_ROOT,
-      env: childEnvironment(storage, { HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info" }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    this.child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stdout += chunk;
-    });
-    this.child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stderr += chunk;
-    });
-    this.exited = new Promise((resolve) => this.child.on("exit", (code, signal) => resolve({ code, signal })));
-  }
-
-  /** Waits (at most 20 s) until the log matches. */
-  async waitFor(pattern: RegExp): Promise<RegExpExecArray> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const match = pattern.exec(this.stdout);
-      if (match) return match;
-      if (this.child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`node ${this.name}: output never matched ${pattern}\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
-      }
-      await delay(25);
-    }
-  }
-
-  async url(): Promise<string> {
-    return (await this.waitFor(/Keystream is running at (http:\/\/127\.0\.0\.1:\d+)\//))[1] ?? "";
-  }
-
-  /** The structured log lines with this `msg`. */
-  logLines(msg: string): Array<Record<string, unknown>> {
-    return this.stdout
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((entry) => entry.msg === msg);
-  }
-
-  async stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGTERM");
-    return this.exited;
-  }
-}
 
 /**
  * A browser reduced to a cookie jar and manual redirects. Its jar is not per node: behind one
@@ -142,16 +83,16 @@ interface Tokens {
 describe("two Keystream nodes on one database", () => {
   let storage: TestStorage;
   let services: Services;
-  let a: Node;
-  let b: Node;
+  let a: ServerProcess;
+  let b: ServerProcess;
   let urlA: string;
   let urlB: string;
 
   before(async () => {
     // A fresh, unmigrated database: both nodes start at once and race to migrate it.
     storage = await createTestStorage({ migrate: false });
-    a = new Node("A", storage);
-    b = new Node("B", storage);
+    a = new ServerProcess(storage, "node A");
+    b = new ServerProcess(storage, "node B");
     [urlA, urlB] = await Promise.all([a.url(), b.url()]);
     services = createServices({ storage: storage.storage, dataDir: storage.dataDir, log: pino({ level: "silent" }) });
     await services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" });

@@ -20,7 +20,8 @@ import type { TestApp } from "./app.js";
  */
 export const CHROMIUM_PATH = process.env.KEYSTREAM_CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-const CHROMIUM_ARGS = [
+/** Headless on a machine without network: no sandbox (root), no GPU, no background traffic. */
+export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",

@@ -1,16 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-
-/** Debian's Chromium, headless, with no background traffic (the machine has no network). */
-export const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../support/browser.js";
 
 /**
  * The user's browser: the xdg-open shim hands it the authorize URL the client opened; it logs in
@@ -27,7 +16,7 @@ export class UserBrowser {
   static async launch(home: string): Promise<UserBrowser> {
     const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: `${home}/.config`, XDG_CACHE_HOME: `${home}/.cache` };
     const browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_PATH,
       headless: true,
       args: CHROMIUM_ARGS,
       timeout: 30_000,
