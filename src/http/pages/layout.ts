@@ -10,6 +10,9 @@ main{max-width:46rem;margin:2rem auto;background:#fff;padding:1.5rem 2rem;border
 h1{font-size:1.4rem;margin-top:0}
 h2{font-size:1.1rem;margin-top:2rem;border-bottom:1px solid #dde3e8;padding-bottom:.3rem}
 label{display:block;margin:.8rem 0 .2rem}
+td label{display:inline;margin:0}
+td input[type=checkbox]{margin:0}
+th.narrow,td.narrow{width:2rem}
 input[type=text],input[type=password],input[type=email],input[type=url]{width:100%;padding:.5rem;box-sizing:border-box;border:1px solid #b8c2cc;border-radius:4px}
 button{padding:.5rem 1rem;border:0;border-radius:4px;background:#0082c9;color:#fff;cursor:pointer}
 button.link{background:none;color:#0082c9;padding:0;text-decoration:underline}

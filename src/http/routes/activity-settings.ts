@@ -46,7 +46,7 @@ ${flash ?? ""}
 <table>${STREAM_SETTING_TYPES.map(
         (
           s,
-        ) => html`<tr><td><input type="checkbox" id="stream-${s.type}" name="stream_${s.type}" value="1"${settings[s.type] ? html` checked` : ""}></td>
+        ) => html`<tr><td class="narrow"><input type="checkbox" id="stream-${s.type}" name="stream_${s.type}" value="1"${settings[s.type] ? html` checked` : ""}></td>
 <td><label for="stream-${s.type}">${s.description}</label></td></tr>`,
       )}</table>
 <p><button type="submit">Save</button></p>

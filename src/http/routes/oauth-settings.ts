@@ -70,8 +70,7 @@ ${clients.map(
       order: 60,
       render: async ({ principal, csrfToken }) => {
         const clients = await oauth.authorizedClients(principal.user.uid);
-        return html`<h2>OAuth 2.0</h2>
-<h3>Authorized Applications</h3>
+        return html`<h2>Authorized Applications</h2>
 ${
   clients.length === 0
     ? html`<p class="muted" id="oauth2-no-authorized">No applications authorized.</p>`
