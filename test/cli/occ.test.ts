@@ -18,7 +18,7 @@ function assertOneLineError(stderr: string, pattern: RegExp): void {
 
 describe("./occ (the real executable, on the test's storage)", () => {
   let t: TestApp;
-  const occ = (args: string[], env: Record<string, string> = {}) => runOcc(args, t.testStorage, env);
+  const occ = (args: string[], env: Record<string, string> = {}, input?: string) => runOcc(args, t.testStorage, env, input);
   const configFile = () => path.join(t.testStorage.dataDir, "config.json");
 
   before(async () => {
@@ -228,6 +228,34 @@ describe("./occ (the real executable, on the test's storage)", () => {
     const again = await occ(["user:delete", "alice"]);
     assert.equal(again.code, 1);
     assertOneLineError(again.stderr, /"alice" does not exist/);
+  });
+
+  it("activity:publish reads the event from standard input, writes one row per affected user and prints the ids", async () => {
+    await t.services.users.create({ uid: "pipe1" });
+    await t.services.users.create({ uid: "pipe2" });
+    const event = {
+      app: "files",
+      type: "file_created",
+      affectedusers: ["pipe1", "pipe2"],
+      user: "pipe1",
+      subject: "created_self",
+      subjectparams: [{ type: "file", value: "/piped.txt", id: 7 }],
+    };
+    const result = await occ(["activity:publish"], {}, `${JSON.stringify(event)}\n`);
+    assert.equal(result.code, 0, result.stderr);
+    const ids = result.stdout.trim().split(/\s+/).map(Number);
+    assert.equal(ids.length, 2);
+    assert.ok(
+      ids.every((id) => Number.isSafeInteger(id) && id > 0),
+      result.stdout,
+    );
+    assert.equal(await t.services.activity.store.countForUser("pipe1"), 1);
+    assert.equal(await t.services.activity.store.countForUser("pipe2"), 1);
+
+    const broken = await occ(["activity:publish"], {}, "{ not json");
+    assert.equal(broken.code, 1);
+    assert.equal(broken.stderr.trim().split("\n").length, 1, broken.stderr);
+    assert.equal(await t.services.activity.store.countForUser("pipe1"), 1, "nothing written");
   });
 
   it("migrate on an up-to-date database applies nothing", async () => {

@@ -44,20 +44,23 @@ export function runOcc(
   args: string[],
   storage: Pick<TestStorage, "dataDir" | "databaseUrl">,
   extraEnv: Record<string, string> = {},
+  /** Piped to the command's standard input (closed at once when absent). */
+  input?: string,
 ): Promise<ProcessResult> {
   assertBuilt();
   return new Promise((resolve, reject) => {
     const child = spawn(OCC, args, {
       cwd: REPO_ROOT,
       env: childEnvironment(storage, extraEnv),
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
+    if (input !== undefined) child.stdin?.end(input);
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
     });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
     child.on("error", reject);
