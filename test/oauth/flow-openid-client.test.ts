@@ -2,38 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as client from "openid-client";
 import type { TestApp } from "../support/app.js";
+import { requestTokenOf } from "../support/browser-form.js";
+import { FetchBrowser } from "../support/fetch-browser.js";
 import { createOAuthTestApp, PASSWORD, WEB_CLIENT } from "./support.js";
-
-/** A browser reduced to what the flow needs: a cookie jar and manual redirects over real HTTP. */
-class FetchBrowser {
-  private readonly cookies = new Map<string, string>();
-  constructor(private readonly base: string) {}
-
-  async request(path: string, form?: Record<string, string>): Promise<Response> {
-    const response = await fetch(new URL(path, this.base), {
-      method: form ? "POST" : "GET",
-      redirect: "manual",
-      headers: {
-        accept: "text/html",
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
-        ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
-      },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ""] = header.split(";");
-      const eq = pair.indexOf("=");
-      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    return response;
-  }
-}
-
-function requestToken(page: string): string {
-  const token = /name="requesttoken" value="([^"]+)"/.exec(page)?.[1];
-  assert.ok(token, "a requesttoken on the page");
-  return token;
-}
 
 /** Login form → consent → the redirect the client receives. */
 async function authorizeInBrowser(base: string, authorizationUrl: URL): Promise<URL> {
@@ -48,14 +19,14 @@ async function authorizeInBrowser(base: string, authorizationUrl: URL): Promise<
   const login = await browser.request("/index.php/login", {
     user: "alice",
     password: PASSWORD,
-    requesttoken: requestToken(loginPage),
+    requesttoken: requestTokenOf(loginPage),
     redirect_url: back,
   });
   assert.equal(login.status, 303);
   const consentUrl = String(login.headers.get("location"));
   const consentPage = await (await browser.request(consentUrl)).text();
   assert.match(consentPage, /id="oauth-consent"/);
-  const decision = await browser.request(consentUrl, { requesttoken: requestToken(consentPage) });
+  const decision = await browser.request(consentUrl, { requesttoken: requestTokenOf(consentPage) });
   assert.equal(decision.status, 303);
   return new URL(String(decision.headers.get("location")));
 }

@@ -14,51 +14,15 @@ import { ManualClock } from "../../src/clock.js";
 import { JobScheduler } from "../../src/jobs/scheduler.js";
 import { createServices, type Services } from "../../src/services.js";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
+import { AUTHORIZE, PASSWORD, TOKEN, USERINFO, WEB_CLIENT } from "../oauth/support.js";
 import { requestTokenOf } from "../support/browser-form.js";
+import { FetchBrowser } from "../support/fetch-browser.js";
 import { ServerProcess } from "../support/server-process.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
-const AUTHORIZE = "/index.php/apps/oauth2/authorize";
-const TOKEN = "/index.php/apps/oauth2/api/v1/token";
-const USERINFO = "/index.php/apps/oauth2/api/v1/userinfo";
 const SECURITY_STREAM = "/ocs/v2.php/apps/activity/api/v2/activity/security?format=json";
-const PASSWORD = "correct horse battery";
-const CLIENT = {
-  name: "Web App",
-  clientId: "webappclientid0123456789abcdefghijklmnopqrstuv",
-  secret: "webappsecret0123456789abcdefghijklmnopqrstuvwxyz",
-  redirectUri: "https://app.example.com/callback",
-};
+const CLIENT = WEB_CLIENT;
 const BACKGROUND_JOBS = ["accounts:expired-sessions", "activity:expire", "oauth2:cleanup"];
-
-/**
- * A browser reduced to a cookie jar and manual redirects. Its jar is not per node: behind one
- * reverse proxy both nodes are the same site, so the browser sends the same cookie to either.
- */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-
-  async request(url: string, form?: Record<string, string>): Promise<Response> {
-    const response = await fetch(url, {
-      method: form ? "POST" : "GET",
-      redirect: "manual",
-      headers: {
-        accept: "text/html",
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
-        ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
-      },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ""] = header.split(";");
-      const eq = pair.indexOf("=");
-      const value = pair.slice(eq + 1);
-      if (value === "" || /max-age=0|expires=Thu, 01 Jan 1970/i.test(header)) this.cookies.delete(pair.slice(0, eq));
-      else this.cookies.set(pair.slice(0, eq), value);
-    }
-    return response;
-  }
-}
 
 const basic = `Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.secret}`).toString("base64")}`;
 
@@ -121,7 +85,7 @@ describe("two Keystream nodes on one database", () => {
   });
 
   it("login + consent on A, token on B, refresh on A, userinfo + activity on B, revoke on A → token rejected on B", async () => {
-    const browser = new Browser();
+    const browser = new FetchBrowser();
     const authorize = `${AUTHORIZE}?${new URLSearchParams({ response_type: "code", client_id: CLIENT.clientId, redirect_uri: CLIENT.redirectUri })}`;
 
     // Login and consent on node A.
