@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { buildApp } from "../../src/app.js";
 import { authorizeUrl, createOAuthTestApp, PASSWORD, WEB_CLIENT } from "../oauth/support.js";
-import type { TestApp } from "../support/app.js";
+import { createProxiedApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
 
 /**
@@ -130,8 +129,7 @@ describe("session cookie flags", () => {
   let proxied: FastifyInstance;
   before(async () => {
     t = await createOAuthTestApp();
-    proxied = await buildApp({ services: t.services, trustedProxies: ["127.0.0.1"], sleep: async () => {} });
-    await proxied.ready();
+    proxied = await createProxiedApp(t);
   });
   after(async () => {
     await proxied.close();

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { buildApp } from "../../src/app.js";
 import { s256Challenge } from "../../src/oauth/domain/pkce.js";
-import type { TestApp } from "../support/app.js";
+import { createProxiedApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { basic, createOAuthTestApp, PASSWORD, WEB_CLIENT } from "./support.js";
 
@@ -206,8 +205,7 @@ describe("metadata issuer without overwrite.cli.url", () => {
   let proxied: FastifyInstance;
   before(async () => {
     t = await createOAuthTestApp();
-    proxied = await buildApp({ services: t.services, trustedProxies: ["127.0.0.1"], sleep: async () => {} });
-    await proxied.ready();
+    proxied = await createProxiedApp(t);
   });
   after(async () => {
     await proxied.close();

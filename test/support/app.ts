@@ -57,3 +57,13 @@ export async function createAppOn(
   await app.ready();
   return { app, services, clock, sleeps };
 }
+
+/**
+ * A second app over the same services that believes X-Forwarded-* from 127.0.0.1 (the address
+ * `inject` uses): what Keystream behind a TLS-terminating proxy sees. Close it before `t.close()`.
+ */
+export async function createProxiedApp(t: Pick<TestApp, "services">): Promise<FastifyInstance> {
+  const proxied = await buildApp({ services: t.services, trustedProxies: ["127.0.0.1"], sleep: async () => {} });
+  await proxied.ready();
+  return proxied;
+}
