@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js";
 import { randomAlphanumeric, sha256Hex } from "../security/secrets.js";
 import type { DbOrTx } from "../storage/database.js";
+import { PreparedQuery } from "../storage/prepared.js";
 import { AccountError } from "./errors.js";
 
 export interface AppPassword {
@@ -18,11 +19,25 @@ const APP_PASSWORD_LENGTH = 72;
  * App passwords: named, revocable device credentials for HTTP Basic. Only their SHA-256 is stored;
  * the plain value is returned once, at creation.
  */
+/**
+ * "Last used" is written at most this often per app password: a desktop client authenticates
+ * every WebDAV request with it, and a write per request would be the cost of the request
+ * (Nextcloud updates a token's last activity at most once a minute too).
+ */
+const LAST_USED_RESOLUTION_SECONDS = 60;
+
 export class AppPasswords {
+  /** Every Basic-authenticated request may carry an app password (see PreparedQuery). */
+  private readonly byTokenHash: PreparedQuery<{ tokenHash: string }, { id: number; uid: string; last_used_at: number | null }>;
+
   constructor(
     private readonly db: DbOrTx,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.byTokenHash = new PreparedQuery((slot) =>
+      db.selectFrom("app_passwords").select(["id", "uid", "last_used_at"]).where("token_hash", "=", slot("tokenHash")),
+    );
+  }
 
   async create(uid: string, name: string): Promise<{ appPassword: AppPassword; secret: string }> {
     const trimmed = name.trim();
@@ -64,13 +79,12 @@ export class AppPasswords {
   /** The owner of an app password, looked up by digest (an index probe: no timing on the secret). */
   async resolve(secret: string): Promise<{ uid: string; id: number } | undefined> {
     if (secret.length !== APP_PASSWORD_LENGTH) return undefined;
-    const row = await this.db
-      .selectFrom("app_passwords")
-      .select(["id", "uid"])
-      .where("token_hash", "=", sha256Hex(secret))
-      .executeTakeFirst();
+    const row = await this.byTokenHash.first(this.db, { tokenHash: sha256Hex(secret) });
     if (!row) return undefined;
-    await this.db.updateTable("app_passwords").set({ last_used_at: this.clock.nowSeconds() }).where("id", "=", row.id).execute();
+    const now = this.clock.nowSeconds();
+    if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_SECONDS) {
+      await this.db.updateTable("app_passwords").set({ last_used_at: now }).where("id", "=", row.id).execute();
+    }
     return { uid: row.uid, id: Number(row.id) };
   }
 }

@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.js";
 import type { DbOrTx } from "../storage/database.js";
+import { PreparedQuery } from "../storage/prepared.js";
 import { AccountError } from "./errors.js";
 
 /** The largest avatar accepted (bytes). */
@@ -24,10 +25,17 @@ export interface Avatar {
 
 /** User avatars (the userinfo `picture`), set with `./occ user:set-avatar` or on the personal page. */
 export class Avatars {
+  /** Asked on every userinfo request (see PreparedQuery). */
+  private readonly contentTypeOf: PreparedQuery<{ uid: string }, { content_type: string }>;
+
   constructor(
     private readonly db: DbOrTx,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.contentTypeOf = new PreparedQuery((slot) =>
+      db.selectFrom("user_avatars").select("content_type").where("uid", "=", slot("uid")),
+    );
+  }
 
   async set(uid: string, data: Buffer): Promise<Avatar> {
     if (data.length === 0 || data.length > MAX_AVATAR_BYTES) {
@@ -55,7 +63,7 @@ export class Avatars {
 
   /** The file extension of the user's avatar, or undefined when the user has none (no image read). */
   async extensionOf(uid: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom("user_avatars").select("content_type").where("uid", "=", uid).executeTakeFirst();
+    const row = await this.contentTypeOf.first(this.db, { uid });
     return row ? (SIGNATURES.find((s) => s.type === row.content_type)?.extension ?? "png") : undefined;
   }
 

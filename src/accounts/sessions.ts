@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js";
 import { randomToken, sha256Hex } from "../security/secrets.js";
 import type { DbOrTx } from "../storage/database.js";
+import { PreparedQuery } from "../storage/prepared.js";
 
 export interface Session {
   /** The cookie value; only its SHA-256 is stored. */
@@ -16,11 +17,25 @@ export interface Session {
  * replaces it with a fresh session id (no session fixation).
  */
 export class Sessions {
+  /** Every request with a session cookie reads its session (see PreparedQuery). */
+  private readonly byIdHash: PreparedQuery<
+    { idHash: string },
+    { uid: string | null; csrf_token: string; expires_at: number; enabled: number | null }
+  >;
+
   constructor(
     private readonly db: DbOrTx,
     private readonly clock: Clock,
     private readonly lifetimeSeconds: () => number,
-  ) {}
+  ) {
+    this.byIdHash = new PreparedQuery((slot) =>
+      db
+        .selectFrom("sessions")
+        .leftJoin("users", "users.uid", "sessions.uid")
+        .select(["sessions.uid", "sessions.csrf_token", "sessions.expires_at", "users.enabled"])
+        .where("sessions.id_hash", "=", slot("idHash")),
+    );
+  }
 
   async start(uid: string | null): Promise<Session> {
     const now = this.clock.nowSeconds();
@@ -47,12 +62,7 @@ export class Sessions {
   /** A live session for the cookie value; a session of a disabled user is not live. */
   async find(token: string): Promise<Session | undefined> {
     if (token.length === 0 || token.length > 128) return undefined;
-    const row = await this.db
-      .selectFrom("sessions")
-      .leftJoin("users", "users.uid", "sessions.uid")
-      .select(["sessions.uid", "sessions.csrf_token", "sessions.expires_at", "users.enabled"])
-      .where("sessions.id_hash", "=", sha256Hex(token))
-      .executeTakeFirst();
+    const row = await this.byIdHash.first(this.db, { idHash: sha256Hex(token) });
     if (!row || row.expires_at <= this.clock.nowSeconds()) return undefined;
     if (row.uid !== null && row.enabled !== 1) return undefined;
     return { token, uid: row.uid, csrfToken: row.csrf_token, expiresAt: row.expires_at };

@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.js";
 import type { DbOrTx } from "../storage/database.js";
+import { PreparedQuery } from "../storage/prepared.js";
 import type { UsersTable } from "../storage/schema/accounts.js";
 import { AccountError } from "./errors.js";
 import { dummyPasswordHash, hashPassword, passwordProblem, verifyPassword } from "./passwords.js";
@@ -53,10 +54,15 @@ function validateProfile(displayName: string | undefined, email: string | undefi
 }
 
 export class UserDirectory {
+  /** Every authenticated request reads its user (see PreparedQuery). */
+  private readonly byUid: PreparedQuery<{ uid: string }, UsersTable>;
+
   constructor(
     private readonly db: DbOrTx,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.byUid = new PreparedQuery((slot) => db.selectFrom("users").selectAll().where("uid", "=", slot("uid")));
+  }
 
   /** Validates everything before writing, so a refused user leaves no row behind. */
   async create(input: NewUser): Promise<User> {
@@ -88,7 +94,7 @@ export class UserDirectory {
   }
 
   async find(uid: string): Promise<User | undefined> {
-    const row = await this.db.selectFrom("users").selectAll().where("uid", "=", uid).executeTakeFirst();
+    const row = await this.byUid.first(this.db, { uid });
     return row ? toUser(row) : undefined;
   }
 

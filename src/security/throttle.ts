@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.js";
 import type { DbOrTx } from "../storage/database.js";
+import { PreparedQuery } from "../storage/prepared.js";
 
 /**
  * Failed-attempt throttling in the database (table `throttle`), so the count holds across nodes.
@@ -54,12 +55,40 @@ export function delayForFailures(failures: number, policy: ThrottlePolicy): numb
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(failures - 1, 30));
 }
 
+type BucketParams = Record<string, string | number>;
+type BucketRow = { failures: number; last_failure_at: number };
+
 export class Throttle {
+  /**
+   * The check runs before every token request and every Basic login, so its statement is compiled
+   * once per number of buckets (1 for the token endpoints, 2 for login: see PreparedQuery).
+   */
+  private readonly checkByArity = new Map<number, PreparedQuery<BucketParams, BucketRow>>();
+
   constructor(
     private readonly db: DbOrTx,
     private readonly clock: Clock,
     private readonly policy: ThrottlePolicy,
   ) {}
+
+  private checkStatement(arity: number): PreparedQuery<BucketParams, BucketRow> {
+    let statement = this.checkByArity.get(arity);
+    if (!statement) {
+      statement = new PreparedQuery<BucketParams, BucketRow>((slot) =>
+        this.db
+          .selectFrom("throttle")
+          .select(["failures", "last_failure_at"])
+          .where(
+            "bucket",
+            "in",
+            Array.from({ length: arity }, (_, i) => slot(`bucket${i}`) as string),
+          )
+          .where("last_failure_at", ">", slot("since") as number),
+      );
+      this.checkByArity.set(arity, statement);
+    }
+    return statement;
+  }
 
   /** The delay owed before the next attempt in any of these buckets (the largest of them). */
   async delayMs(buckets: string[]): Promise<number> {
@@ -72,12 +101,11 @@ export class Throttle {
     if (buckets.length === 0) return { delayMs: 0, failuresOnRecord: false };
     const now = this.clock.nowSeconds();
     const since = now - this.policy.forgetAfterSeconds;
-    const rows = await this.db
-      .selectFrom("throttle")
-      .select(["failures", "last_failure_at"])
-      .where("bucket", "in", buckets)
-      .where("last_failure_at", ">", since)
-      .execute();
+    const params: BucketParams = { since };
+    buckets.forEach((bucket, i) => {
+      params[`bucket${i}`] = bucket;
+    });
+    const { rows } = await this.checkStatement(buckets.length).execute(this.db, params);
     let retryAfterSeconds = 0;
     for (const row of rows) {
       if (row.failures < this.policy.lockoutAfterFailures) continue;

@@ -1,4 +1,4 @@
-import type { Selectable, Transaction, Updateable } from "kysely";
+import type { Selectable, Updateable } from "kysely";
 import type { ClientFields } from "../oauth/domain/client-rules.js";
 import type {
   AccessTokenRecord,
@@ -13,7 +13,8 @@ import type {
   RefreshTokenRecord,
 } from "../oauth/ports.js";
 import type { SecretSealer } from "../security/secret-box.js";
-import type { Database, Db } from "./database.js";
+import type { Db, DbOrTx } from "./database.js";
+import { PreparedQuery } from "./prepared.js";
 import type { OAuthClientsTable } from "./schema/oauth.js";
 
 type Logger = { info(obj: object, msg: string): void };
@@ -26,13 +27,19 @@ type Logger = { info(obj: object, msg: string): void };
  */
 export class KyselyClientStore implements ClientStore {
   private seeding: Promise<void> | undefined;
+  /** Every token request looks its client up by client_id (see PreparedQuery). */
+  private readonly byClientId: PreparedQuery<{ clientId: string }, Selectable<OAuthClientsTable>>;
 
   constructor(
     private readonly db: Db,
     private readonly box: SecretSealer,
     private readonly defaults: readonly ClientFields[],
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.byClientId = new PreparedQuery((slot) =>
+      db.selectFrom("oauth2_clients").selectAll().where("client_id", "=", slot("clientId")),
+    );
+  }
 
   private seeded(): Promise<void> {
     this.seeding ??= this.seed().catch((error: unknown) => {
@@ -91,7 +98,7 @@ export class KyselyClientStore implements ClientStore {
     return rows.map((r) => this.toClient(r));
   }
 
-  private async findBy(column: "id" | "client_id" | "name", value: string | number): Promise<OAuthClient | undefined> {
+  private async findBy(column: "id" | "name", value: string | number): Promise<OAuthClient | undefined> {
     await this.seeded();
     const row = await this.db
       .selectFrom("oauth2_clients")
@@ -105,8 +112,10 @@ export class KyselyClientStore implements ClientStore {
     return Number.isSafeInteger(id) ? this.findBy("id", id) : Promise.resolve(undefined);
   }
 
-  findByClientId(clientId: string): Promise<OAuthClient | undefined> {
-    return this.findBy("client_id", clientId);
+  async findByClientId(clientId: string): Promise<OAuthClient | undefined> {
+    await this.seeded();
+    const row = await this.byClientId.first(this.db, { clientId });
+    return row ? this.toClient(row) : undefined;
   }
 
   findByName(name: string): Promise<OAuthClient | undefined> {
@@ -163,37 +172,170 @@ export class KyselyClientStore implements ClientStore {
   }
 }
 
-/** Writes the pair; returns the new refresh token's id (undefined for the implicit flow). */
-async function insertTokens(
-  trx: Transaction<Database>,
-  grantId: number,
-  now: number,
-  tokens: NewTokens,
-): Promise<number | undefined> {
-  const access = await trx
-    .insertInto("oauth2_access_tokens")
-    .values({ token_hash: tokens.accessTokenHash, grant_id: grantId, created_at: now, expires_at: tokens.accessExpiresAt })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  if (!tokens.refresh) return undefined;
-  const refresh = await trx
-    .insertInto("oauth2_refresh_tokens")
-    .values({
-      token_hash: tokens.refresh.tokenHash,
-      grant_id: grantId,
-      access_token_id: Number(access.id),
-      created_at: now,
-      expires_at: tokens.refresh.expiresAt,
-      rotated_at: null,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return Number(refresh.id);
+/**
+ * The statements of the token endpoint and of bearer authentication, compiled once (see
+ * PreparedQuery): these run on every token, refresh, userinfo and API request.
+ */
+function grantStatements(db: Db) {
+  return {
+    findCode: new PreparedQuery<{ codeHash: string }, CodeRow>((slot) =>
+      db
+        .selectFrom("oauth2_codes as c")
+        .innerJoin("oauth2_grants as g", "g.id", "c.grant_id")
+        .select([
+          "c.grant_id",
+          "g.client_id",
+          "g.uid",
+          "c.code_challenge",
+          "c.code_challenge_method",
+          "c.expires_at",
+          "c.consumed_at",
+        ])
+        .where("c.code_hash", "=", slot("codeHash")),
+    ),
+    consumeCode: new PreparedQuery<{ codeHash: string; now: number }, { grant_id: number }>((slot) =>
+      db
+        .updateTable("oauth2_codes")
+        .set({ consumed_at: slot("now") })
+        .where("code_hash", "=", slot("codeHash"))
+        .where("consumed_at", "is", null)
+        .returning("grant_id"),
+    ),
+    markPublicClient: new PreparedQuery<{ grantId: number }, unknown>((slot) =>
+      db.updateTable("oauth2_grants").set({ public_client: 1 }).where("id", "=", slot("grantId")),
+    ),
+    insertAccessToken: new PreparedQuery<{ tokenHash: string; grantId: number; now: number; expiresAt: number }, { id: number }>(
+      (slot) =>
+        db
+          .insertInto("oauth2_access_tokens")
+          .values({
+            token_hash: slot("tokenHash"),
+            grant_id: slot("grantId"),
+            created_at: slot("now"),
+            expires_at: slot("expiresAt"),
+          })
+          .returning("id"),
+    ),
+    insertRefreshToken: new PreparedQuery<
+      { tokenHash: string; grantId: number; accessTokenId: number; now: number; expiresAt: number },
+      { id: number }
+    >((slot) =>
+      db
+        .insertInto("oauth2_refresh_tokens")
+        .values({
+          token_hash: slot("tokenHash"),
+          grant_id: slot("grantId"),
+          access_token_id: slot("accessTokenId"),
+          created_at: slot("now"),
+          expires_at: slot("expiresAt"),
+          rotated_at: null,
+        })
+        .returning("id"),
+    ),
+    findRefreshToken: new PreparedQuery<{ tokenHash: string }, RefreshRow>((slot) =>
+      db
+        .selectFrom("oauth2_refresh_tokens as r")
+        .innerJoin("oauth2_grants as g", "g.id", "r.grant_id")
+        .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
+        .select([
+          "r.id",
+          "r.grant_id",
+          "g.client_id as client_internal_id",
+          "c.client_id",
+          "g.uid",
+          "g.public_client",
+          "r.access_token_id",
+          "r.created_at",
+          "r.expires_at",
+          "r.rotated_at",
+        ])
+        .where("r.token_hash", "=", slot("tokenHash")),
+    ),
+    rotateRefreshToken: new PreparedQuery<{ id: number; now: number }, { access_token_id: number | null }>((slot) =>
+      db
+        .updateTable("oauth2_refresh_tokens")
+        .set({ rotated_at: slot("now") })
+        .where("id", "=", slot("id"))
+        .where("rotated_at", "is", null)
+        .returning("access_token_id"),
+    ),
+    deleteAccessToken: new PreparedQuery<{ id: number }, unknown>((slot) =>
+      db.deleteFrom("oauth2_access_tokens").where("id", "=", slot("id")),
+    ),
+    deleteGraceOfSuccessor: new PreparedQuery<{ successorId: number }, unknown>((slot) =>
+      db.deleteFrom("oauth2_refresh_grace").where("successor_id", "=", slot("successorId")),
+    ),
+    findAccessToken: new PreparedQuery<{ tokenHash: string }, AccessRow>((slot) =>
+      db
+        .selectFrom("oauth2_access_tokens as a")
+        .innerJoin("oauth2_grants as g", "g.id", "a.grant_id")
+        .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
+        .select(["a.id", "a.grant_id", "g.uid", "c.client_id", "a.created_at", "a.expires_at"])
+        .where("a.token_hash", "=", slot("tokenHash")),
+    ),
+  };
+}
+
+interface CodeRow {
+  grant_id: number;
+  client_id: number;
+  uid: string;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
+interface RefreshRow {
+  id: number;
+  grant_id: number;
+  client_internal_id: number;
+  client_id: string;
+  uid: string;
+  public_client: number;
+  access_token_id: number | null;
+  created_at: number;
+  expires_at: number;
+  rotated_at: number | null;
+}
+
+interface AccessRow {
+  id: number;
+  grant_id: number;
+  uid: string;
+  client_id: string;
+  created_at: number;
+  expires_at: number;
 }
 
 /** Grants, codes and tokens; single use by compare-and-set inside one transaction (see GrantStore). */
 export class KyselyGrantStore implements GrantStore {
-  constructor(private readonly db: Db) {}
+  private readonly statements: ReturnType<typeof grantStatements>;
+
+  constructor(private readonly db: Db) {
+    this.statements = grantStatements(db);
+  }
+
+  /** Writes the pair; returns the new refresh token's id (undefined for the implicit flow). */
+  private async insertTokens(trx: DbOrTx, grantId: number, now: number, tokens: NewTokens): Promise<number | undefined> {
+    const access = await this.statements.insertAccessToken.first(trx, {
+      tokenHash: tokens.accessTokenHash,
+      grantId,
+      now,
+      expiresAt: tokens.accessExpiresAt,
+    });
+    if (!access) throw new Error("the access token insert returned no id");
+    if (!tokens.refresh) return undefined;
+    const refresh = await this.statements.insertRefreshToken.first(trx, {
+      tokenHash: tokens.refresh.tokenHash,
+      grantId,
+      accessTokenId: Number(access.id),
+      now,
+      expiresAt: tokens.refresh.expiresAt,
+    });
+    if (!refresh) throw new Error("the refresh token insert returned no id");
+    return Number(refresh.id);
+  }
 
   async createGrant(
     input: { clientInternalId: number; uid: string; now: number },
@@ -220,27 +362,14 @@ export class KyselyGrantStore implements GrantStore {
           })
           .execute();
       } else {
-        await insertTokens(trx, grantId, input.now, first.tokens);
+        await this.insertTokens(trx, grantId, input.now, first.tokens);
       }
       return grantId;
     });
   }
 
   async findCode(codeHash: string): Promise<CodeRecord | undefined> {
-    const row = await this.db
-      .selectFrom("oauth2_codes as c")
-      .innerJoin("oauth2_grants as g", "g.id", "c.grant_id")
-      .select([
-        "c.grant_id",
-        "g.client_id",
-        "g.uid",
-        "c.code_challenge",
-        "c.code_challenge_method",
-        "c.expires_at",
-        "c.consumed_at",
-      ])
-      .where("c.code_hash", "=", codeHash)
-      .executeTakeFirst();
+    const row = await this.statements.findCode.first(this.db, { codeHash });
     if (!row) return undefined;
     return {
       grantId: Number(row.grant_id),
@@ -260,42 +389,17 @@ export class KyselyGrantStore implements GrantStore {
     options: { publicClient?: boolean } = {},
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const consumed = await trx
-        .updateTable("oauth2_codes")
-        .set({ consumed_at: now })
-        .where("code_hash", "=", codeHash)
-        .where("consumed_at", "is", null)
-        .returning("grant_id")
-        .executeTakeFirst();
+      const consumed = await this.statements.consumeCode.first(trx, { codeHash, now });
       if (!consumed) return false;
       const grantId = Number(consumed.grant_id);
-      if (tokens) await insertTokens(trx, grantId, now, tokens);
-      if (tokens && options.publicClient) {
-        await trx.updateTable("oauth2_grants").set({ public_client: 1 }).where("id", "=", grantId).execute();
-      }
+      if (tokens) await this.insertTokens(trx, grantId, now, tokens);
+      if (tokens && options.publicClient) await this.statements.markPublicClient.execute(trx, { grantId });
       return true;
     });
   }
 
   async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
-    const row = await this.db
-      .selectFrom("oauth2_refresh_tokens as r")
-      .innerJoin("oauth2_grants as g", "g.id", "r.grant_id")
-      .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
-      .select([
-        "r.id",
-        "r.grant_id",
-        "g.client_id as client_internal_id",
-        "c.client_id",
-        "g.uid",
-        "g.public_client",
-        "r.access_token_id",
-        "r.created_at",
-        "r.expires_at",
-        "r.rotated_at",
-      ])
-      .where("r.token_hash", "=", tokenHash)
-      .executeTakeFirst();
+    const row = await this.statements.findRefreshToken.first(this.db, { tokenHash });
     if (!row) return undefined;
     return {
       id: Number(row.id),
@@ -313,20 +417,14 @@ export class KyselyGrantStore implements GrantStore {
 
   async rotateRefreshToken(record: RefreshTokenRecord, now: number, tokens: NewTokens, grace?: GracePair): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const rotated = await trx
-        .updateTable("oauth2_refresh_tokens")
-        .set({ rotated_at: now })
-        .where("id", "=", record.id)
-        .where("rotated_at", "is", null)
-        .returning("access_token_id")
-        .executeTakeFirst();
+      const rotated = await this.statements.rotateRefreshToken.first(trx, { id: record.id, now });
       if (!rotated) return false;
       if (rotated.access_token_id !== null) {
-        await trx.deleteFrom("oauth2_access_tokens").where("id", "=", rotated.access_token_id).execute();
+        await this.statements.deleteAccessToken.execute(trx, { id: Number(rotated.access_token_id) });
       }
-      const successorId = await insertTokens(trx, record.grantId, now, tokens);
+      const successorId = await this.insertTokens(trx, record.grantId, now, tokens);
       // The predecessor's grace pair held the token rotated just now: it has no use left.
-      await trx.deleteFrom("oauth2_refresh_grace").where("successor_id", "=", record.id).execute();
+      await this.statements.deleteGraceOfSuccessor.execute(trx, { successorId: record.id });
       if (grace && successorId !== undefined) {
         await trx
           .insertInto("oauth2_refresh_grace")
@@ -365,18 +463,11 @@ export class KyselyGrantStore implements GrantStore {
   }
 
   async revokeAccessToken(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom("oauth2_access_tokens").where("id", "=", id).executeTakeFirst();
-    return Number(result.numDeletedRows) === 1;
+    return (await this.statements.deleteAccessToken.affected(this.db, { id })) === 1;
   }
 
   async findAccessToken(tokenHash: string): Promise<AccessTokenRecord | undefined> {
-    const row = await this.db
-      .selectFrom("oauth2_access_tokens as a")
-      .innerJoin("oauth2_grants as g", "g.id", "a.grant_id")
-      .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
-      .select(["a.id", "a.grant_id", "g.uid", "c.client_id", "a.created_at", "a.expires_at"])
-      .where("a.token_hash", "=", tokenHash)
-      .executeTakeFirst();
+    const row = await this.statements.findAccessToken.first(this.db, { tokenHash });
     return row
       ? {
           id: Number(row.id),

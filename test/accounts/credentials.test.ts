@@ -43,6 +43,20 @@ describe("accounts: app passwords and sessions at rest", () => {
     assert.equal(await t.services.appPasswords.resolve(""), undefined);
   });
 
+  it("writes the last use at most once a minute (a client authenticates every request with it)", async () => {
+    const { secret, appPassword } = await t.services.appPasswords.create("alice", "desktop");
+    const lastUsed = async () => (await t.services.appPasswords.list("alice")).find((p) => p.id === appPassword.id)?.lastUsedAt;
+    await t.services.appPasswords.resolve(secret);
+    const first = t.clock.nowSeconds();
+    assert.equal(await lastUsed(), first);
+    t.clock.advance(59);
+    await t.services.appPasswords.resolve(secret);
+    assert.equal(await lastUsed(), first, "a use within the minute is not written");
+    t.clock.advance(1);
+    await t.services.appPasswords.resolve(secret);
+    assert.equal(await lastUsed(), first + 60);
+  });
+
   it("refuses an empty or overlong name", async () => {
     await assert.rejects(t.services.appPasswords.create("alice", "   "), /1 to 255/);
     await assert.rejects(t.services.appPasswords.create("alice", "x".repeat(256)), /1 to 255/);
