@@ -19,6 +19,9 @@ import type { OAuthClientsTable } from "./schema/oauth.js";
 
 type Logger = { info(obj: object, msg: string): void };
 
+/** More clients than a server has; the memo of opened secrets is cleared past it. */
+const OPENED_SECRETS_LIMIT = 10_000;
+
 /**
  * Clients in oauth2_clients, secrets sealed with the data directory's key. ownCloud's default
  * clients are written on first use of the store (research A.4): the migration lists their names in
@@ -27,6 +30,12 @@ type Logger = { info(obj: object, msg: string): void };
  */
 export class KyselyClientStore implements ClientStore {
   private seeding: Promise<void> | undefined;
+  /**
+   * Decrypted secrets by envelope: every token request reads its client, and an envelope always
+   * opens to the same secret, so AES-GCM runs once per secret version (a changed secret is a new
+   * envelope). Bounded by the number of clients; cleared if it ever outgrows that.
+   */
+  private readonly openedSecrets = new Map<string, string>();
   /** Every token request looks its client up by client_id (see PreparedQuery). */
   private readonly byClientId: PreparedQuery<{ clientId: string }, Selectable<OAuthClientsTable>>;
 
@@ -80,12 +89,22 @@ export class KyselyClientStore implements ClientStore {
     };
   }
 
+  private openSecret(envelope: string): string {
+    let secret = this.openedSecrets.get(envelope);
+    if (secret === undefined) {
+      secret = this.box.decrypt(envelope);
+      if (this.openedSecrets.size >= OPENED_SECRETS_LIMIT) this.openedSecrets.clear();
+      this.openedSecrets.set(envelope, secret);
+    }
+    return secret;
+  }
+
   private toClient(row: Selectable<OAuthClientsTable>): OAuthClient {
     return {
       id: Number(row.id),
       name: row.name,
       clientId: row.client_id,
-      secret: this.box.decrypt(row.secret_encrypted),
+      secret: this.openSecret(row.secret_encrypted),
       redirectUri: row.redirect_uri,
       allowSubdomains: row.allow_subdomains === 1,
       trusted: row.trusted === 1,
