@@ -14,11 +14,11 @@ export interface Principal {
 }
 
 /**
- * Resolves an opaque bearer token to a user. The OAuth module provides the implementation
+ * Resolves an opaque bearer token to its user (read with the token: one statement per request). The OAuth module provides the implementation
  * (`src/oauth`); the chain only knows this contract, so accounts code does not depend on OAuth.
  */
 export interface BearerTokenResolver {
-  resolve(token: string): Promise<{ uid: string; clientId: string } | undefined>;
+  resolve(token: string): Promise<{ user: User; clientId: string } | undefined>;
 }
 
 export type AuthenticationFailure =
@@ -101,9 +101,7 @@ export class Authenticator {
 
   async bearer(token: string): Promise<AuthenticationResult> {
     const resolved = token && this.bearerResolver ? await this.bearerResolver.resolve(token) : undefined;
-    if (!resolved) return { failure: "invalid_token" };
-    const user = await this.users.find(resolved.uid);
-    if (!user?.enabled) return { failure: "invalid_token" };
-    return { principal: { user, method: "bearer", clientId: resolved.clientId } };
+    if (!resolved?.user.enabled) return { failure: "invalid_token" };
+    return { principal: { user: resolved.user, method: "bearer", clientId: resolved.clientId } };
   }
 }

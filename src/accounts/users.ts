@@ -25,7 +25,8 @@ export function uidProblem(uid: string): string | undefined {
   return undefined;
 }
 
-function toUser(row: UsersTable): User {
+/** A users row as the domain's User (also for stores that read the user with another row). */
+export function userFromRow(row: Omit<UsersTable, "password_hash">): User {
   return {
     uid: row.uid,
     displayName: row.display_name,
@@ -90,12 +91,12 @@ export class UserDirectory {
       if (await this.find(input.uid)) throw new AccountError("uid_taken", `the user "${input.uid}" already exists`);
       throw error;
     }
-    return toUser(row);
+    return userFromRow(row);
   }
 
   async find(uid: string): Promise<User | undefined> {
     const row = await this.byUid.first(this.db, { uid });
-    return row ? toUser(row) : undefined;
+    return row ? userFromRow(row) : undefined;
   }
 
   async require(uid: string): Promise<User> {
@@ -106,7 +107,7 @@ export class UserDirectory {
 
   async list(): Promise<User[]> {
     const rows = await this.db.selectFrom("users").selectAll().orderBy("uid").execute();
-    return rows.map(toUser);
+    return rows.map(userFromRow);
   }
 
   /**
@@ -119,7 +120,7 @@ export class UserDirectory {
       await verifyPassword(await dummyPasswordHash(), password);
       return undefined;
     }
-    return (await verifyPassword(row.password_hash, password)) ? toUser(row) : undefined;
+    return (await verifyPassword(row.password_hash, password)) ? userFromRow(row) : undefined;
   }
 
   async setPassword(uid: string, password: string): Promise<void> {

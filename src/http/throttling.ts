@@ -13,7 +13,11 @@ export type GateResult = { refused: true; retryAfterSeconds: number } | { refuse
 export async function throttleGate(request: FastifyRequest, throttle: Throttle, buckets: string[]): Promise<GateResult> {
   const verdict = await throttle.check(buckets);
   if (verdict.retryAfterSeconds !== undefined) return { refused: true, retryAfterSeconds: verdict.retryAfterSeconds };
-  if (verdict.delayMs > 0) await request.server.sleep(verdict.delayMs);
+  if (verdict.delayMs > 0) {
+    // Logged: requests are logged once, when answered, and this one is about to wait.
+    request.log.info({ event: "throttle_delay", delayMs: verdict.delayMs, url: request.url }, "attempt delayed by throttling");
+    await request.server.sleep(verdict.delayMs);
+  }
   return { refused: false, failuresOnRecord: verdict.failuresOnRecord };
 }
 

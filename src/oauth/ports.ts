@@ -1,3 +1,4 @@
+import type { User } from "../accounts/users.js";
 import type { ClientFields } from "./domain/client-rules.js";
 
 /** A registered client, secret decrypted. `id` is internal; `clientId` is the public identifier. */
@@ -36,6 +37,8 @@ export interface CodeRecord {
   challengeMethod: string | null;
   expiresAt: number;
   consumed: boolean;
+  /** The grant's user may sign in (read with the code: one statement, issue 6). */
+  userEnabled: boolean;
 }
 
 export interface RefreshTokenRecord {
@@ -51,6 +54,8 @@ export interface RefreshTokenRecord {
   rotated: boolean;
   /** The grant's code was redeemed by a public client (PKCE, no secret): client_id alone may refresh. */
   publicClient: boolean;
+  /** The grant's user may sign in (read with the token: one statement, issue 6). */
+  userEnabled: boolean;
 }
 
 export interface AccessTokenRecord {
@@ -125,6 +130,8 @@ export interface GrantStore {
   /** Deletes grace pairs whose window closed (they hold sealed live tokens: keep them no longer). */
   purgeGracePairs(now: number): Promise<number>;
   findAccessToken(tokenHash: string): Promise<AccessTokenRecord | undefined>;
+  /** The same with the token's user, read in the same statement (bearer authentication, issue 6). */
+  findAccessTokenWithUser(tokenHash: string): Promise<{ token: AccessTokenRecord; user: User } | undefined>;
   /** Clients with a live code, access token or refresh token of this user. */
   authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]>;
   /** Deletes every grant (so every code and token) of this user for this client. */

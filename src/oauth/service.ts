@@ -1,4 +1,5 @@
 import type { BearerTokenResolver } from "../accounts/authentication.js";
+import type { User } from "../accounts/users.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../security/secret-box.js";
 import { sha256Hex } from "../security/secrets.js";
@@ -107,7 +108,6 @@ export class OAuthService implements BearerTokenResolver {
   private grantDeps(): GrantDeps {
     return {
       grants: this.grants,
-      users: this.options.users,
       now: this.options.clock.nowSeconds(),
       refreshTokenLifetime: this.options.refreshTokenLifetime(),
       refreshReuseGrace: this.options.refreshReuseGrace(),
@@ -132,11 +132,11 @@ export class OAuthService implements BearerTokenResolver {
   }
 
   /** BearerTokenResolver: a live access token's user and client (the chain checks the user is enabled). */
-  async resolve(token: string): Promise<{ uid: string; clientId: string } | undefined> {
+  async resolve(token: string): Promise<{ user: User; clientId: string } | undefined> {
     if (token.length !== TOKEN_LENGTH) return undefined;
-    const record = await this.grants.findAccessToken(sha256Hex(token));
-    if (!record || isExpired(record.expiresAt, this.options.clock.nowSeconds())) return undefined;
-    return { uid: record.uid, clientId: record.clientId };
+    const found = await this.grants.findAccessTokenWithUser(sha256Hex(token));
+    if (!found || isExpired(found.token.expiresAt, this.options.clock.nowSeconds())) return undefined;
+    return { user: found.user, clientId: found.token.clientId };
   }
 
   authorizedClients(uid: string): Promise<AuthorizedClient[]> {

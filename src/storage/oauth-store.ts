@@ -1,4 +1,5 @@
 import type { Selectable, Updateable } from "kysely";
+import { type User, userFromRow } from "../accounts/users.js";
 import type { ClientFields } from "../oauth/domain/client-rules.js";
 import type {
   AccessTokenRecord,
@@ -15,6 +16,7 @@ import type {
 import type { SecretSealer } from "../security/secret-box.js";
 import type { Db, DbOrTx } from "./database.js";
 import { PreparedQuery } from "./prepared.js";
+import type { UsersTable } from "./schema/accounts.js";
 import type { OAuthClientsTable } from "./schema/oauth.js";
 
 type Logger = { info(obj: object, msg: string): void };
@@ -201,7 +203,9 @@ function grantStatements(db: Db) {
       db
         .selectFrom("oauth2_codes as c")
         .innerJoin("oauth2_grants as g", "g.id", "c.grant_id")
+        .innerJoin("users as u", "u.uid", "g.uid")
         .select([
+          "u.enabled as user_enabled",
           "c.grant_id",
           "g.client_id",
           "g.uid",
@@ -256,7 +260,9 @@ function grantStatements(db: Db) {
         .selectFrom("oauth2_refresh_tokens as r")
         .innerJoin("oauth2_grants as g", "g.id", "r.grant_id")
         .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
+        .innerJoin("users as u", "u.uid", "g.uid")
         .select([
+          "u.enabled as user_enabled",
           "r.id",
           "r.grant_id",
           "g.client_id as client_internal_id",
@@ -289,7 +295,9 @@ function grantStatements(db: Db) {
         .selectFrom("oauth2_access_tokens as a")
         .innerJoin("oauth2_grants as g", "g.id", "a.grant_id")
         .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
-        .select(["a.id", "a.grant_id", "g.uid", "c.client_id", "a.created_at", "a.expires_at"])
+        .innerJoin("users as u", "u.uid", "g.uid")
+        .select(["a.id", "a.grant_id", "c.client_id", "a.created_at", "a.expires_at"])
+        .select(["u.uid", "u.display_name", "u.email", "u.enabled", "u.is_admin", "u.created_at as user_created_at"])
         .where("a.token_hash", "=", slot("tokenHash")),
     ),
   };
@@ -303,6 +311,7 @@ interface CodeRow {
   code_challenge_method: string | null;
   expires_at: number;
   consumed_at: number | null;
+  user_enabled: number;
 }
 
 interface RefreshRow {
@@ -316,15 +325,16 @@ interface RefreshRow {
   created_at: number;
   expires_at: number;
   rotated_at: number | null;
+  user_enabled: number;
 }
 
-interface AccessRow {
+interface AccessRow extends Omit<UsersTable, "created_at" | "password_hash"> {
   id: number;
   grant_id: number;
-  uid: string;
   client_id: string;
   created_at: number;
   expires_at: number;
+  user_created_at: number;
 }
 
 /** Grants, codes and tokens; single use by compare-and-set inside one transaction (see GrantStore). */
@@ -398,6 +408,7 @@ export class KyselyGrantStore implements GrantStore {
       challengeMethod: row.code_challenge_method,
       expiresAt: row.expires_at,
       consumed: row.consumed_at !== null,
+      userEnabled: row.user_enabled === 1,
     };
   }
 
@@ -431,6 +442,7 @@ export class KyselyGrantStore implements GrantStore {
       expiresAt: row.expires_at,
       rotated: row.rotated_at !== null,
       publicClient: row.public_client === 1,
+      userEnabled: row.user_enabled === 1,
     };
   }
 
@@ -486,17 +498,21 @@ export class KyselyGrantStore implements GrantStore {
   }
 
   async findAccessToken(tokenHash: string): Promise<AccessTokenRecord | undefined> {
+    return (await this.findAccessTokenWithUser(tokenHash))?.token;
+  }
+
+  async findAccessTokenWithUser(tokenHash: string): Promise<{ token: AccessTokenRecord; user: User } | undefined> {
     const row = await this.statements.findAccessToken.first(this.db, { tokenHash });
-    return row
-      ? {
-          id: Number(row.id),
-          grantId: Number(row.grant_id),
-          uid: row.uid,
-          clientId: row.client_id,
-          createdAt: row.created_at,
-          expiresAt: row.expires_at,
-        }
-      : undefined;
+    if (!row) return undefined;
+    const token = {
+      id: Number(row.id),
+      grantId: Number(row.grant_id),
+      uid: row.uid,
+      clientId: row.client_id,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+    };
+    return { token, user: userFromRow({ ...row, created_at: row.user_created_at }) };
   }
 
   async authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]> {

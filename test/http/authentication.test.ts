@@ -131,7 +131,8 @@ describe("request authentication: one chain (session, Basic password, Basic app 
     assert.equal(before.status, 401);
     assert.match(String(before.headers["www-authenticate"]), /^Bearer realm="Keystream", error="invalid_token"$/);
     t.services.authenticator.useBearerResolver({
-      resolve: async (token) => (token === "good-token" ? { uid: "bob", clientId: "client-1" } : undefined),
+      resolve: async (token) =>
+        token === "good-token" ? { user: await t.services.users.require("bob"), clientId: "client-1" } : undefined,
     });
     const ok = await whoami({ authorization: "Bearer good-token" });
     assert.equal(ok.status, 200);

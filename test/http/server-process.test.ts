@@ -90,8 +90,8 @@ describe("the server process (node dist/main.js)", () => {
         respondedAt = Date.now();
         return response;
       });
-      // The server logs each request as it arrives: signal only once this one is inside.
-      await s.waitFor(/"method":"POST","url":"\/index\.php\/login"/);
+      // The server logs the throttle's delay as the request starts waiting: signal only once it is inside.
+      await s.waitFor(/"event":"throttle_delay","delayMs":1600,"url":"\/index\.php\/login"/);
       s.child.kill("SIGTERM");
       await s.waitFor(/SIGTERM received/);
       const signalledAt = Date.now();

@@ -58,8 +58,7 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
     { event: "oauth2_code_redeemed", client: input.client.clientId, uid: record.uid, grant: record.grantId },
     `An authorization code has been used by the client "${input.client.name}" to request an access token.`,
   );
-  const user = await deps.users.find(record.uid);
-  if (!user?.enabled) {
+  if (!record.userEnabled) {
     // ownCloud deletes the code before it checks the user: the code is spent either way.
     await deps.grants.redeemCode(codeHash, deps.now, undefined);
     return new OAuthError("unauthorized_client", "user not enabled");

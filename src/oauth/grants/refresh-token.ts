@@ -42,8 +42,7 @@ async function reused(deps: GrantDeps, input: GrantInput, record: RefreshTokenRe
     const sealed = await deps.grants.findGracePair(record.id, deps.now);
     const pair = sealed === undefined ? undefined : unseal(deps, sealed);
     if (pair) {
-      const user = await deps.users.find(record.uid);
-      if (!user?.enabled) return new OAuthError("unauthorized_client", "user not enabled");
+      if (!record.userEnabled) return new OAuthError("unauthorized_client", "user not enabled");
       deps.log.info(
         { event: "oauth2_refresh_grace", client: input.client.clientId, uid: record.uid, grant: record.grantId },
         "a rotated refresh token was retried within the grace window: the same pair is sent again",
@@ -91,8 +90,7 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
     { event: "oauth2_refresh", client: input.client.clientId, uid: record.uid, grant: record.grantId },
     `A refresh token has been used by the client "${input.client.name}" to request an access token.`,
   );
-  const user = await deps.users.find(record.uid);
-  if (!user?.enabled) return new OAuthError("unauthorized_client", "user not enabled");
+  if (!record.userEnabled) return new OAuthError("unauthorized_client", "user not enabled");
 
   const issued = newTokens(deps.now, deps.refreshTokenLifetime);
   const refreshToken = issued.refreshToken as string;

@@ -7,7 +7,6 @@ import type { TokenResponse } from "../tokens.js";
 /** What a grant needs, and nothing more (fosite's handler fields). */
 export interface GrantDeps {
   grants: GrantStore;
-  users: { find(uid: string): Promise<{ enabled: boolean } | undefined> };
   now: number;
   refreshTokenLifetime: number;
   /** Seconds a rotated refresh token still gets the pair its rotation issued (0: none; max 60). */
