@@ -54,22 +54,22 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
   }
   if (pkce === "invalid") return new OAuthError("invalid_grant", "code verifier invalid");
 
-  deps.log.info(
-    { event: "oauth2_code_redeemed", client: input.client.clientId, uid: record.uid, grant: record.grantId },
-    `An authorization code has been used by the client "${input.client.name}" to request an access token.`,
-  );
+  // ownCloud's log line (research, Logging), written once the outcome is known (one line per exchange).
+  const logRedeemed = (outcome: "tokens issued" | "user not enabled") =>
+    deps.log.info(
+      { event: "oauth2_code_redeemed", client: input.client.clientId, uid: record.uid, grant: record.grantId, outcome },
+      `An authorization code has been used by the client "${input.client.name}" to request an access token.`,
+    );
   if (!record.userEnabled) {
     // ownCloud deletes the code before it checks the user: the code is spent either way.
     await deps.grants.redeemCode(codeHash, deps.now, undefined);
+    logRedeemed("user not enabled");
     return new OAuthError("unauthorized_client", "user not enabled");
   }
   const issued = newTokens(deps.now, deps.refreshTokenLifetime);
   const redeemed = await deps.grants.redeemCode(codeHash, deps.now, issued.record, { publicClient: input.method === "none" });
   // Lost the compare-and-set to a concurrent redemption of the same code: that is a replay too.
   if (!redeemed) return replayed(deps, input, record.grantId);
-  deps.log.info(
-    { event: "oauth2_token_issued", client: input.client.clientId, uid: record.uid, grant: record.grantId },
-    "access and refresh token issued",
-  );
+  logRedeemed("tokens issued");
   return tokenResponse(issued.accessToken, issued.refreshToken as string, record.uid);
 }

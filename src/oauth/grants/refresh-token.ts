@@ -86,10 +86,6 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
   }
   if (isExpired(record.expiresAt, deps.now)) return refreshError(new OAuthError("invalid_grant", "refresh token expired"));
 
-  deps.log.info(
-    { event: "oauth2_refresh", client: input.client.clientId, uid: record.uid, grant: record.grantId },
-    `A refresh token has been used by the client "${input.client.name}" to request an access token.`,
-  );
   if (!record.userEnabled) return new OAuthError("unauthorized_client", "user not enabled");
 
   const issued = newTokens(deps.now, deps.refreshTokenLifetime);
@@ -106,9 +102,10 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
     const result = await reused(deps, input, { ...record, rotated: true });
     return result instanceof OAuthError && result.code === "invalid_grant" ? refreshError(result) : result;
   }
+  // ownCloud's log line (research, Logging), once the rotation is done (one line per refresh).
   deps.log.info(
-    { event: "oauth2_token_issued", client: input.client.clientId, uid: record.uid, grant: record.grantId },
-    "access and refresh token issued by rotation",
+    { event: "oauth2_refresh", client: input.client.clientId, uid: record.uid, grant: record.grantId },
+    `A refresh token has been used by the client "${input.client.name}" to request an access token.`,
   );
   return tokenResponse(issued.accessToken, refreshToken, record.uid);
 }
