@@ -1,6 +1,7 @@
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { AccessLog } from "./http/access-log.js";
 import { handleUncaughtError } from "./http/errors.js";
 import { activityApiRoutes } from "./http/routes/activity-api.js";
 import { activityLegacyRoutes } from "./http/routes/activity-legacy.js";
@@ -37,10 +38,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
-    // One access-log line per request, written below when the answer is sent, instead of Fastify's
-    // two ("incoming request" and "request completed"): logging was a tenth of a token request's
-    // CPU (issue 6 profile, docs/performance.md).
-    disableRequestLogging: true,
+    logController: new AccessLog(),
     trustProxy: options.trustedProxies && options.trustedProxies.length > 0 ? options.trustedProxies : false,
     bodyLimit: 1024 * 1024,
     // Login and consent forms are small; a huge query string is refused before routing.
@@ -52,10 +50,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("settingsSections", []);
   app.decorate("loginNoteProviders", []);
   app.setErrorHandler(handleUncaughtError);
-  app.addHook("onResponse", (request, reply, done) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
-    done();
-  });
 
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 256 * 1024 });

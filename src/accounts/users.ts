@@ -56,13 +56,18 @@ function validateProfile(displayName: string | undefined, email: string | undefi
 
 export class UserDirectory {
   /** Every authenticated request reads its user (see PreparedQuery). */
-  private readonly byUid: PreparedQuery<{ uid: string }, UsersTable>;
+  private readonly byUid: PreparedQuery<{ uid: string }, Omit<UsersTable, "password_hash">>;
 
   constructor(
     private readonly db: DbOrTx,
     private readonly clock: Clock,
   ) {
-    this.byUid = new PreparedQuery((slot) => db.selectFrom("users").selectAll().where("uid", "=", slot("uid")));
+    this.byUid = new PreparedQuery((slot) =>
+      db
+        .selectFrom("users")
+        .select(["uid", "display_name", "email", "enabled", "is_admin", "created_at"])
+        .where("uid", "=", slot("uid")),
+    );
   }
 
   /** Validates everything before writing, so a refused user leaves no row behind. */

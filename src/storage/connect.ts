@@ -4,6 +4,7 @@ import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from "kysely";
 import pg from "pg";
 import type { Database, Dialect } from "./database.js";
+import { serverStatementName } from "./prepared.js";
 
 // int8 (bigint, count(*)) comes back as a string from pg; every int8 we store (epoch seconds,
 // ids) fits a JS number, so parse it as one and both dialects return the same shapes.
@@ -79,11 +80,26 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfi
   };
 }
 
+/**
+ * PreparedQuery statements (the token endpoint's, bearer authentication's …) go to PostgreSQL as
+ * named statements: prepared on a connection's first use and then only bound and executed, instead
+ * of parsed and planned on every request (issue 6). Every other query is sent as before.
+ */
+function keepHotStatementsPrepared(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (config: unknown, values?: unknown, callback?: unknown) => unknown;
+  const withNames = (config: unknown, values?: unknown, callback?: unknown) => {
+    const name = typeof config === "string" && Array.isArray(values) ? serverStatementName(config) : undefined;
+    return name === undefined ? query(config, values, callback) : query({ name, text: config, values }, callback);
+  };
+  (client as unknown as { query: typeof withNames }).query = withNames;
+}
+
 function openPostgres(url: string): Storage {
   if (!/^postgres(ql)?:\/\//.test(url)) {
     throw new Error("KEYSTREAM_DATABASE_URL must start with postgres:// or postgresql://");
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on("connect", keepHotStatementsPrepared);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const parsed = new URL(url);
   return {

@@ -48,7 +48,10 @@ export class KyselyClientStore implements ClientStore {
     private readonly log: Logger,
   ) {
     this.byClientId = new PreparedQuery((slot) =>
-      db.selectFrom("oauth2_clients").selectAll().where("client_id", "=", slot("clientId")),
+      db
+        .selectFrom("oauth2_clients")
+        .select(["id", "name", "client_id", "secret_encrypted", "redirect_uri", "allow_subdomains", "trusted", "created_at"])
+        .where("client_id", "=", slot("clientId")),
     );
   }
 

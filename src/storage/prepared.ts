@@ -1,6 +1,18 @@
 import type { Compilable, CompiledQuery, QueryResult } from "kysely";
 import type { DbOrTx } from "./database.js";
 
+/**
+ * SQL text → server-side statement name, for every PreparedQuery built (bounded: one entry per
+ * distinct hot statement). PostgreSQL connections keep these statements prepared (connect.ts), so
+ * the server parses and plans each once per connection instead of on every execution.
+ */
+const serverStatementNames = new Map<string, string>();
+
+/** The name to prepare this SQL under on a PostgreSQL connection, when it is a PreparedQuery's. */
+export function serverStatementName(sql: string): string | undefined {
+  return serverStatementNames.get(sql);
+}
+
 /** Where a parameter goes in a query built once; replaced by the call's value at each execution. */
 class Slot {
   constructor(readonly name: string) {}
@@ -20,7 +32,9 @@ export type SlotFactory<P> = <K extends keyof P & string>(name: K) => P[K];
  * The parameters are the values the query was built with, except that each `slot(name)` placeholder
  * is replaced by `params[name]`; a query may run on the database or inside a transaction.
  * Use it only for statements whose shape never changes (no `in` lists of varying length, no
- * optional clauses): the shape is fixed at the first build.
+ * optional clauses): the shape is fixed at the first build. Name the selected columns (no
+ * `selectAll`): on PostgreSQL the statement stays prepared, and a column added by a later migration
+ * must not change what it returns.
  */
 export class PreparedQuery<P, R> {
   private readonly compiled: CompiledQuery<R>;
@@ -30,6 +44,9 @@ export class PreparedQuery<P, R> {
   constructor(build: (slot: SlotFactory<P>) => Compilable<R>) {
     const slot = ((name: string) => new Slot(name)) as SlotFactory<P>;
     this.compiled = build(slot).compile();
+    if (!serverStatementNames.has(this.compiled.sql)) {
+      serverStatementNames.set(this.compiled.sql, `ks_prepared_${serverStatementNames.size + 1}`);
+    }
     this.slotNames = this.compiled.parameters.map((value) => (value instanceof Slot ? value.name : undefined));
   }
 

@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { sql } from "kysely";
+import { PreparedQuery } from "../../src/storage/prepared.js";
+import { createTestStorage, type TestStorage, testDatabaseDialect } from "../support/storage.js";
+
+describe("PreparedQuery (a statement compiled once, values bound per call)", () => {
+  let t: TestStorage;
+  const throttleRow = (bucket: string, failures: number) => ({ bucket, failures, last_failure_at: 1000 + failures });
+
+  before(async () => {
+    t = await createTestStorage();
+    await t.storage.db
+      .insertInto("throttle")
+      .values([throttleRow("a", 1), throttleRow("b", 2), throttleRow("c", 3)])
+      .execute();
+  });
+  after(() => t.cleanup());
+
+  const failuresAbove = () =>
+    new PreparedQuery<{ bucket: string; min: number }, { bucket: string; failures: number }>((slot) =>
+      t.storage.db
+        .selectFrom("throttle")
+        .select(["bucket", "failures"])
+        .where("bucket", "=", slot("bucket"))
+        .where("failures", ">=", slot("min"))
+        // A value fixed when the statement is built stays as it was.
+        .where("last_failure_at", ">", 1000),
+    );
+
+  it("binds each call's values in the places of their slots", async () => {
+    const query = failuresAbove();
+    assert.deepEqual(await query.first(t.storage.db, { bucket: "b", min: 1 }), { bucket: "b", failures: 2 });
+    assert.deepEqual(await query.first(t.storage.db, { bucket: "c", min: 3 }), { bucket: "c", failures: 3 });
+    assert.equal(await query.first(t.storage.db, { bucket: "c", min: 4 }), undefined);
+    assert.equal(await query.first(t.storage.db, { bucket: "nope", min: 0 }), undefined);
+  });
+
+  it("compiles to the same SQL as the query built directly", () => {
+    const built = t.storage.db
+      .selectFrom("throttle")
+      .select(["bucket", "failures"])
+      .where("bucket", "=", "x")
+      .where("failures", ">=", 1)
+      .where("last_failure_at", ">", 1000)
+      .compile();
+    const prepared = failuresAbove() as unknown as { compiled: { sql: string; parameters: unknown[] } };
+    assert.equal(prepared.compiled.sql, built.sql);
+  });
+
+  it("writes inside a transaction and rolls back with it", async () => {
+    const bump = new PreparedQuery<{ bucket: string }, unknown>((slot) =>
+      t.storage.db
+        .updateTable("throttle")
+        .set((eb) => ({ failures: eb("failures", "+", 1) }))
+        .where("bucket", "=", slot("bucket")),
+    );
+    assert.equal(await bump.affected(t.storage.db, { bucket: "a" }), 1);
+    await assert.rejects(
+      t.storage.db.transaction().execute(async (trx) => {
+        assert.equal(await bump.affected(trx, { bucket: "a" }), 1);
+        throw new Error("abort");
+      }),
+      /abort/,
+    );
+    const row = await t.storage.db.selectFrom("throttle").select("failures").where("bucket", "=", "a").executeTakeFirst();
+    assert.equal(row?.failures, 2, "the write inside the aborted transaction is gone");
+    assert.equal(await bump.affected(t.storage.db, { bucket: "nope" }), 0);
+  });
+
+  it("on PostgreSQL the statement stays prepared on the connection (parsed and planned once)", {
+    skip: testDatabaseDialect !== "postgres" && "PostgreSQL only",
+  }, async () => {
+    const query = failuresAbove();
+    const compiledSql = (query as unknown as { compiled: { sql: string } }).compiled.sql;
+    await t.storage.db.connection().execute(async (connection) => {
+      assert.deepEqual(await query.first(connection, { bucket: "c", min: 1 }), { bucket: "c", failures: 3 });
+      const { rows } = await sql<{
+        statement: string;
+      }>`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'ks_prepared_%'`.execute(connection);
+      assert.ok(
+        rows.some((r) => r.statement === compiledSql),
+        "the statement is among the connection's prepared statements",
+      );
+      // A query that is not a PreparedQuery's is not kept.
+      await connection.selectFrom("throttle").select("bucket").where("bucket", "=", "a").execute();
+      const after = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(connection);
+      assert.equal(after.rows[0]?.n, rows.length);
+    });
+  });
+});
