@@ -220,6 +220,8 @@ describe("grouping (research §5.4)", () => {
     );
     assert.equal(entry.element.subject_rich[0], "{user} changed {file1}, {file2} and {file3}");
     assert.deepEqual(entry.element.objects, { "1": "/f1.txt", "2": "/f2.txt", "3": "/f3.txt" });
+    // Added newest first (3, 2, 1), serialized by ascending id (docs/decisions.md, Activity).
+    assert.equal(JSON.stringify(entry.element.objects), '{"1":"/f1.txt","2":"/f2.txt","3":"/f3.txt"}');
   });
 
   it("does not group across authors, subjects, an empty author, more than one differing parameter, or 3 days", () => {

@@ -52,9 +52,25 @@ export function isoDateTime(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 }
 
+/** The largest array index (2^32 - 2). */
+const LAST_ARRAY_INDEX = "4294967294";
+
+/**
+ * An empty object for keys that are integers (file ids). V8 keeps integer keys as array elements
+ * sized up to the largest key, so `{ "417": … }` allocates some 600 slots that JSON.stringify then
+ * walks (issue 6 profile: with this, a page of 50 went from 2.1 to 1.5 ms of CPU). An object that
+ * has held a key at the top of the index range keeps its elements in a dictionary instead, one
+ * entry per key; the keys still serialize in ascending order, as JSON of any object does.
+ */
+function integerKeyedObject(): Record<string, string> {
+  const object: Record<string, string> = { [LAST_ARRAY_INDEX]: "" };
+  delete object[LAST_ARRAY_INDEX];
+  return object;
+}
+
 /** research §5.1: entries with id 0 and an empty name are skipped; a lone key 0 becomes a list. */
 function objectsOf(group: ActivityGroup): Record<string, string> | string[] {
-  const objects: Record<string, string> = {};
+  const objects = integerKeyedObject();
   for (const member of group.members) {
     if (member.object_id === 0 && member.object_name === "") continue;
     objects[String(member.object_id)] = member.object_name;
