@@ -10,7 +10,10 @@ import { migrateToLatest } from "./storage/migrate.js";
  * requests (Fastify's close waits for them), stops background jobs and closes the database.
  */
 export async function startServer(environment: Environment): Promise<{ url: string; stop: () => Promise<void> }> {
-  const log = pino({ level: environment.logLevel });
+  // Written asynchronously: under load the lines queued during one write go out in the next, instead
+  // of one write system call per line (the access log's write was 7 % of a userinfo request's CPU,
+  // issue 6). Lines still leave at once when the server is quiet, and pino flushes on exit.
+  const log = pino({ level: environment.logLevel }, pino.destination({ dest: 1, sync: false }));
   const storage = openStorage({ databaseUrl: environment.databaseUrl, dataDir: environment.dataDir });
   const migrations = await migrateToLatest(storage);
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -18,12 +18,13 @@ export function randomToken(bytes = 32): string {
 
 /** SHA-256 hex digest: how codes, tokens, app passwords and session ids are stored at rest. */
 export function sha256Hex(value: string): string {
-  return createHash("sha256").update(value, "utf8").digest("hex");
+  // One-shot `hash` (Node ≥ 20.12): half the cost of createHash().update().digest() on every request.
+  return hash("sha256", value, "hex");
 }
 
 /** Constant-time string comparison (digests first, so unequal lengths leak nothing either). */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const da = createHash("sha256").update(a, "utf8").digest();
-  const db = createHash("sha256").update(b, "utf8").digest();
+  const da = hash("sha256", a, "buffer");
+  const db = hash("sha256", b, "buffer");
   return timingSafeEqual(da, db) && a.length === b.length;
 }
