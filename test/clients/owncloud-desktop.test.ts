@@ -317,7 +317,18 @@ if (missing.length > 0 && inCi) {
         () => /AccountState connection status change: .* -> .*Connected/.test(client().log()),
         60_000,
       );
-      assert.equal(desktop.openedUrls().length, 1, "no new browser login was needed");
+      assert.equal(
+        desktop.openedUrls().length,
+        1,
+        `no new browser login was needed; opened: ${desktop.openedUrls().join(" ")}; Keystream's OAuth log: ${JSON.stringify(
+          keystream.log().filter((e) => typeof e.event === "string" && e.event.startsWith("oauth2")),
+        )}; its token answers: ${JSON.stringify(
+          keystream
+            .requests()
+            .filter((r) => r.url.includes("/api/v1/"))
+            .map((r) => `${r.method} ${r.url} ${r.status}`),
+        )}`,
+      );
     });
 
     step("a revoke in personal settings makes the client's next refresh fail", async () => {
