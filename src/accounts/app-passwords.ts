@@ -16,16 +16,16 @@ export interface AppPassword {
 const APP_PASSWORD_LENGTH = 72;
 
 /**
- * App passwords: named, revocable device credentials for HTTP Basic. Only their SHA-256 is stored;
- * the plain value is returned once, at creation.
- */
-/**
  * "Last used" is written at most this often per app password: a desktop client authenticates
  * every WebDAV request with it, and a write per request would be the cost of the request
  * (Nextcloud updates a token's last activity at most once a minute too).
  */
 const LAST_USED_RESOLUTION_SECONDS = 60;
 
+/**
+ * App passwords: named, revocable device credentials for HTTP Basic. Only their SHA-256 is stored;
+ * the plain value is returned once, at creation.
+ */
 export class AppPasswords {
   /** Every Basic-authenticated request may carry an app password (see PreparedQuery). */
   private readonly byTokenHash: PreparedQuery<{ tokenHash: string }, { id: number; uid: string; last_used_at: number | null }>;

@@ -14,8 +14,9 @@ export interface Principal {
 }
 
 /**
- * Resolves an opaque bearer token to its user (read with the token: one statement per request). The OAuth module provides the implementation
- * (`src/oauth`); the chain only knows this contract, so accounts code does not depend on OAuth.
+ * Resolves an opaque bearer token to its user, read with the token (one statement per request).
+ * The OAuth module provides the implementation (`src/oauth`); the chain only knows this contract,
+ * so accounts code does not depend on OAuth.
  */
 export interface BearerTokenResolver {
   resolve(token: string): Promise<{ user: User; clientId: string } | undefined>;

@@ -67,4 +67,19 @@ describe("token endpoint: client credentials in the Basic header and the body at
     assert.equal(response.statusCode, 400);
     assert.equal(JSON.parse(response.body).error, "invalid_client");
   });
+
+  it("a changed secret takes effect at once: the old one is refused, the new one accepted", async () => {
+    const changed = `${WEB_CLIENT.secret}-changed`;
+    const ok = () => redeem({}, basic(WEB_CLIENT.clientId, WEB_CLIENT.secret));
+    assert.equal((await ok()).statusCode, 200, "the secret in use before the change");
+    assert.equal((await t.services.oauth.clients.modify(WEB_CLIENT.name, "client-secret", changed)).ok, true);
+    try {
+      const old = await ok();
+      assert.equal(old.statusCode, 401, old.body);
+      assert.equal(JSON.parse(old.body).error, "invalid_client");
+      assert.equal((await redeem({}, basic(WEB_CLIENT.clientId, changed))).statusCode, 200);
+    } finally {
+      await t.services.oauth.clients.modify(WEB_CLIENT.name, "client-secret", WEB_CLIENT.secret);
+    }
+  });
 });
