@@ -4,7 +4,7 @@ import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from "kysely";
 import pg from "pg";
 import type { Database, Dialect } from "./database.js";
-import { serverStatementName } from "./prepared.js";
+import { executeDirectlyOn, serverStatementName } from "./prepared.js";
 
 // int8 (bigint, count(*)) comes back as a string from pg; every int8 we store (epoch seconds,
 // ids) fits a JS number, so parse it as one and both dialects return the same shapes.
@@ -44,7 +44,19 @@ function openSqlite(file: string): Storage {
   // larger checkpoints write each hot page once instead of many times (issue 6 profile: a third of
   // a code exchange's cost was commit + checkpoint). Durability is unchanged.
   sqlite.pragma("wal_autocheckpoint = 10000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const database = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  executeDirectlyOn(db, (text, parameters) => {
+    // Outside a transaction a statement is atomic and runs to its end before any other JavaScript,
+    // so it cannot interleave with another query: what Kysely's connection mutex guards is a
+    // transaction spanning awaits, and while one is open (`inTransaction`) the statement waits its
+    // turn through Kysely like any other.
+    if (sqlite.inTransaction) return undefined;
+    const statement = database.prepare(text);
+    if (statement.reader) return { rows: statement.all(parameters as unknown[]) };
+    const { changes, lastInsertRowid } = statement.run(parameters as unknown[]);
+    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  });
   return {
     db,
     dialect: "sqlite",
@@ -62,7 +74,9 @@ const STATEMENT_CACHE_SIZE = 500;
  * SQL text (at most STATEMENT_CACHE_SIZE, oldest evicted first). Safe because the driver runs one query at a time on its
  * single connection, and a statement still iterating (a stream) is never handed out again.
  */
-function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfig["database"] {
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfig["database"] & {
+  prepare(text: string): SqliteDatabase.Statement;
+} {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => sqlite.close(),

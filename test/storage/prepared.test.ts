@@ -68,6 +68,29 @@ describe("PreparedQuery (a statement compiled once, values bound per call)", () 
     assert.equal(await bump.affected(t.storage.db, { bucket: "nope" }), 0);
   });
 
+  it("on the database, it waits for an open transaction instead of reading inside it", async () => {
+    const query = failuresAbove();
+    let written!: () => void;
+    let release!: () => void;
+    const didWrite = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const transaction = t.storage.db.transaction().execute(async (trx) => {
+      await trx.updateTable("throttle").set({ failures: 99 }).where("bucket", "=", "b").execute();
+      written();
+      await gate;
+      throw new Error("rolled back");
+    });
+    await didWrite;
+    const during = query.first(t.storage.db, { bucket: "b", min: 0 });
+    release();
+    await assert.rejects(transaction, /rolled back/);
+    assert.deepEqual(await during, { bucket: "b", failures: 2 }, "the uncommitted write was never seen");
+  });
+
   it("on PostgreSQL the statement stays prepared on the connection (parsed and planned once)", {
     skip: testDatabaseDialect !== "postgres" && "PostgreSQL only",
   }, async () => {
