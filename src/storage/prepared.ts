@@ -66,12 +66,12 @@ export class PreparedQuery<P, R> {
   }
 
   /** All rows (or, for a write without RETURNING, the affected-row count in `numAffectedRows`). */
-  execute(db: DbOrTx, params: P): Promise<QueryResult<R>> {
+  async execute(db: DbOrTx, params: P): Promise<QueryResult<R>> {
     const fixed = this.compiled.parameters;
     const values = params as Record<string, unknown>;
     const parameters = this.slotNames.map((name, i) => (name === undefined ? fixed[i] : values[name]));
     const direct = directExecutors.get(db)?.(this.compiled.sql, parameters);
-    if (direct) return Promise.resolve(direct as QueryResult<R>);
+    if (direct) return direct as QueryResult<R>;
     return db.executeQuery<R>({ ...this.compiled, parameters });
   }
 
