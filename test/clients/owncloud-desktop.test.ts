@@ -262,6 +262,7 @@ if (missing.length > 0 && inCi) {
         60_000,
       );
       assert.ok(companion.requests.some((r) => r.method === "HEAD" && r.status === 200 && r.user === USER.uid));
+      assert.equal(desktop.openedUrls().length, 1, `one browser login; opened: ${desktop.openedUrls().join(" ")}`);
       // What Keystream served the client on the way (research §8): no OIDC discovery, OCS v1 capabilities and user.
       const served = (prefix: string) => keystream.requests().find((r) => r.method === "GET" && r.url.startsWith(prefix))?.status;
       assert.equal(served("/.well-known/openid-configuration"), 404);
@@ -303,6 +304,8 @@ if (missing.length > 0 && inCi) {
 
     step("after a restart the client refreshes its token at Keystream (refresh token from the keyring)", async () => {
       const refreshesBefore = keystream.log().filter((e) => e.event === "oauth2_refresh").length;
+      // The first login opened the browser once (checked above); the restart must open it no more.
+      const openedBefore = desktop.openedUrls().length;
       await stopClient();
       runClient();
       const refresh = await waitFor(
@@ -319,7 +322,7 @@ if (missing.length > 0 && inCi) {
       );
       assert.equal(
         desktop.openedUrls().length,
-        1,
+        openedBefore,
         `no new browser login was needed; opened: ${desktop.openedUrls().join(" ")}; Keystream's OAuth log: ${JSON.stringify(
           keystream.log().filter((e) => typeof e.event === "string" && e.event.startsWith("oauth2")),
         )}; its token answers: ${JSON.stringify(
