@@ -14,7 +14,11 @@ export async function startServer(environment: Environment): Promise<{ url: stri
   // of one write system call per line (the access log's write was 7 % of a userinfo request's CPU,
   // issue 6). Lines still leave at once when the server is quiet, and pino flushes on exit.
   const log = pino({ level: environment.logLevel }, pino.destination({ dest: 1, sync: false }));
-  const storage = openStorage({ databaseUrl: environment.databaseUrl, dataDir: environment.dataDir });
+  const storage = openStorage({
+    databaseUrl: environment.databaseUrl,
+    dataDir: environment.dataDir,
+    backgroundCheckpoints: { onError: (message) => log.error({ event: "sqlite_checkpoint_failed" }, message) },
+  });
   const migrations = await migrateToLatest(storage);
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
   const services = createServices({ storage, dataDir: environment.dataDir, log });

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from
 import pg from "pg";
 import type { Database, Dialect } from "./database.js";
 import { executeDirectlyOn, serverStatementName } from "./prepared.js";
+import { SqliteCheckpointer } from "./sqlite-checkpointer.js";
 
 // int8 (bigint, count(*)) comes back as a string from pg; every int8 we store (epoch seconds,
 // ids) fits a JS number, so parse it as one and both dialects return the same shapes.
@@ -16,6 +17,11 @@ export interface StorageOptions {
   dataDir: string;
   /** SQLite file name inside dataDir. */
   sqliteFile?: string;
+  /**
+   * SQLite: checkpoint the WAL on a worker thread (see SqliteCheckpointer), for the server. Off for
+   * short-lived openers (`./occ`, tests), whose own auto-checkpoint is enough.
+   */
+  backgroundCheckpoints?: { onError(message: string): void };
 }
 
 export interface Storage {
@@ -28,10 +34,10 @@ export interface Storage {
 
 export function openStorage(options: StorageOptions): Storage {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? "keystream.sqlite"));
+  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? "keystream.sqlite"), options.backgroundCheckpoints);
 }
 
-function openSqlite(file: string): Storage {
+function openSqlite(file: string, backgroundCheckpoints: StorageOptions["backgroundCheckpoints"]): Storage {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma("journal_mode = WAL");
@@ -57,11 +63,15 @@ function openSqlite(file: string): Storage {
     const { changes, lastInsertRowid } = statement.run(parameters as unknown[]);
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
   });
+  const checkpointer = backgroundCheckpoints && new SqliteCheckpointer(file, backgroundCheckpoints.onError);
   return {
     db,
     dialect: "sqlite",
     describe: `sqlite:${file}`,
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
   };
 }
 
