@@ -3,6 +3,7 @@ import type { KeysetBound, SortOrder } from "../activity/domain/cursor.js";
 import type { NewActivity } from "../activity/domain/event.js";
 import type { StreamSelection } from "../activity/domain/filters.js";
 import type { Db, DbOrTx } from "./database.js";
+import { transaction } from "./prepared.js";
 import type { ActivityTable } from "./schema/activity.js";
 
 export type ActivityRow = Selectable<ActivityTable>;
@@ -31,7 +32,7 @@ export class ActivityStore {
 
   /** All rows in one transaction (every row or none); returns their ids in input order. */
   async insertAll(rows: readonly NewActivity[]): Promise<number[]> {
-    return this.db.transaction().execute((trx) => this.insertInto(trx, rows));
+    return transaction(this.db, (trx) => this.insertInto(trx, rows));
   }
 
   /** Inside the caller's transaction (bulk loads batch many calls into one). */
@@ -154,7 +155,7 @@ export class ActivityStore {
 
   async saveStreamSettings(uid: string, changes: ReadonlyMap<string, boolean>): Promise<void> {
     if (changes.size === 0) return;
-    await this.db.transaction().execute(async (trx) => {
+    await transaction(this.db, async (trx) => {
       for (const [type, enabled] of changes) {
         await trx
           .insertInto("activity_stream_settings")

@@ -15,7 +15,7 @@ import type {
 } from "../oauth/ports.js";
 import type { SecretSealer } from "../security/secret-box.js";
 import type { Db, DbOrTx } from "./database.js";
-import { PreparedQuery } from "./prepared.js";
+import { PreparedQuery, transaction } from "./prepared.js";
 import type { UsersTable } from "./schema/accounts.js";
 import type { OAuthClientsTable } from "./schema/oauth.js";
 
@@ -67,7 +67,7 @@ export class KyselyClientStore implements ClientStore {
     const pending = await this.db.selectFrom("oauth2_pending_seeds").select("name").execute();
     for (const { name } of pending) {
       const fields = this.defaults.find((d) => d.name === name);
-      await this.db.transaction().execute(async (trx) => {
+      await transaction(this.db, async (trx) => {
         const claimed = await trx.deleteFrom("oauth2_pending_seeds").where("name", "=", name).executeTakeFirst();
         if (Number(claimed.numDeletedRows) !== 1 || !fields) return;
         const clash = await trx
@@ -373,7 +373,7 @@ export class KyselyGrantStore implements GrantStore {
     input: { clientInternalId: number; uid: string; now: number },
     first: Parameters<GrantStore["createGrant"]>[1],
   ): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
       const grant = await trx
         .insertInto("oauth2_grants")
         .values({ client_id: input.clientInternalId, uid: input.uid, authorized_at: input.now })
@@ -421,7 +421,7 @@ export class KyselyGrantStore implements GrantStore {
     tokens: NewTokens | undefined,
     options: { publicClient?: boolean } = {},
   ): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
       const consumed = await this.statements.consumeCode.first(trx, { codeHash, now });
       if (!consumed) return false;
       const grantId = Number(consumed.grant_id);
@@ -450,7 +450,7 @@ export class KyselyGrantStore implements GrantStore {
   }
 
   async rotateRefreshToken(record: RefreshTokenRecord, now: number, tokens: NewTokens, grace?: GracePair): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return transaction(this.db, async (trx) => {
       const rotated = await this.statements.rotateRefreshToken.first(trx, { id: record.id, now });
       if (!rotated) return false;
       if (rotated.access_token_id !== null) {

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, QueryResult } from "kysely";
-import type { DbOrTx } from "./database.js";
+import type { Db, DbOrTx } from "./database.js";
 
 /**
  * SQL text → server-side statement name, for every PreparedQuery built (bounded: one entry per
@@ -26,6 +26,27 @@ const directExecutors = new WeakMap<object, DirectExecutor>();
 /** Lets PreparedQuery run statements on `db` (not on its transactions) through `executor`. */
 export function executeDirectlyOn(db: object, executor: DirectExecutor): void {
   directExecutors.set(db, executor);
+}
+
+/** Runs `work` inside one transaction on `db`'s storage; see transaction(). */
+export type TransactionRunner = <T>(work: (trx: DbOrTx) => Promise<T>) => Promise<T>;
+
+const transactionRunners = new WeakMap<object, TransactionRunner>();
+
+/** Lets transaction() run `db`'s transactions through `runner` instead of Kysely's. */
+export function runTransactionsWith(db: object, runner: TransactionRunner): void {
+  transactionRunners.set(db, runner);
+}
+
+/**
+ * Runs `work` in one transaction: committed when it resolves, rolled back when it rejects. On the
+ * embedded SQLite database connect.ts holds Kysely's connection and runs BEGIN, the PreparedQuery
+ * statements and COMMIT directly on the handle (the token endpoint's writes: issue 6); elsewhere it
+ * is Kysely's `db.transaction()`.
+ */
+export function transaction<T>(db: Db, work: (trx: DbOrTx) => Promise<T>): Promise<T> {
+  const runner = transactionRunners.get(db);
+  return runner ? runner(work) : db.transaction().execute(work);
 }
 
 /** Where a parameter goes in a query built once; replaced by the call's value at each execution. */
