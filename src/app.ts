@@ -54,13 +54,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 256 * 1024 });
 
-  app.addHook("onRequest", async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request, and an async hook costs a promise
+  // and a microtask turn each time (issue 6).
+  app.addHook("onRequest", (request, reply, done) => {
     if (services.settings.get("maintenance") && request.url !== "/status.php") {
-      return reply
+      reply
         .status(503)
         .header("retry-after", "120")
         .send({ error: "maintenance", error_description: "Keystream is in maintenance mode." });
+      return;
     }
+    done();
   });
 
   app.get("/", async (_request, reply) => reply.redirect("/index.php/login", 303));

@@ -2,7 +2,7 @@ import { sha256Hex } from "../security/secrets.js";
 import { authenticateRequestClient } from "./client-authentication.js";
 import { OAuthError } from "./domain/errors.js";
 import type { ClientStore, GrantStore } from "./ports.js";
-import { stringParam, type TokenRequest } from "./token-request.js";
+import { type EventLog, stringParam, type TokenRequest } from "./token-request.js";
 
 const notYours = () => new OAuthError("invalid_request", "the token was not issued to this client");
 
@@ -18,7 +18,7 @@ const notYours = () => new OAuthError("invalid_request", "the token was not issu
 export async function revokeToken(
   clients: ClientStore,
   grants: GrantStore,
-  log: { info(obj: object, msg: string): void },
+  log: Pick<EventLog, "info">,
   request: TokenRequest,
 ): Promise<OAuthError | undefined> {
   const authenticated = await authenticateRequestClient(clients, request);

@@ -19,6 +19,7 @@ import { type IntrospectionResponse, introspectToken } from "./introspection.js"
 import type { AuthorizedClient, CleanupCounts, ClientStore, GrantStore } from "./ports.js";
 import { revokeToken } from "./revocation.js";
 import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
+import type { EventLog } from "./token-request.js";
 import { TOKEN_LENGTH, type TokenResponse } from "./tokens.js";
 
 /**
@@ -102,23 +103,23 @@ export class OAuthService implements BearerTokenResolver {
   }
 
   token(request: TokenRequest): Promise<TokenResponse | OAuthError> {
-    return handleTokenRequest(this.store, this.grantDeps(), request);
+    return handleTokenRequest(this.store, this.grantDeps(request.log ?? this.options.log), request);
   }
 
-  private grantDeps(): GrantDeps {
+  private grantDeps(log: EventLog): GrantDeps {
     return {
       grants: this.grants,
       now: this.options.clock.nowSeconds(),
       refreshTokenLifetime: this.options.refreshTokenLifetime(),
       refreshReuseGrace: this.options.refreshReuseGrace(),
       sealer: this.options.sealer,
-      log: this.options.log,
+      log,
     };
   }
 
   /** RFC 7009 revocation: `undefined` when done (or the token is unknown), else the error to answer. */
   revokeToken(request: TokenRequest): Promise<OAuthError | undefined> {
-    return revokeToken(this.store, this.grants, this.options.log, request);
+    return revokeToken(this.store, this.grants, request.log ?? this.options.log, request);
   }
 
   /** RFC 7662 introspection, for a confidential client authenticated with HTTP Basic. */

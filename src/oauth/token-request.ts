@@ -1,9 +1,20 @@
+/** Where a request's OAuth events (code redeemed, refresh, replay …) are logged. */
+export interface EventLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
 /** A POST to one of the client-facing endpoints (token, revoke, introspect), as the HTTP layer hands it over. */
 export interface TokenRequest {
   /** The form body; the HTTP layer has refused repeated and non-string parameters (http/oauth-params.ts). */
   body: Record<string, unknown>;
   authorization: string | undefined;
   userAgent: string | undefined;
+  /**
+   * This request's event log: the HTTP layer's writes an event into the request's access-log line
+   * (http/access-log.ts). Absent: the service's log.
+   */
+  log?: EventLog;
 }
 
 export function stringParam(body: Record<string, unknown>, name: string): string | undefined {

@@ -3,7 +3,8 @@ import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import pino from "pino";
 import { buildApp } from "../../src/app.js";
-import { createTestApp, type TestApp } from "../support/app.js";
+import { createOAuthTestApp, exchangeCode, issueCode, TOKEN } from "../oauth/support.js";
+import type { TestApp } from "../support/app.js";
 
 describe("access log", () => {
   let t: TestApp;
@@ -11,7 +12,7 @@ describe("access log", () => {
   let logged: Awaited<ReturnType<typeof buildApp>>;
 
   before(async () => {
-    t = await createTestApp();
+    t = await createOAuthTestApp();
     const sink = new Writable({
       write(chunk, _encoding, done) {
         for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
@@ -47,5 +48,39 @@ describe("access log", () => {
     assert.equal(status?.msg, "request completed");
     assert.ok(typeof status?.responseTime === "number" && status.responseTime >= 0);
     assert.ok(!lines.some((line) => line.msg === "incoming request"));
+  });
+
+  it("a code exchange is one line: the request with its OAuth event; a replay adds its warning on a line of its own", async () => {
+    const on = { ...t, app: logged };
+    const code = await issueCode(on);
+    lines.length = 0;
+    assert.equal((await exchangeCode(on, code)).statusCode, 200);
+    type Line = {
+      reqId?: string;
+      level: number;
+      msg: string;
+      event?: string;
+      outcome?: string;
+      req?: { url: string };
+      res?: { statusCode: number };
+    };
+    const exchange = lines as Line[];
+    assert.equal(exchange.length, 1, JSON.stringify(exchange));
+    assert.equal(exchange[0]?.req?.url, TOKEN);
+    assert.equal(exchange[0]?.res?.statusCode, 200);
+    assert.equal(exchange[0]?.event, "oauth2_code_redeemed");
+    assert.equal(exchange[0]?.outcome, "tokens issued");
+    assert.match(exchange[0]?.msg ?? "", /An authorization code has been used by the client/);
+
+    lines.length = 0;
+    assert.equal((await exchangeCode(on, code)).statusCode, 400);
+    const replay = lines as Line[];
+    assert.equal(replay.length, 2, JSON.stringify(replay));
+    const warning = replay.find((line) => line.event === "oauth2_code_replayed");
+    const access = replay.find((line) => line.res !== undefined);
+    assert.equal(warning?.level, 40);
+    assert.equal(access?.res?.statusCode, 400);
+    assert.equal(access?.msg, "request completed");
+    assert.equal(warning?.reqId, access?.reqId, "both lines carry the request's id");
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OAuthError } from "../../oauth/domain/errors.js";
 import type { TokenRequest } from "../../oauth/token-endpoint.js";
+import { eventLogOf } from "../access-log.js";
 import { baseUrl } from "../base-url.js";
 import { noStore, sendTokenError } from "../oauth-errors.js";
 import { strictParams } from "../oauth-params.js";
@@ -71,6 +72,7 @@ async function clientEndpoint<T>(
     body: params.params,
     authorization: request.headers.authorization,
     userAgent: request.headers["user-agent"],
+    log: eventLogOf(request),
   });
   if (result instanceof OAuthError) {
     request.log.debug({ event: "oauth2_request_refused", error: result.code, detail: result.detail }, "OAuth request refused");

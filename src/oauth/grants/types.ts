@@ -2,6 +2,7 @@ import type { SecretSealer } from "../../security/secret-box.js";
 import type { AuthenticatedClient } from "../client-authentication.js";
 import type { OAuthError } from "../domain/errors.js";
 import type { GrantStore, OAuthClient } from "../ports.js";
+import type { EventLog } from "../token-request.js";
 import type { TokenResponse } from "../tokens.js";
 
 /** What a grant needs, and nothing more (fosite's handler fields). */
@@ -13,7 +14,7 @@ export interface GrantDeps {
   refreshReuseGrace: number;
   /** Seals the grace pair (AES-256-GCM, the client-secret key); plain tokens are never stored. */
   sealer: SecretSealer;
-  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  log: EventLog;
 }
 
 export interface GrantInput {
