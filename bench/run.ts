@@ -3,17 +3,18 @@
  * on SQLite and on PostgreSQL, with autocannon on loopback. Not part of `npm test`.
  *
  * Every figure is the median of BENCH_REPS runs of BENCH_DURATION seconds (after a warm-up), and
- * the runs of one scenario are interleaved across servers (A B C, A B C, …) so that a noisy
- * neighbour hits all of them alike; each figure also gets a ratio to a reference measured in the
- * same run. Prints a table and writes JSON to bench/results/.
+ * the runs of one scenario are interleaved across servers in rounds (A B C, A B C, …) so that a
+ * noisy neighbour hits all of them alike; each figure's ratio to its reference is the median over
+ * rounds of the ratio within a round. Prints a table and writes JSON to bench/results/.
  *
  *   npm run bench                          # everything (builds dist/ first)
  *   BENCH_ONLY=userinfo,code npm run bench  # some scenarios: userinfo, code, refresh, activity, paging
  *   BENCH_PROFILE=1 npm run bench          # Keystream nodes run with --cpu-prof; top functions printed
  *   BENCH_PG=0 npm run bench               # skip PostgreSQL
  *
- * Environment: BENCH_DURATION (5 s), BENCH_REPS (3), BENCH_WARMUP (2 s), BENCH_CONNECTIONS (16),
+ * Environment: BENCH_DURATION (3 s), BENCH_REPS (5), BENCH_WARMUP (2 s), BENCH_CONNECTIONS (16),
  * BENCH_PAGING_ROWS (10000,1000000), BENCH_PIN (1: servers on CPU 0, load generator on CPU 1),
+ * BENCH_LOG_LEVEL (info: Keystream's LOG_LEVEL),
  * KEYSTREAM_BENCH_DATABASE_URL (a PostgreSQL server URL whose user may create databases; default:
  * the private cluster of scripts/dev-postgres.sh, started here if it is not running and stopped
  * again at the end).
@@ -40,14 +41,16 @@ import { summarizeProfile } from "./lib/profile.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const RESULTS = path.join(ROOT, "bench", "results");
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const REPS = Number(process.env.BENCH_REPS ?? 3);
+const DURATION = Number(process.env.BENCH_DURATION ?? 3);
+const REPS = Number(process.env.BENCH_REPS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const PAGING_ROWS = (process.env.BENCH_PAGING_ROWS ?? "10000,1000000").split(",").map(Number);
 const PAGING_ITERATIONS = Number(process.env.BENCH_PAGING_ITERATIONS ?? 300);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : undefined;
 const PROFILE = process.env.BENCH_PROFILE === "1";
+/** Keystream's LOG_LEVEL: info (one access-log line per request) as in production; warn measures without it. */
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "info";
 const STAMP = new Date().toISOString().replace(/[:.]/g, "-");
 const PROFILE_DIR = path.join(RESULTS, `profiles-${STAMP}`);
 
@@ -242,7 +245,7 @@ export async function startKeystream(
     ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
     path.join(ROOT, "dist", "main.js"),
   ]);
-  const env: NodeJS.ProcessEnv = { KEYSTREAM_DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info" };
+  const env: NodeJS.ProcessEnv = { KEYSTREAM_DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: LOG_LEVEL };
   env.KEYSTREAM_DATABASE_URL = url ?? "";
   Object.assign(env, extraEnv);
   const server = await startServer(command, args, env, { stdoutFile: path.join(dataDir, "keystream.log") });
@@ -287,8 +290,11 @@ async function startPeer(): Promise<Target> {
   };
 }
 
-async function startBare(): Promise<RunningServer> {
-  const [command, args] = serverCommand(["--import", "tsx", path.join(ROOT, "bench", "servers", "bare-node.ts")]);
+/** Fastify alone, answering the ceiling's body: what the framework costs before any work. */
+const FASTIFY_FLOOR = "Fastify alone (fixed JSON)";
+
+async function startBare(file: "bare-node.ts" | "bare-fastify.ts"): Promise<RunningServer> {
+  const [command, args] = serverCommand(["--import", "tsx", path.join(ROOT, "bench", "servers", file)]);
   return startServer(command, args, { PORT: "0" });
 }
 
@@ -694,8 +700,10 @@ async function main(): Promise<void> {
   let paging: PagingRun[] = [];
   const profiles: Record<string, string> = {};
   try {
-    const bare = await startBare();
+    const bare = await startBare("bare-node.ts");
     stops.push(() => bare.stop());
+    const fastify = await startBare("bare-fastify.ts");
+    stops.push(() => fastify.stop());
     const peer = await startPeer();
     stops.push(() => peer.cleanup());
     const keystreams: Target[] = [];
@@ -712,13 +720,19 @@ async function main(): Promise<void> {
     for (const t of oauthTargets) accessTokens.set(t.name, (await t.mint("access", 1))[0]!);
 
     if (wants("userinfo")) {
-      log("scenario: userinfo (GET with a bearer token; the ceiling answers a fixed JSON body)");
+      log("scenario: userinfo (GET with a bearer token; the ceiling and the Fastify floor answer a fixed JSON body)");
       figures.userinfo = await measure("userinfo", [
         {
           name: "node:http (ceiling)",
           pid: bare.child.pid,
           run: (seconds) =>
             runLoad({ url: `http://127.0.0.1:${bare.port}/`, connections: CONNECTIONS, durationSeconds: seconds }),
+        },
+        {
+          name: FASTIFY_FLOOR,
+          pid: fastify.child.pid,
+          run: (seconds) =>
+            runLoad({ url: `http://127.0.0.1:${fastify.port}/`, connections: CONNECTIONS, durationSeconds: seconds }),
         },
         ...(await Promise.all(oauthTargets.map((t) => userinfoContender(t, accessTokens.get(t.name)!)))),
       ]);
@@ -773,8 +787,17 @@ async function main(): Promise<void> {
   const lines: Line[] = [];
   const get = (scenario: string, target: string) => figures[scenario]?.find((f) => f.target === target);
   const ceiling = (scenario: string) => get(scenario, "node:http (ceiling)");
-  const ratio = (a: Figure | undefined, b: Figure | undefined) =>
-    a && b && b.okPerSecond > 0 ? a.okPerSecond / b.okPerSecond : null;
+  // Paired by round: each round's runs of all servers follow each other within seconds, so a slow
+  // spell of the machine (they last seconds to tens of seconds here) falls on both sides of a
+  // round's ratio; the median over rounds then drops the rounds it split.
+  const ratio = (a: Figure | undefined, b: Figure | undefined) => {
+    if (!a || !b) return null;
+    const perRound = a.runs.flatMap((run, round) => {
+      const reference = b.runs[round];
+      return reference && reference.okPerSecond > 0 ? [run.okPerSecond / reference.okPerSecond] : [];
+    });
+    return perRound.length > 0 ? median(perRound) : null;
+  };
   const labels: Record<string, string> = {
     userinfo: "userinfo req/s",
     code: "code exchanges/s",
