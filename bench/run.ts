@@ -25,7 +25,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { sql } from "kysely";
+import { SqliteAdapter, sql } from "kysely";
 import pg from "pg";
 import pino from "pino";
 import type { NewActivity } from "../src/activity/domain/event.js";
@@ -191,6 +191,9 @@ async function mintKeystream(db: Db, clientInternalId: number, kind: "code" | "r
       }
     });
   }
+  // Written through to the database file before the run, as the peer's minting is done before its
+  // run: otherwise the server's checkpoint worker would copy the pool's pages during the run.
+  if (db.getExecutor().adapter instanceof SqliteAdapter) await sql`pragma wal_checkpoint(truncate)`.execute(db);
   return values.map((v) => v.value);
 }
 
@@ -268,7 +271,12 @@ export async function startKeystream(
 }
 
 async function startPeer(): Promise<Target> {
-  const [command, args] = serverCommand(["--import", "tsx", path.join(ROOT, "bench", "servers", "oidc-provider-peer.ts")]);
+  const [command, args] = serverCommand([
+    "--expose-gc",
+    "--import",
+    "tsx",
+    path.join(ROOT, "bench", "servers", "oidc-provider-peer.ts"),
+  ]);
   const server = await startServer(command, args, { PORT: "0" });
   const base = `http://127.0.0.1:${server.port}`;
   return {
