@@ -11,7 +11,7 @@ export interface TokenRequest {
   authorization: string | undefined;
   userAgent: string | undefined;
   /**
-   * This request's event log: the HTTP layer's writes an event into the request's access-log line
+   * This request's event log: the HTTP layer's puts an info event on the request's access-log line
    * (http/access-log.ts). Absent: the service's log.
    */
   log?: EventLog;

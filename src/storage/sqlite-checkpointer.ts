@@ -30,9 +30,12 @@ let checkpoints = 0, framesCopied = 0, lastCheckpointed = 0, timer;
 function checkpoint() {
   try {
     const [result] = connection.pragma("wal_checkpoint(PASSIVE)");
-    const checkpointed = result ? result.checkpointed : 0;
-    framesCopied += checkpointed >= lastCheckpointed ? checkpointed - lastCheckpointed : checkpointed;
-    lastCheckpointed = checkpointed;
+    const checkpointed = result ? result.checkpointed : -1;
+    // -1: SQLite could not tell (not in WAL mode yet, or an error); nothing to count.
+    if (checkpointed >= 0) {
+      framesCopied += checkpointed >= lastCheckpointed ? checkpointed - lastCheckpointed : checkpointed;
+      lastCheckpointed = checkpointed;
+    }
     checkpoints += 1;
   } catch (error) {
     parentPort.postMessage({ type: "error", message: String(error && error.message) });
