@@ -298,12 +298,23 @@ async function startPeer(): Promise<Target> {
   };
 }
 
+/** Bare node:http answering a fixed JSON body: the reference of userinfo and the activity page. */
+const CEILING = "node:http (ceiling)";
 /** Fastify alone, answering the ceiling's body: what the framework costs before any work. */
 const FASTIFY_FLOOR = "Fastify alone (fixed JSON)";
 
 async function startBare(file: "bare-node.ts" | "bare-fastify.ts"): Promise<RunningServer> {
   const [command, args] = serverCommand(["--import", "tsx", path.join(ROOT, "bench", "servers", file)]);
   return startServer(command, args, { PORT: "0" });
+}
+
+/** A server answering its fixed body on `/`, loaded as it is (the ceiling, the Fastify floor). */
+function fixedBodyContender(name: string, server: RunningServer): Contender {
+  return {
+    name,
+    pid: server.child.pid,
+    run: (seconds) => runLoad({ url: `http://127.0.0.1:${server.port}/`, connections: CONNECTIONS, durationSeconds: seconds }),
+  };
 }
 
 // --- Scenarios ---------------------------------------------------------------------------------
@@ -730,18 +741,8 @@ async function main(): Promise<void> {
     if (wants("userinfo")) {
       log("scenario: userinfo (GET with a bearer token; the ceiling and the Fastify floor answer a fixed JSON body)");
       figures.userinfo = await measure("userinfo", [
-        {
-          name: "node:http (ceiling)",
-          pid: bare.child.pid,
-          run: (seconds) =>
-            runLoad({ url: `http://127.0.0.1:${bare.port}/`, connections: CONNECTIONS, durationSeconds: seconds }),
-        },
-        {
-          name: FASTIFY_FLOOR,
-          pid: fastify.child.pid,
-          run: (seconds) =>
-            runLoad({ url: `http://127.0.0.1:${fastify.port}/`, connections: CONNECTIONS, durationSeconds: seconds }),
-        },
+        fixedBodyContender(CEILING, bare),
+        fixedBodyContender(FASTIFY_FLOOR, fastify),
         ...(await Promise.all(oauthTargets.map((t) => userinfoContender(t, accessTokens.get(t.name)!)))),
       ]);
     }
@@ -756,12 +757,7 @@ async function main(): Promise<void> {
     if (wants("activity")) {
       log(`scenario: activity page (bearer, limit 50, ${ACTIVITY_ROWS} activities) against the ceiling`);
       figures.activity = await measure("activity", [
-        {
-          name: "node:http (ceiling)",
-          pid: bare.child.pid,
-          run: (seconds) =>
-            runLoad({ url: `http://127.0.0.1:${bare.port}/`, connections: CONNECTIONS, durationSeconds: seconds }),
-        },
+        fixedBodyContender(CEILING, bare),
         ...(await Promise.all(keystreams.map((t) => activityContender(t, accessTokens.get(t.name)!)))),
       ]);
     }
@@ -794,7 +790,7 @@ async function main(): Promise<void> {
   // Ratios against the reference measured in this same run.
   const lines: Line[] = [];
   const get = (scenario: string, target: string) => figures[scenario]?.find((f) => f.target === target);
-  const ceiling = (scenario: string) => get(scenario, "node:http (ceiling)");
+  const ceiling = (scenario: string) => get(scenario, CEILING);
   // Paired by round: each round's runs of all servers follow each other within seconds, so a slow
   // spell of the machine (they last seconds to tens of seconds here) falls on both sides of a
   // round's ratio; the median over rounds then drops the rounds it split.

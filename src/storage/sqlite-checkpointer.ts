@@ -70,7 +70,6 @@ timer = setTimeout(checkpoint, workerData.intervalMs);
 export class SqliteCheckpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
-  private stopping: Promise<void> | undefined;
 
   constructor(file: string, onError: (message: string) => void) {
     const betterSqlite3 = createRequire(import.meta.url).resolve("better-sqlite3");
@@ -106,13 +105,11 @@ export class SqliteCheckpointer {
     }).finally(() => this.worker.unref());
   }
 
-  /** Closes the worker's connection and ends the thread. */
+  /** Closes the worker's connection and ends the thread (again: the same promise). */
   stop(): Promise<void> {
-    if (!this.stopping) {
-      this.worker.ref();
-      this.worker.postMessage("stop");
-      this.stopping = this.exited;
-    }
-    return this.stopping;
+    this.worker.ref();
+    // A second "stop" finds the worker's port closed and is dropped.
+    this.worker.postMessage("stop");
+    return this.exited;
   }
 }
