@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { sql } from "kysely";
+import { type Kysely, Migrator, sql } from "kysely";
 import { openStorage } from "../../src/storage/connect.js";
+import type { Database } from "../../src/storage/database.js";
 import { hasPendingMigrations, migrateToLatest } from "../../src/storage/migrate.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
 import { runOcc } from "../support/occ.js";
@@ -114,7 +115,158 @@ describe("storage: migrations", () => {
     }
   });
 
+  it("0006 (token rowids) keeps every token, link and grace pair; SQLite then stops writing sqlite_sequence for tokens", async () => {
+    const t = await createTestStorage({ migrate: false });
+    try {
+      const migrations = allMigrations(t.storage.dialect);
+      const migrator = new Migrator({ db: t.storage.db, provider: { getMigrations: async () => migrations } });
+      const before = await migrator.migrateTo("2026_11_21_0005_token_write_indexes");
+      assert.equal(before.error, undefined);
+      const db = t.storage.db;
+      const grantId = await seedGrant(db);
+      const accessIds: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const row = await db
+          .insertInto("oauth2_access_tokens")
+          .values({ token_hash: String(n).repeat(64), grant_id: grantId, created_at: n, expires_at: 3600 + n })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        accessIds.push(Number(row.id));
+      }
+      const refresh = async (n: number, accessTokenId: number | null) =>
+        Number(
+          (
+            await db
+              .insertInto("oauth2_refresh_tokens")
+              .values({
+                token_hash: `r${n}`.padEnd(64, "0"),
+                grant_id: grantId,
+                access_token_id: accessTokenId,
+                created_at: n,
+                expires_at: 9999,
+                rotated_at: n === 1 ? 5 : null,
+              })
+              .returning("id")
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
+      const rotated = await refresh(1, accessIds[0]!);
+      const successor = await refresh(2, accessIds[1]!);
+      await db
+        .insertInto("oauth2_refresh_grace")
+        .values({ refresh_token_id: rotated, successor_id: successor, sealed_pair: "sealed", expires_at: 60 })
+        .execute();
+
+      assert.deepEqual((await migrateToLatest(t.storage)).applied, ["2026_11_21_0006_token_rowids"]);
+
+      const access = await db.selectFrom("oauth2_access_tokens").selectAll().orderBy("id").execute();
+      assert.deepEqual(
+        access.map((a) => [Number(a.id), a.token_hash, Number(a.grant_id), Number(a.created_at), Number(a.expires_at)]),
+        accessIds.map((id, i) => [id, String(i + 1).repeat(64), grantId, i + 1, 3601 + i]),
+      );
+      const refreshRows = await db.selectFrom("oauth2_refresh_tokens").selectAll().orderBy("id").execute();
+      assert.deepEqual(
+        refreshRows.map((r) => [Number(r.id), Number(r.access_token_id), r.rotated_at === null ? null : Number(r.rotated_at)]),
+        [
+          [rotated, accessIds[0], 5],
+          [successor, accessIds[1], null],
+        ],
+      );
+      const grace = await db.selectFrom("oauth2_refresh_grace").selectAll().execute();
+      assert.deepEqual(
+        grace.map((g) => [Number(g.refresh_token_id), Number(g.successor_id), g.sealed_pair]),
+        [[rotated, successor, "sealed"]],
+      );
+
+      // The foreign keys still act on the rebuilt tables: deleting an access token clears its
+      // refresh token's link; deleting the successor removes the grace pair.
+      await db.deleteFrom("oauth2_access_tokens").where("id", "=", accessIds[0]!).execute();
+      const link = await db
+        .selectFrom("oauth2_refresh_tokens")
+        .select("access_token_id")
+        .where("id", "=", rotated)
+        .executeTakeFirstOrThrow();
+      assert.equal(link.access_token_id, null);
+      await db.deleteFrom("oauth2_refresh_tokens").where("id", "=", successor).execute();
+      assert.equal((await db.selectFrom("oauth2_refresh_grace").selectAll().execute()).length, 0);
+      await assert.rejects(
+        db
+          .insertInto("oauth2_access_tokens")
+          .values({ token_hash: "f".repeat(64), grant_id: 999_999, created_at: 1, expires_at: 2 })
+          .execute(),
+        /foreign key/i,
+      );
+      // A new token is numbered after the newest one (on PostgreSQL the refused insert above used up
+      // a sequence value, so only "after" holds there).
+      const next = await db
+        .insertInto("oauth2_access_tokens")
+        .values({ token_hash: "e".repeat(64), grant_id: grantId, created_at: 9, expires_at: 10 })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      if (t.storage.dialect === "sqlite") assert.equal(Number(next.id), accessIds[2]! + 1);
+      else assert.ok(Number(next.id) > accessIds[2]!);
+
+      if (t.storage.dialect === "sqlite") {
+        const definitions = await sql<{ name: string; sql: string }>`
+          select name, sql from sqlite_schema where name in ('oauth2_access_tokens', 'oauth2_refresh_tokens')`.execute(db);
+        assert.equal(definitions.rows.length, 2);
+        for (const table of definitions.rows) assert.doesNotMatch(table.sql, /autoincrement/i, table.name);
+        const sequences = await sql<{ name: string }>`select name from sqlite_sequence`.execute(db);
+        const names = sequences.rows.map((r) => r.name);
+        assert.ok(!names.includes("oauth2_access_tokens") && !names.includes("oauth2_refresh_tokens"), names.join());
+        assert.ok(names.includes("oauth2_grants"), "grants keep AUTOINCREMENT");
+        const indexes = await sql<{ name: string }>`
+          select name from sqlite_schema where type = 'index' and tbl_name like 'oauth2_%' and sql is not null order by name`.execute(
+          db,
+        );
+        for (const name of [
+          "oauth2_access_tokens_grant",
+          "oauth2_refresh_grace_expires",
+          "oauth2_refresh_grace_successor",
+          "oauth2_refresh_tokens_access",
+          "oauth2_refresh_tokens_grant",
+        ]) {
+          assert.ok(
+            indexes.rows.some((r) => r.name === name),
+            name,
+          );
+        }
+        const check = await sql<{ foreign_key_check: unknown }>`pragma foreign_key_check`.execute(db);
+        assert.deepEqual(check.rows, []);
+      }
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it("refuses a database URL that is not PostgreSQL", () => {
     assert.throws(() => openStorage({ databaseUrl: "mysql://x@localhost/db", dataDir: "/nonexistent" }), /postgres:\/\//);
   });
 });
+
+/** A user, a client and one grant between them (the rows the token tables point at). */
+async function seedGrant(db: Kysely<Database>): Promise<number> {
+  await db
+    .insertInto("users")
+    .values({ uid: "alice", display_name: "Alice", email: null, password_hash: null, enabled: 1, is_admin: 0, created_at: 0 })
+    .execute();
+  const client = await db
+    .insertInto("oauth2_clients")
+    .values({
+      name: "c",
+      client_id: "c".repeat(32),
+      secret_encrypted: "x",
+      redirect_uri: "https://c.example/cb",
+      allow_subdomains: 0,
+      trusted: 0,
+      created_at: 0,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const grant = await db
+    .insertInto("oauth2_grants")
+    .values({ client_id: Number(client.id), uid: "alice", authorized_at: 0 })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(grant.id);
+}

@@ -5,6 +5,7 @@ import { oauthMigration } from "./2026_11_21_0002_oauth.js";
 import { activityMigration } from "./2026_11_21_0003_activity.js";
 import { oauthHardeningMigration } from "./2026_11_21_0004_oauth_hardening.js";
 import { tokenWriteIndexesMigration } from "./2026_11_21_0005_token_write_indexes.js";
+import { tokenRowidsMigration } from "./2026_11_21_0006_token_rowids.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -16,5 +17,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_21_0003_activity": activityMigration(dialect),
     "2026_11_21_0004_oauth_hardening": oauthHardeningMigration(),
     "2026_11_21_0005_token_write_indexes": tokenWriteIndexesMigration(),
+    "2026_11_21_0006_token_rowids": tokenRowidsMigration(dialect),
   };
 }
