@@ -70,6 +70,7 @@ export function createServices(options: ServiceOptions): Services {
   // Authorizing and revoking a client lands in the user's activity stream (issue 4).
   const oauth = createOAuthService({
     db,
+    dialect: storage.dialect,
     dataDir,
     clock,
     settings,

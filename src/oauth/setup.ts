@@ -4,7 +4,7 @@ import type { Clock } from "../clock.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { JobScheduler } from "../jobs/scheduler.js";
 import { keyFileSecretBox } from "../security/secret-box.js";
-import type { Db } from "../storage/database.js";
+import type { Db, Dialect } from "../storage/database.js";
 import { KyselyClientStore, KyselyGrantStore } from "../storage/oauth-store.js";
 import { DEFAULT_CLIENTS } from "./domain/default-clients.js";
 import { type OAuthEvents, OAuthService } from "./service.js";
@@ -14,6 +14,7 @@ export const CLIENT_SECRET_KEY_FILE = "oauth2-client-secrets.key";
 
 export interface OAuthSetup {
   db: Db;
+  dialect: Dialect;
   dataDir: string;
   clock: Clock;
   settings: HostSettings;
@@ -34,7 +35,7 @@ export function createOAuthService(setup: OAuthSetup): OAuthService {
   const box = keyFileSecretBox(setup.dataDir, CLIENT_SECRET_KEY_FILE);
   const oauth = new OAuthService({
     clients: new KyselyClientStore(setup.db, box, DEFAULT_CLIENTS, setup.log),
-    grants: new KyselyGrantStore(setup.db),
+    grants: new KyselyGrantStore(setup.db, setup.dialect),
     users: setup.users,
     clock: setup.clock,
     log: setup.log,

@@ -1,4 +1,4 @@
-import type { Selectable, Updateable } from "kysely";
+import { type Selectable, sql, type Updateable } from "kysely";
 import { type User, userFromRow } from "../accounts/users.js";
 import type { ClientFields } from "../oauth/domain/client-rules.js";
 import type {
@@ -14,7 +14,7 @@ import type {
   RefreshTokenRecord,
 } from "../oauth/ports.js";
 import type { SecretSealer } from "../security/secret-box.js";
-import type { Db, DbOrTx } from "./database.js";
+import type { Db, DbOrTx, Dialect } from "./database.js";
 import { PreparedQuery, transaction } from "./prepared.js";
 import type { UsersTable } from "./schema/accounts.js";
 import type { OAuthClientsTable } from "./schema/oauth.js";
@@ -340,12 +340,92 @@ interface AccessRow extends Omit<UsersTable, "created_at" | "password_hash"> {
   user_created_at: number;
 }
 
+interface RedeemParams {
+  codeHash: string;
+  now: number;
+  accessTokenHash: string;
+  accessExpiresAt: number;
+  refreshTokenHash: string;
+  refreshExpiresAt: number;
+  /** 1 marks the grant as a public client's (see markPublicClient), 0 leaves it. */
+  publicClient: number;
+}
+
+/**
+ * PostgreSQL only: a code redeemed in one statement. The code's compare-and-set and the two token
+ * inserts are data-modifying CTEs, which PostgreSQL runs in the statement's own transaction, all or
+ * nothing, each once; the tokens are inserted only for the row the compare-and-set consumed. One
+ * round trip instead of five (BEGIN, consume, two inserts, COMMIT): on PostgreSQL every statement is
+ * a round trip, where on SQLite (which has no data-modifying CTEs) it is a few microseconds, so
+ * SQLite keeps the steps of `redeemCode` in a transaction. Parameters in a SELECT list have no type
+ * PostgreSQL can infer, hence the casts.
+ */
+function redeemCodeInOneStatement(db: Db) {
+  return new PreparedQuery<RedeemParams, { grant_id: number }>((slot) =>
+    db
+      .with("consumed", (q) =>
+        q
+          .updateTable("oauth2_codes")
+          .set({ consumed_at: slot("now") })
+          .where("code_hash", "=", slot("codeHash"))
+          .where("consumed_at", "is", null)
+          .returning("grant_id"),
+      )
+      .with("access", (q) =>
+        q
+          .insertInto("oauth2_access_tokens")
+          .columns(["token_hash", "grant_id", "created_at", "expires_at"])
+          .expression((eb) =>
+            eb
+              .selectFrom("consumed")
+              .select([
+                sql<string>`cast(${slot("accessTokenHash")} as text)`.as("token_hash"),
+                "grant_id",
+                sql<number>`cast(${slot("now")} as bigint)`.as("created_at"),
+                sql<number>`cast(${slot("accessExpiresAt")} as bigint)`.as("expires_at"),
+              ]),
+          )
+          .returning(["id", "grant_id"]),
+      )
+      .with("refresh", (q) =>
+        q
+          .insertInto("oauth2_refresh_tokens")
+          .columns(["token_hash", "grant_id", "access_token_id", "created_at", "expires_at"])
+          .expression((eb) =>
+            eb
+              .selectFrom("access")
+              .select([
+                sql<string>`cast(${slot("refreshTokenHash")} as text)`.as("token_hash"),
+                "grant_id",
+                "id",
+                sql<number>`cast(${slot("now")} as bigint)`.as("created_at"),
+                sql<number>`cast(${slot("refreshExpiresAt")} as bigint)`.as("expires_at"),
+              ]),
+          ),
+      )
+      .with("marked", (q) =>
+        q
+          .updateTable("oauth2_grants")
+          .set({ public_client: 1 })
+          .where("id", "in", (eb) => eb.selectFrom("consumed").select("grant_id"))
+          .where(sql<number>`cast(${slot("publicClient")} as integer)`, "=", 1),
+      )
+      .selectFrom("consumed")
+      .select("grant_id"),
+  );
+}
+
 /** Grants, codes and tokens; single use by compare-and-set inside one transaction (see GrantStore). */
 export class KyselyGrantStore implements GrantStore {
   private readonly statements: ReturnType<typeof grantStatements>;
+  private readonly redeemInOneStatement: ReturnType<typeof redeemCodeInOneStatement> | undefined;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    dialect: Dialect,
+  ) {
     this.statements = grantStatements(db);
+    this.redeemInOneStatement = dialect === "postgres" ? redeemCodeInOneStatement(db) : undefined;
   }
 
   /** Writes the pair; returns the new refresh token's id (undefined for the implicit flow). */
@@ -421,6 +501,18 @@ export class KyselyGrantStore implements GrantStore {
     tokens: NewTokens | undefined,
     options: { publicClient?: boolean } = {},
   ): Promise<boolean> {
+    if (this.redeemInOneStatement && tokens?.refresh) {
+      const consumed = await this.redeemInOneStatement.first(this.db, {
+        codeHash,
+        now,
+        accessTokenHash: tokens.accessTokenHash,
+        accessExpiresAt: tokens.accessExpiresAt,
+        refreshTokenHash: tokens.refresh.tokenHash,
+        refreshExpiresAt: tokens.refresh.expiresAt,
+        publicClient: options.publicClient ? 1 : 0,
+      });
+      return consumed !== undefined;
+    }
     return transaction(this.db, async (trx) => {
       const consumed = await this.statements.consumeCode.first(trx, { codeHash, now });
       if (!consumed) return false;
