@@ -429,11 +429,11 @@ interface RotateParams {
 
 /**
  * PostgreSQL only: a refresh token rotated in one statement, for the reasons given at
- * redeemCodeInOneStatement (one round trip instead of seven, eight with a grace pair). The compare-and-set on `rotated_at`
- * gates every other part: the old access token is deleted, the new pair inserted, the
- * predecessor's grace pair dropped and the new one kept only when this statement rotated the token.
- * The old access token's `ON DELETE SET NULL` on the rotated row runs at the end of the statement,
- * after its update.
+ * redeemCodeInOneStatement (one round trip instead of seven, eight with a grace pair). The
+ * compare-and-set on `rotated_at` gates every other part: the old access token is deleted, the new
+ * pair inserted, the predecessor's grace pair dropped and the new one kept only when this statement
+ * rotated the token. The old access token's `ON DELETE SET NULL` on the rotated row runs at the end
+ * of the statement, after its update.
  */
 function rotateRefreshTokenInOneStatement(db: Db) {
   return new PreparedQuery<RotateParams, { grant_id: number }>((slot) =>
