@@ -1,4 +1,4 @@
-import { type Selectable, sql, type Updateable } from "kysely";
+import { type QueryCreator, type Selectable, sql, type Updateable } from "kysely";
 import { type User, userFromRow } from "../accounts/users.js";
 import type { ClientFields } from "../oauth/domain/client-rules.js";
 import type {
@@ -14,8 +14,8 @@ import type {
   RefreshTokenRecord,
 } from "../oauth/ports.js";
 import type { SecretSealer } from "../security/secret-box.js";
-import type { Db, DbOrTx, Dialect } from "./database.js";
-import { PreparedQuery, transaction } from "./prepared.js";
+import type { Database, Db, DbOrTx, Dialect } from "./database.js";
+import { PreparedQuery, type SlotFactory, transaction } from "./prepared.js";
 import type { UsersTable } from "./schema/accounts.js";
 import type { OAuthClientsTable } from "./schema/oauth.js";
 
@@ -340,13 +340,62 @@ interface AccessRow extends Omit<UsersTable, "created_at" | "password_hash"> {
   user_created_at: number;
 }
 
-interface RedeemParams {
-  codeHash: string;
+/** What a one-statement write binds for the pair it issues. */
+interface NewPairParams {
   now: number;
   accessTokenHash: string;
   accessExpiresAt: number;
   refreshTokenHash: string;
   refreshExpiresAt: number;
+}
+
+/** A statement whose `gate` CTE returns the grant of the code consumed or the token rotated. */
+type Gated = Database & { gate: { grant_id: number } };
+
+/**
+ * The new access and refresh token, inserted as the CTEs `access` and `refresh` for the row the
+ * `gate` CTE returned (none when its compare-and-set lost); `refresh` returns the new id. Parameters
+ * in a SELECT list have no type PostgreSQL can infer, hence the casts.
+ */
+function withNewPair(query: QueryCreator<Gated>, slot: SlotFactory<NewPairParams>) {
+  return query
+    .with("access", (q) =>
+      q
+        .insertInto("oauth2_access_tokens")
+        .columns(["token_hash", "grant_id", "created_at", "expires_at"])
+        .expression((eb) =>
+          eb
+            .selectFrom("gate")
+            .select([
+              sql<string>`cast(${slot("accessTokenHash")} as text)`.as("token_hash"),
+              "grant_id",
+              sql<number>`cast(${slot("now")} as bigint)`.as("created_at"),
+              sql<number>`cast(${slot("accessExpiresAt")} as bigint)`.as("expires_at"),
+            ]),
+        )
+        .returning(["id", "grant_id"]),
+    )
+    .with("refresh", (q) =>
+      q
+        .insertInto("oauth2_refresh_tokens")
+        .columns(["token_hash", "grant_id", "access_token_id", "created_at", "expires_at"])
+        .expression((eb) =>
+          eb
+            .selectFrom("access")
+            .select([
+              sql<string>`cast(${slot("refreshTokenHash")} as text)`.as("token_hash"),
+              "grant_id",
+              "id",
+              sql<number>`cast(${slot("now")} as bigint)`.as("created_at"),
+              sql<number>`cast(${slot("refreshExpiresAt")} as bigint)`.as("expires_at"),
+            ]),
+        )
+        .returning("id"),
+    );
+}
+
+interface RedeemParams extends NewPairParams {
+  codeHash: string;
   /** 1 marks the grant as a public client's (see markPublicClient), 0 leaves it. */
   publicClient: number;
 }
@@ -357,71 +406,35 @@ interface RedeemParams {
  * nothing, each once; the tokens are inserted only for the row the compare-and-set consumed. One
  * round trip instead of five (BEGIN, consume, two inserts, COMMIT): on PostgreSQL every statement is
  * a round trip, where on SQLite (which has no data-modifying CTEs) it is a few microseconds, so
- * SQLite keeps the steps of `redeemCode` in a transaction. Parameters in a SELECT list have no type
- * PostgreSQL can infer, hence the casts.
+ * SQLite keeps the steps of `redeemCode` in a transaction.
  */
 function redeemCodeInOneStatement(db: Db) {
   return new PreparedQuery<RedeemParams, { grant_id: number }>((slot) =>
-    db
-      .with("consumed", (q) =>
+    withNewPair(
+      db.with("gate", (q) =>
         q
           .updateTable("oauth2_codes")
           .set({ consumed_at: slot("now") })
           .where("code_hash", "=", slot("codeHash"))
           .where("consumed_at", "is", null)
           .returning("grant_id"),
-      )
-      .with("access", (q) =>
-        q
-          .insertInto("oauth2_access_tokens")
-          .columns(["token_hash", "grant_id", "created_at", "expires_at"])
-          .expression((eb) =>
-            eb
-              .selectFrom("consumed")
-              .select([
-                sql<string>`cast(${slot("accessTokenHash")} as text)`.as("token_hash"),
-                "grant_id",
-                sql<number>`cast(${slot("now")} as bigint)`.as("created_at"),
-                sql<number>`cast(${slot("accessExpiresAt")} as bigint)`.as("expires_at"),
-              ]),
-          )
-          .returning(["id", "grant_id"]),
-      )
-      .with("refresh", (q) =>
-        q
-          .insertInto("oauth2_refresh_tokens")
-          .columns(["token_hash", "grant_id", "access_token_id", "created_at", "expires_at"])
-          .expression((eb) =>
-            eb
-              .selectFrom("access")
-              .select([
-                sql<string>`cast(${slot("refreshTokenHash")} as text)`.as("token_hash"),
-                "grant_id",
-                "id",
-                sql<number>`cast(${slot("now")} as bigint)`.as("created_at"),
-                sql<number>`cast(${slot("refreshExpiresAt")} as bigint)`.as("expires_at"),
-              ]),
-          ),
-      )
+      ),
+      slot,
+    )
       .with("marked", (q) =>
         q
           .updateTable("oauth2_grants")
           .set({ public_client: 1 })
-          .where("id", "in", (eb) => eb.selectFrom("consumed").select("grant_id"))
+          .where("id", "in", (eb) => eb.selectFrom("gate").select("grant_id"))
           .where(sql<number>`cast(${slot("publicClient")} as integer)`, "=", 1),
       )
-      .selectFrom("consumed")
+      .selectFrom("gate")
       .select("grant_id"),
   );
 }
 
-interface RotateParams {
+interface RotateParams extends NewPairParams {
   id: number;
-  now: number;
-  accessTokenHash: string;
-  accessExpiresAt: number;
-  refreshTokenHash: string;
-  refreshExpiresAt: number;
   /** The grace pair to keep for the rotated token, or null (no grace window). */
   graceSealed: string | null;
   graceExpiresAt: number | null;
@@ -437,56 +450,26 @@ interface RotateParams {
  */
 function rotateRefreshTokenInOneStatement(db: Db) {
   return new PreparedQuery<RotateParams, { grant_id: number }>((slot) =>
-    db
-      .with("rotated", (q) =>
-        q
-          .updateTable("oauth2_refresh_tokens")
-          .set({ rotated_at: slot("now") })
-          .where("id", "=", slot("id"))
-          .where("rotated_at", "is", null)
-          .returning(["grant_id", "access_token_id"]),
-      )
-      .with("dropped", (q) =>
-        q.deleteFrom("oauth2_access_tokens").where("id", "in", (eb) => eb.selectFrom("rotated").select("access_token_id")),
-      )
-      .with("access", (q) =>
-        q
-          .insertInto("oauth2_access_tokens")
-          .columns(["token_hash", "grant_id", "created_at", "expires_at"])
-          .expression((eb) =>
-            eb
-              .selectFrom("rotated")
-              .select([
-                sql<string>`cast(${slot("accessTokenHash")} as text)`.as("token_hash"),
-                "grant_id",
-                sql<number>`cast(${slot("now")} as bigint)`.as("created_at"),
-                sql<number>`cast(${slot("accessExpiresAt")} as bigint)`.as("expires_at"),
-              ]),
-          )
-          .returning(["id", "grant_id"]),
-      )
-      .with("refresh", (q) =>
-        q
-          .insertInto("oauth2_refresh_tokens")
-          .columns(["token_hash", "grant_id", "access_token_id", "created_at", "expires_at"])
-          .expression((eb) =>
-            eb
-              .selectFrom("access")
-              .select([
-                sql<string>`cast(${slot("refreshTokenHash")} as text)`.as("token_hash"),
-                "grant_id",
-                "id",
-                sql<number>`cast(${slot("now")} as bigint)`.as("created_at"),
-                sql<number>`cast(${slot("refreshExpiresAt")} as bigint)`.as("expires_at"),
-              ]),
-          )
-          .returning("id"),
-      )
+    withNewPair(
+      db
+        .with("gate", (q) =>
+          q
+            .updateTable("oauth2_refresh_tokens")
+            .set({ rotated_at: slot("now") })
+            .where("id", "=", slot("id"))
+            .where("rotated_at", "is", null)
+            .returning(["grant_id", "access_token_id"]),
+        )
+        .with("dropped", (q) =>
+          q.deleteFrom("oauth2_access_tokens").where("id", "in", (eb) => eb.selectFrom("gate").select("access_token_id")),
+        ),
+      slot,
+    )
       .with("predecessor_grace", (q) =>
         q
           .deleteFrom("oauth2_refresh_grace")
           .where("successor_id", "=", slot("id"))
-          .where((eb) => eb.exists(eb.selectFrom("rotated").select("grant_id"))),
+          .where((eb) => eb.exists(eb.selectFrom("gate").select("grant_id"))),
       )
       .with("grace", (q) =>
         q
@@ -504,7 +487,7 @@ function rotateRefreshTokenInOneStatement(db: Db) {
               .where(sql<string | null>`cast(${slot("graceSealed")} as text)`, "is not", null),
           ),
       )
-      .selectFrom("rotated")
+      .selectFrom("gate")
       .select("grant_id"),
   );
 }
