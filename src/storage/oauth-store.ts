@@ -349,6 +349,17 @@ interface NewPairParams {
   refreshExpiresAt: number;
 }
 
+/** The pair's values for either statement; `refresh` is passed apart, checked present by the caller. */
+function newPairParams(now: number, tokens: NewTokens, refresh: NonNullable<NewTokens["refresh"]>): NewPairParams {
+  return {
+    now,
+    accessTokenHash: tokens.accessTokenHash,
+    accessExpiresAt: tokens.accessExpiresAt,
+    refreshTokenHash: refresh.tokenHash,
+    refreshExpiresAt: refresh.expiresAt,
+  };
+}
+
 /** A statement whose `gate` CTE returns the grant of the code consumed or the token rotated. */
 type Gated = Database & { gate: { grant_id: number } };
 
@@ -583,11 +594,7 @@ export class KyselyGrantStore implements GrantStore {
     if (this.redeemInOneStatement && tokens?.refresh) {
       const consumed = await this.redeemInOneStatement.first(this.db, {
         codeHash,
-        now,
-        accessTokenHash: tokens.accessTokenHash,
-        accessExpiresAt: tokens.accessExpiresAt,
-        refreshTokenHash: tokens.refresh.tokenHash,
-        refreshExpiresAt: tokens.refresh.expiresAt,
+        ...newPairParams(now, tokens, tokens.refresh),
         publicClient: options.publicClient ? 1 : 0,
       });
       return consumed !== undefined;
@@ -624,11 +631,7 @@ export class KyselyGrantStore implements GrantStore {
     if (this.rotateInOneStatement && tokens.refresh) {
       const rotated = await this.rotateInOneStatement.first(this.db, {
         id: record.id,
-        now,
-        accessTokenHash: tokens.accessTokenHash,
-        accessExpiresAt: tokens.accessExpiresAt,
-        refreshTokenHash: tokens.refresh.tokenHash,
-        refreshExpiresAt: tokens.refresh.expiresAt,
+        ...newPairParams(now, tokens, tokens.refresh),
         graceSealed: grace?.sealed ?? null,
         graceExpiresAt: grace?.expiresAt ?? null,
       });
