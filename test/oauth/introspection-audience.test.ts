@@ -113,7 +113,14 @@ describe("introspection callers (issue 16)", () => {
   });
 
   it("oauth2:add-client refuses a --resource-server value other than true or false, and adds nothing", async () => {
-    const result = await occ("oauth2:add-client", "Maybe", `${OTHER.clientId}x`, OTHER.secret, OTHER.redirectUri, "--resource-server=yes");
+    const result = await occ(
+      "oauth2:add-client",
+      "Maybe",
+      `${OTHER.clientId}x`,
+      OTHER.secret,
+      OTHER.redirectUri,
+      "--resource-server=yes",
+    );
     assert.deepEqual(result, { code: 1, out: "", err: "Please enter true or false for resource-server.\n" });
     assert.equal(await find("Maybe"), undefined);
   });

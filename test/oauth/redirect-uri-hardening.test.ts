@@ -162,7 +162,11 @@ describe("registering a redirect URI RFC 6749 §3.1.2 forbids (issue 16)", () =>
   it("oauth2:add-client refuses a fragment or user information with exit 1 and a clear message, writing nothing", async () => {
     const before = await clientCount();
     for (const [uri, message] of REFUSED) {
-      assert.deepEqual(await occ("oauth2:add-client", "Refused", ID, SECRET, uri), { code: 1, out: "", err: `${message}\n` }, uri);
+      assert.deepEqual(
+        await occ("oauth2:add-client", "Refused", ID, SECRET, uri),
+        { code: 1, out: "", err: `${message}\n` },
+        uri,
+      );
     }
     assert.equal(await clientCount(), before);
   });
