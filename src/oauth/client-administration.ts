@@ -8,10 +8,10 @@ import {
   type NewClientArguments,
   parseLenientBoolean,
   parseStrictBoolean,
+  redirectUriMessage,
   trustRefused,
   validateNewClient,
 } from "./domain/client-rules.js";
-import { isValidRedirectUri } from "./domain/redirect-uri.js";
 import type { ClientStore, OAuthClient } from "./ports.js";
 
 /** An operator action's outcome: the value, or the message to show (research A.5 / A.8 wording). */
@@ -54,6 +54,7 @@ export class ClientAdministration {
     redirectUri: string;
     allowSubdomains: boolean;
     trusted: boolean;
+    resourceServer: boolean;
   }): Promise<AdminResult<OAuthClient>> {
     const name = input.name.trim();
     const redirectUri = input.redirectUri.trim();
@@ -61,7 +62,8 @@ export class ClientAdministration {
     const nameProblem = fieldProblem("name", name);
     if (nameProblem) return refused(nameProblem);
     if (redirectUri === "") return refused("Redirect URI must not be empty");
-    if (!isValidRedirectUri(redirectUri)) return refused("Redirect URI must be a valid URL");
+    const redirectProblem = redirectUriMessage(redirectUri, "Redirect URI must be a valid URL");
+    if (redirectProblem) return refused(redirectProblem);
     if (await this.clients.findByName(name)) return refused(`Name ${name} already exists`);
     if (trustRefused(redirectUri, input.trusted, false)) return refused(CLIENT_MESSAGES.localhostTrusted);
     return this.insert({
@@ -71,6 +73,7 @@ export class ClientAdministration {
       secret: randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH),
       allowSubdomains: input.allowSubdomains,
       trusted: input.trusted,
+      resourceServer: input.resourceServer,
     });
   }
 
@@ -78,7 +81,7 @@ export class ClientAdministration {
     const client = await this.clients.insert(fields, this.now());
     if (!client) return refused(CLIENT_MESSAGES.nameTaken(fields.name));
     this.log.info(
-      { event: "oauth2_client_added", client: client.clientId, name: client.name },
+      { event: "oauth2_client_added", client: client.clientId, name: client.name, resourceServer: client.resourceServer },
       `The client "${client.name}" has been added.`,
     );
     return { ok: true, value: client };
@@ -115,6 +118,9 @@ export class ClientAdministration {
         break;
       case "trusted":
         changes.trusted = parseStrictBoolean(value) as boolean;
+        break;
+      case "resource-server":
+        changes.resourceServer = parseStrictBoolean(value) as boolean;
         break;
     }
     const next = { ...client, ...changes };

@@ -2,7 +2,7 @@ import { sha256Hex } from "../security/secrets.js";
 import { authenticateConfidentialClient } from "./client-authentication.js";
 import { OAuthError } from "./domain/errors.js";
 import { isExpired } from "./domain/lifetimes.js";
-import type { ClientStore, GrantStore } from "./ports.js";
+import type { ClientStore, GrantStore, OAuthClient } from "./ports.js";
 import type { TokenRequest } from "./token-endpoint.js";
 
 /** RFC 7662 §2.2: `{active:false}` and nothing else, or the active token's claims. */
@@ -21,10 +21,20 @@ export type IntrospectionResponse =
 
 const INACTIVE: IntrospectionResponse = { active: false };
 
+/** A resource server may introspect any token; any other client only the tokens issued to itself. */
+export function mayIntrospect(caller: Pick<OAuthClient, "clientId" | "resourceServer">, tokenClientId: string): boolean {
+  return caller.resourceServer || caller.clientId === tokenClientId;
+}
+
 /**
  * RFC 7662 token introspection (`POST …/api/v1/introspect`), for resource servers next to Keystream:
  * - the caller is a confidential client authenticated with HTTP Basic (§2.1), else 401 invalid_client;
  * - `token` is required (400 invalid_request); `token_type_hint` only orders the lookup;
+ * - the caller learns about the tokens issued to itself; only a client an administrator marked as
+ *   resource server (`resource-server`) about any client's (issue 16: the seeded clients' secrets
+ *   are public, so "a confidential client" alone is anyone). Another client's token is `active:false`,
+ *   exactly like an unknown one (§2.2: a token "the protected resource is not allowed to
+ *   introspect" MUST be answered inactive), so a caller cannot even tell that the token exists;
  * - an access token is active until it expires; a refresh token until it expires or is rotated;
  *   either is inactive once revoked, or while its user is disabled or gone.
  */
@@ -61,6 +71,7 @@ export async function introspectToken(
   for (const lookup of order) {
     const found = await lookup();
     if (!found) continue;
+    if (!mayIntrospect(caller, found.clientId)) return INACTIVE;
     const user = await users.find(found.uid);
     if (!user?.enabled) return INACTIVE;
     return {

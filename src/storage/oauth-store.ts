@@ -50,7 +50,17 @@ export class KyselyClientStore implements ClientStore {
     this.byClientId = new PreparedQuery((slot) =>
       db
         .selectFrom("oauth2_clients")
-        .select(["id", "name", "client_id", "secret_encrypted", "redirect_uri", "allow_subdomains", "trusted", "created_at"])
+        .select([
+          "id",
+          "name",
+          "client_id",
+          "secret_encrypted",
+          "redirect_uri",
+          "allow_subdomains",
+          "trusted",
+          "resource_server",
+          "created_at",
+        ])
         .where("client_id", "=", slot("clientId")),
     );
   }
@@ -90,6 +100,7 @@ export class KyselyClientStore implements ClientStore {
       redirect_uri: fields.redirectUri,
       allow_subdomains: fields.allowSubdomains ? 1 : 0,
       trusted: fields.trusted ? 1 : 0,
+      resource_server: fields.resourceServer ? 1 : 0,
       created_at: now,
     };
   }
@@ -113,6 +124,7 @@ export class KyselyClientStore implements ClientStore {
       redirectUri: row.redirect_uri,
       allowSubdomains: row.allow_subdomains === 1,
       trusted: row.trusted === 1,
+      resourceServer: row.resource_server === 1,
     };
   }
 
@@ -180,6 +192,7 @@ export class KyselyClientStore implements ClientStore {
     if (changes.redirectUri !== undefined) set.redirect_uri = changes.redirectUri;
     if (changes.allowSubdomains !== undefined) set.allow_subdomains = changes.allowSubdomains ? 1 : 0;
     if (changes.trusted !== undefined) set.trusted = changes.trusted ? 1 : 0;
+    if (changes.resourceServer !== undefined) set.resource_server = changes.resourceServer ? 1 : 0;
     try {
       await this.db.updateTable("oauth2_clients").set(set).where("id", "=", id).execute();
       return true;

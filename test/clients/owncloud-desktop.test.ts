@@ -145,6 +145,8 @@ if (missing.length > 0 && inCi) {
         COMPANION_CLIENT.id,
         COMPANION_CLIENT.secret,
         "http://localhost:*",
+        // The file server introspects the Desktop client's tokens: only a resource server may (issue 16).
+        "--resource-server=true",
       ]);
       keystream.occ(["activity:publish", `--json=${JSON.stringify(ACTIVITIES)}`]);
       appPassword = keystream.occ(["user:add-app-password", USER.uid, "--name=client-test"]).trim();

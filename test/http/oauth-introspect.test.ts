@@ -42,6 +42,8 @@ describe("POST /index.php/apps/oauth2/api/v1/introspect (RFC 7662)", () => {
       allowSubdomains: "false",
       trusted: "false",
       forceTrust: undefined,
+      // It introspects the Desktop client's tokens: only a resource server may (issue 16).
+      resourceServer: "true",
     });
     assert.ok(added.ok);
 

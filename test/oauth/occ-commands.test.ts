@@ -38,6 +38,7 @@ describe("occ oauth2:* commands (research A.5)", () => {
         redirectUri: "https://cli.example.com/cb",
         allowSubdomains: false,
         trusted: false,
+        resourceServer: false,
       });
     });
 
@@ -113,6 +114,7 @@ describe("occ oauth2:* commands (research A.5)", () => {
         "client-secret": WEB_CLIENT.secret,
         "allow-sub-domains": false,
         trusted: false,
+        "resource-server": false,
       });
       const pretty = await occ("oauth2:list-clients", "--output=json_pretty");
       assert.match(pretty.out, /^\{\n {4}"Desktop Client": \{\n {8}"name"/);

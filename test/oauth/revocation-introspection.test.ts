@@ -139,7 +139,9 @@ describe("RFC 7662 introspection: POST /index.php/apps/oauth2/api/v1/introspect"
   const asOther = basic(OTHER.clientId, OTHER.secret);
   before(async () => {
     t = await createOAuthTestApp();
-    await addClient(t, OTHER);
+    // OTHER introspects WEB_CLIENT's tokens: only a resource server may (issue 16; the rule's own
+    // tests are in introspection-audience.test.ts).
+    await addClient(t, { ...OTHER, resourceServer: true });
   });
   after(() => t.close());
 

@@ -41,7 +41,7 @@ export async function createOAuthTestApp(
 
 export async function addClient(
   t: TestApp,
-  client: TestClient & { trusted?: boolean; allowSubdomains?: boolean },
+  client: TestClient & { trusted?: boolean; allowSubdomains?: boolean; resourceServer?: boolean },
 ): Promise<void> {
   const result = await t.services.oauth.clients.add({
     name: client.name,
@@ -51,6 +51,7 @@ export async function addClient(
     allowSubdomains: String(client.allowSubdomains ?? false),
     trusted: String(client.trusted ?? false),
     forceTrust: "true",
+    resourceServer: String(client.resourceServer ?? false),
   });
   assert.ok(result.ok, result.ok ? "" : result.message);
 }

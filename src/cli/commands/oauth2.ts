@@ -25,6 +25,7 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
         "client-secret": c.secret,
         "allow-sub-domains": c.allowSubdomains,
         trusted: c.trusted,
+        "resource-server": c.resourceServer,
       },
     ]),
   );
@@ -43,6 +44,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .argument("[force-trust]", "true allows trusting a localhost or 127.0.0.1 client (testing only)")
     .option("--trusted <value>", "same as the trusted argument")
     .option("--force-trust <value>", "same as the force-trust argument")
+    .option("--resource-server <value>", "true or false: may introspect the tokens of every client", "false")
     .action(
       async (
         name: string,
@@ -52,7 +54,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
         allowSubdomains: string,
         trusted: string,
         forceTrust: string | undefined,
-        options: { trusted?: string; forceTrust?: string },
+        options: { trusted?: string; forceTrust?: string; resourceServer: string },
       ) => {
         const { oauth } = await context.open();
         unwrap(
@@ -64,6 +66,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
             allowSubdomains,
             trusted: options.trusted ?? trusted,
             forceTrust: options.forceTrust ?? forceTrust,
+            resourceServer: options.resourceServer,
           }),
         );
       },
@@ -94,7 +97,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .command("oauth2:modify-client")
     .description("Modify OAuth2 client details")
     .argument("<name>", "the client's current name")
-    .argument("<key>", "name, client-id, client-secret, redirect-url, allow-sub-domains or trusted")
+    .argument("<key>", "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted or resource-server")
     .argument("<value>", "the new value")
     .option("--force-trust <value>", "true allows trusting a localhost or 127.0.0.1 client (testing only)")
     .action(async (name: string, key: string, value: string, options: { forceTrust?: string }) => {

@@ -43,12 +43,12 @@ ${flash ?? ""}
 ${
   clients.length === 0
     ? html`<p class="muted" id="oauth2-no-clients">No clients registered.</p>`
-    : html`<table id="oauth2-clients"><tr><th>Name</th><th>Redirection URI</th><th>Client Identifier</th><th>Secret</th><th>Subdomains allowed</th><th>Trusted client</th><th></th></tr>
+    : html`<table id="oauth2-clients"><tr><th>Name</th><th>Redirection URI</th><th>Client Identifier</th><th>Secret</th><th>Subdomains allowed</th><th>Trusted client</th><th>Resource server</th><th></th></tr>
 ${clients.map(
   (
     c,
   ) => html`<tr><td>${c.name}</td><td>${c.redirectUri}</td><td><code>${c.clientId}</code></td><td><code class="secret">${c.secret}</code></td>
-<td>${c.allowSubdomains ? "✓" : ""}</td><td>${c.trusted ? "✓" : ""}</td><td>
+<td>${c.allowSubdomains ? "✓" : ""}</td><td>${c.trusted ? "✓" : ""}</td><td>${c.resourceServer ? "✓" : ""}</td><td>
 <form method="post" action="${CLIENTS_PATH}/${String(c.id)}/delete"><input type="hidden" name="requesttoken" value="${csrfToken}">
 <button class="danger" type="submit">Delete</button></form></td></tr>`,
 )}</table>`
@@ -60,6 +60,7 @@ ${clients.map(
 <label for="oauth2-redirect">Redirection URI</label><input type="text" id="oauth2-redirect" name="redirect_uri" required>
 <label><input type="checkbox" name="allow_subdomains" value="1"> Allow subdomains</label>
 <label><input type="checkbox" name="trusted" value="1"> Trusted client</label>
+<label><input type="checkbox" name="resource_server" value="1"> Resource server (may introspect every client's tokens)</label>
 <p><button type="submit">Add</button></p>
 </form>`;
       },
@@ -93,6 +94,7 @@ ${clients.map(
       redirectUri: field(request, "redirect_uri") ?? "",
       allowSubdomains: field(request, "allow_subdomains") !== undefined,
       trusted: field(request, "trusted") !== undefined,
+      resourceServer: field(request, "resource_server") !== undefined,
     });
     const message = result.ok
       ? html`<p class="notice" id="oauth2-client-added">The client “${result.value.name}” has been added.</p>`

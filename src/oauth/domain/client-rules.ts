@@ -1,4 +1,4 @@
-import { isValidRedirectUri, redirectHostname } from "./redirect-uri.js";
+import { redirectHostname, redirectUriProblem } from "./redirect-uri.js";
 
 /** spec: Client, client-id and client-secret, at least 32 characters. */
 export const MIN_CLIENT_ID_LENGTH = 32;
@@ -15,9 +15,23 @@ export interface ClientFields {
   redirectUri: string;
   allowSubdomains: boolean;
   trusted: boolean;
+  /**
+   * May introspect the tokens of other clients (issue 16): a resource server such as the file
+   * server. Every other client learns only about the tokens issued to itself. Only an
+   * administrator sets it (occ, admin page); it is never set by default.
+   */
+  resourceServer: boolean;
 }
 
-export const MODIFIABLE_KEYS = ["name", "client-id", "client-secret", "redirect-url", "allow-sub-domains", "trusted"] as const;
+export const MODIFIABLE_KEYS = [
+  "name",
+  "client-id",
+  "client-secret",
+  "redirect-url",
+  "allow-sub-domains",
+  "trusted",
+  "resource-server",
+] as const;
 export type ModifiableKey = (typeof MODIFIABLE_KEYS)[number];
 
 export function isModifiableKey(key: string): key is ModifiableKey {
@@ -29,8 +43,11 @@ export const CLIENT_MESSAGES = {
   clientIdTooShort: "The client id should be at least 32 characters long",
   secretTooShort: "The client secret should be at least 32 characters long",
   invalidRedirect: "The redirect URL is not valid.",
+  redirectWithFragment: "The redirect URL must not contain a fragment (#).",
+  redirectWithUserinfo: "The redirect URL must not contain a user name or password (user:password@).",
   allowSubdomainsNotBoolean: "Please enter true or false for allowed-sub-domains.",
   trustedNotBoolean: "Please enter true or false for trusted.",
+  resourceServerNotBoolean: "Please enter true or false for resource-server.",
   localhostTrusted: "Cannot set localhost as trusted.",
   nameTaken: (name: string) => `Client name ${name} is already known.`,
   clientIdTaken: (id: string) => `Client ${id} is already known.`,
@@ -61,6 +78,23 @@ export function trustRefused(redirectUri: string, trusted: boolean, forceTrust: 
   return host === "localhost" || host === "127.0.0.1";
 }
 
+/**
+ * The operator's message for a redirect URI that cannot be registered (redirect-uri.ts decides);
+ * `invalidMessage` is the wording of the caller (occ and the admin page quote ownCloud differently).
+ */
+export function redirectUriMessage(uri: string, invalidMessage: string = CLIENT_MESSAGES.invalidRedirect): string | undefined {
+  switch (redirectUriProblem(uri)) {
+    case undefined:
+      return undefined;
+    case "fragment":
+      return CLIENT_MESSAGES.redirectWithFragment;
+    case "userinfo":
+      return CLIENT_MESSAGES.redirectWithUserinfo;
+    case "invalid":
+      return invalidMessage;
+  }
+}
+
 /** Value checks for one field (research A.5 order); a message, or undefined when valid. */
 export function fieldProblem(key: ModifiableKey, value: string): string | undefined {
   switch (key) {
@@ -72,11 +106,13 @@ export function fieldProblem(key: ModifiableKey, value: string): string | undefi
     case "client-secret":
       return value.length < MIN_CLIENT_SECRET_LENGTH ? CLIENT_MESSAGES.secretTooShort : undefined;
     case "redirect-url":
-      return isValidRedirectUri(value) ? undefined : CLIENT_MESSAGES.invalidRedirect;
+      return redirectUriMessage(value);
     case "allow-sub-domains":
       return parseStrictBoolean(value) === undefined ? CLIENT_MESSAGES.allowSubdomainsNotBoolean : undefined;
     case "trusted":
       return parseStrictBoolean(value) === undefined ? CLIENT_MESSAGES.trustedNotBoolean : undefined;
+    case "resource-server":
+      return parseStrictBoolean(value) === undefined ? CLIENT_MESSAGES.resourceServerNotBoolean : undefined;
   }
 }
 
@@ -89,6 +125,8 @@ export interface NewClientArguments {
   allowSubdomains: string;
   trusted: string;
   forceTrust: string | undefined;
+  /** `--resource-server`: `true` or `false`; absent means false. */
+  resourceServer?: string | undefined;
 }
 
 export function validateNewClient(input: NewClientArguments): { fields: ClientFields } | { problem: string } {
@@ -98,6 +136,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
     ["redirect-url", input.redirectUri],
     ["allow-sub-domains", input.allowSubdomains],
     ["trusted", input.trusted],
+    ["resource-server", input.resourceServer ?? "false"],
     ["name", input.name],
   ];
   for (const [key, value] of checks) {
@@ -112,6 +151,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
       redirectUri: input.redirectUri,
       allowSubdomains: input.allowSubdomains === "true",
       trusted: input.trusted === "true",
+      resourceServer: input.resourceServer === "true",
     },
   };
 }

@@ -5,6 +5,8 @@ import type { ClientFields } from "./client-rules.js";
  * desktop, Android and iOS apps work out of the box. Their ids and secrets are published in
  * ownCloud's source, so they identify the apps, they do not protect anything. Remove any of them
  * with `./occ oauth2:remove-client <client-id>`: the seed runs once per install and never again.
+ * Since their secrets are public, they are never resource servers: they may introspect only the
+ * tokens issued to themselves (issue 16).
  */
 export const DEFAULT_CLIENTS: readonly ClientFields[] = [
   {
@@ -14,6 +16,7 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     secret: "UBntmLjC2yYCeHwsyj73Uwo9TAaecAetRwMw0xYcvNL9yRdLSUi0hUAHfvCHFeFh",
     allowSubdomains: false,
     trusted: false,
+    resourceServer: false,
   },
   {
     name: "Android",
@@ -22,6 +25,7 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     secret: "dInFYGV33xKzhbRmpqQltYNdfLdJIfJ9L5ISoKhNoT9qZftpdWSP71VrpGR9pmoD",
     allowSubdomains: false,
     trusted: false,
+    resourceServer: false,
   },
   {
     name: "iOS",
@@ -30,5 +34,6 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     secret: "KFeFWWEZO9TkisIQzR3fo7hfiMXlOpaqP8CFuTbSHzV1TUuGECglPxpiVKJfOXIx",
     allowSubdomains: false,
     trusted: false,
+    resourceServer: false,
   },
 ];

@@ -35,11 +35,24 @@ export function hostMatches(registeredHost: string, actualHost: string, allowSub
 }
 
 /**
+ * Only printable ASCII (U+0021–U+007E) can go into a `Location` header as it is and still be the
+ * URI that was compared. The WHATWG parser forgives more: it strips TAB/CR/LF and maps a host
+ * through IDNA (U+3002 "。" becomes "."), so `https://client.example/c%0D%0Ab` or
+ * `https://evil。client.example/cb` would compare equal to a registration while the raw value
+ * cannot be sent (Node throws on CR/LF and non-Latin-1) or means something else to a browser
+ * (issue 16, review #7). Registrations and supplied URIs are held to it alike.
+ */
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+
+/**
  * Does a redirect URI sent in a request match the client's registered one? (spec: Client,
- * redirect-url; research A.3). WHATWG URL comparison of protocol, host, port, path and query;
- * fragment and user info are ignored; `http://localhost:*` accepts any port on `localhost`.
+ * redirect-url; research A.3). A URI with a control, whitespace or non-ASCII character matches
+ * nothing (see PRINTABLE_ASCII), so the request is unproven: the error page, never a redirect.
+ * Otherwise WHATWG URL comparison of protocol, host, port, path and query; fragment and user info
+ * are ignored; `http://localhost:*` accepts any port on `localhost`.
  */
 export function redirectUriMatches(registered: string, given: string, allowSubdomains: boolean): boolean {
+  if (!PRINTABLE_ASCII.test(given)) return false;
   const { uri, anyPort } = withoutAnyPort(registered);
   const expected = parse(uri);
   const actual = parse(given);
@@ -68,28 +81,40 @@ export function decodeSuppliedRedirectUri(value: string): string {
 const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const SCHEMES_WITHOUT_HOST = new Set(["mailto:", "news:", "file:"]);
 
+/** Why a registration is refused: not a URL ownCloud accepts, or a form RFC 6749 §3.1.2 / RFC 3986 rule out. */
+export type RedirectUriProblem = "invalid" | "fragment" | "userinfo";
+
 /**
- * Registration validity (research A.3, ownCloud `isValidUrl`): after removing the localhost any-port
- * wildcard, an absolute URL of URL-safe ASCII; http(s) need a valid host name, other schemes a host
- * (except mailto, news, file); the port must be numeric.
+ * Registration validity, the one check behind `occ oauth2:add-client`/`modify-client` and the admin
+ * page. research A.3 (ownCloud `isValidUrl`): after removing the localhost any-port wildcard, an
+ * absolute URL of URL-safe ASCII; http(s) need a valid host name, other schemes a host (except
+ * mailto, news, file); the port must be numeric. Stricter than ownCloud (issue 16):
+ * - no fragment, not even an empty `#`: RFC 6749 §3.1.2 "MUST NOT include a fragment component";
+ * - no user information (`https://u:p@host/cb`, also an empty `https://@host`): RFC 3986 §3.2.1
+ *   deprecates it, and since matching ignores it (research A.3), it would only put a password in
+ *   the registration or a misleading host in front of the real one.
  */
-export function isValidRedirectUri(registered: string): boolean {
+export function redirectUriProblem(registered: string): RedirectUriProblem | undefined {
   const { uri } = withoutAnyPort(registered);
-  if (uri === "" || /[^\x21-\x7e]|[<>"{}|\\^`]/.test(uri)) return false;
+  if (uri === "" || !PRINTABLE_ASCII.test(uri) || /[<>"{}|\\^`]/.test(uri)) return "invalid";
   const url = parse(uri);
-  if (!url) return false;
+  if (!url) return "invalid";
+  if (uri.includes("#")) return "fragment";
+  if (url.username !== "" || url.password !== "" || /^[a-z][a-z0-9+.-]*:\/\/[^/?]*@/i.test(uri)) return "userinfo";
   if (url.protocol === "http:" || url.protocol === "https:") {
     // WHATWG forgives `https:///path` (reading `path` as the host); a registration must spell the host out.
-    if (!/^https?:\/\/[^/?#]/i.test(uri)) return false;
+    if (!/^https?:\/\/[^/?#]/i.test(uri)) return "invalid";
     const host = url.hostname;
-    if (host === "") return false;
-    if (host.startsWith("[") || /^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return true;
-    return host
-      .replace(/\.$/, "")
-      .split(".")
-      .every((label) => HOST_LABEL.test(label));
+    if (host === "") return "invalid";
+    if (host.startsWith("[") || /^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return undefined;
+    const labels = host.replace(/\.$/, "").split(".");
+    return labels.every((label) => HOST_LABEL.test(label)) ? undefined : "invalid";
   }
-  return url.host !== "" || SCHEMES_WITHOUT_HOST.has(url.protocol);
+  return url.host !== "" || SCHEMES_WITHOUT_HOST.has(url.protocol) ? undefined : "invalid";
+}
+
+export function isValidRedirectUri(registered: string): boolean {
+  return redirectUriProblem(registered) === undefined;
 }
 
 /** The host name of a registered redirect URI (wildcard port removed), for the localhost trust rule. */

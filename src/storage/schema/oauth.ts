@@ -13,6 +13,8 @@ export interface OAuthClientsTable {
   allow_subdomains: number;
   trusted: number;
   created_at: EpochSeconds;
+  /** 1: may introspect other clients' tokens (issue 16, migration 0008); 0 for every client before it. */
+  resource_server: Generated<number>;
 }
 
 /**
