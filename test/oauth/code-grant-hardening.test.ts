@@ -109,7 +109,12 @@ describe(`a used code revokes only for its proven client (finding 3, ${testDatab
   it("a used PKCE code presented with client_id and a wrong or missing verifier revokes nothing", async () => {
     const code = await issueCode(t, WEB_CLIENT, S256);
     const pair = await redeemed(t, code, { code_verifier: RFC_VERIFIER });
-    for (const extra of [{}, { code_verifier: "" }, { code_verifier: `${RFC_VERIFIER.slice(0, -1)}x` }]) {
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { code_verifier: "" },
+      { code_verifier: `${RFC_VERIFIER.slice(0, -1)}x` },
+    ];
+    for (const extra of attempts) {
       const response = await publicExchange(t, code, extra);
       assert.deepEqual(response.json(), DOES_NOT_EXIST, JSON.stringify(extra));
     }
@@ -287,7 +292,11 @@ describe(`PKCE input is validated (finding 5, ${testDatabaseDialect})`, () => {
   it("well-formed challenges are accepted: 43 and 128 characters, plain by default, S256 per RFC 7636 Appendix B", async () => {
     const verifiers = ["a".repeat(43), `${"A1-._~".repeat(21)}zz`];
     for (const verifier of verifiers) {
-      for (const params of [{ code_challenge: verifier, code_challenge_method: "plain" }, { code_challenge: verifier }]) {
+      const requests: Array<Record<string, string>> = [
+        { code_challenge: verifier, code_challenge_method: "plain" },
+        { code_challenge: verifier },
+      ];
+      for (const params of requests) {
         const code = await issueCode(t, WEB_CLIENT, params);
         assert.equal((await publicExchange(t, code, { code_verifier: verifier })).statusCode, 200, verifier);
       }
