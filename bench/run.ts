@@ -158,6 +158,7 @@ async function mintKeystream(db: Db, clientInternalId: number, kind: "code" | "r
               grant_id: grantIds[i]!,
               code_challenge: null,
               code_challenge_method: null,
+              redirect_uri: CLIENT.redirectUri,
               created_at: now,
               expires_at: now + 600,
               consumed_at: null,

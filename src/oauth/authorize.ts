@@ -1,6 +1,7 @@
 import { CODE_LIFETIME_SECONDS } from "./domain/lifetimes.js";
+import { type ChallengeMethod, checkChallenge } from "./domain/pkce.js";
 import { decodeSuppliedRedirectUri, redirectTarget, redirectUriMatches } from "./domain/redirect-uri.js";
-import type { ClientStore, OAuthClient } from "./ports.js";
+import type { ClientStore, NewCode, OAuthClient } from "./ports.js";
 import { newSecretValue, newTokens } from "./tokens.js";
 
 /** A validated authorization request (research A.2). */
@@ -10,8 +11,9 @@ export interface AuthorizationRequest {
   /** The supplied redirect URI, decoded once more and matched against the registered one. */
   redirectUri: string;
   state: string | undefined;
+  /** RFC 7636, checked by `checkChallenge`: null when the request carried no (or an empty) challenge. */
   codeChallenge: string | null;
-  codeChallengeMethod: string | null;
+  codeChallengeMethod: ChallengeMethod | null;
   /** Implicit flow only: `query` gives ownCloud's query-string form, otherwise the RFC 6749 §4.2.2 fragment. */
   responseMode: string | undefined;
   /** RFC 9207: the issuer identifier, sent as `iss` in every authorization response. */
@@ -40,7 +42,10 @@ function optionalString(query: AuthorizationQuery, name: string): string | undef
  * 1. response_type, client_id, redirect_uri strings, state (and PKCE parameters) a string when present;
  * 2. `user` given and not the logged-in user → switch-user page (only when `currentUid` is given);
  * 3. known client; 4. redirect URI matches the registration;
- * 5. response type `code` or `token`, else a redirect with `unsupported_response_type`.
+ * 5. response type `code` or `token`, else a redirect with `unsupported_response_type`;
+ * 6. for `code`, the PKCE parameters (RFC 7636 §4.4.1, `checkChallenge`), else a redirect with
+ *    `invalid_request` (the redirect URI is proven by then). The implicit flow issues no code to
+ *    bind a challenge to, so there they are ignored, as before.
  */
 export async function checkAuthorizationRequest(
   clients: ClientStore,
@@ -96,6 +101,15 @@ export async function checkAuthorizationRequest(
     };
   }
 
+  const pkce = responseType === "code" ? checkChallenge(challenge, method) : { ok: true as const, pkce: null };
+  if (!pkce.ok) {
+    return {
+      kind: "redirect",
+      location: redirectTarget(redirectUri, { error: "invalid_request", state, iss: options.issuer }),
+      detail: `Invalid OAuth request with ${pkce.detail}`,
+    };
+  }
+
   return {
     kind: "valid",
     request: {
@@ -103,8 +117,8 @@ export async function checkAuthorizationRequest(
       responseType,
       redirectUri,
       state,
-      codeChallenge: challenge ?? null,
-      codeChallengeMethod: method ?? null,
+      codeChallenge: pkce.pkce?.challenge ?? null,
+      codeChallengeMethod: pkce.pkce?.method ?? null,
       responseMode,
       issuer: options.issuer,
     },
@@ -112,13 +126,12 @@ export async function checkAuthorizationRequest(
 }
 
 /** What issuing stores under the new grant: its code, or (implicit flow) its access token. */
-export type IssuedFirst =
-  | { code: { codeHash: string; expiresAt: number; challenge: string | null; challengeMethod: string | null } }
-  | { tokens: ReturnType<typeof newTokens>["record"] };
+export type IssuedFirst = { code: NewCode } | { tokens: ReturnType<typeof newTokens>["record"] };
 
 /**
- * research A.2.4: `code` → a 64-character code valid 600 s, storing the PKCE challenge and method
- * verbatim, redirect `code` + `state` (+ `iss`, RFC 9207); `token` (implicit, no refresh token) → the access token in
+ * research A.2.4: `code` → a 64-character code valid 600 s, storing the checked PKCE challenge and
+ * method and the redirect URI the request used (RFC 6749 §4.1.3: the token request must repeat it),
+ * redirect `code` + `state` (+ `iss`, RFC 9207); `token` (implicit, no refresh token) → the access token in
  * the fragment (RFC 6749 §4.2.2) or, with `response_mode=query`, in ownCloud's query form.
  */
 export function issueForRequest(request: AuthorizationRequest, now: number): { location: string; first: IssuedFirst } {
@@ -132,6 +145,7 @@ export function issueForRequest(request: AuthorizationRequest, now: number): { l
           expiresAt: now + CODE_LIFETIME_SECONDS,
           challenge: request.codeChallenge,
           challengeMethod: request.codeChallengeMethod,
+          redirectUri: request.redirectUri,
         },
       },
     };

@@ -29,12 +29,24 @@ export interface NewTokens {
   refresh?: { tokenHash: string; expiresAt: number };
 }
 
+/** A code as the authorization endpoint issues it (hash only; the plain value goes to the client). */
+export interface NewCode {
+  codeHash: string;
+  expiresAt: number;
+  challenge: string | null;
+  challengeMethod: string | null;
+  /** The redirect URI of the authorization request, decoded as matched (RFC 6749 §4.1.3). */
+  redirectUri: string;
+}
+
 export interface CodeRecord {
   grantId: number;
   clientInternalId: number;
   uid: string;
   challenge: string | null;
   challengeMethod: string | null;
+  /** The authorization request's redirect URI; null for a code issued before migration 0007. */
+  redirectUri: string | null;
   expiresAt: number;
   consumed: boolean;
   /** The grant's user may sign in (read with the code: one statement, issue 6). */
@@ -96,9 +108,7 @@ export interface GrantStore {
   /** A new grant (one authorization of a client by a user) with its first code or implicit token. */
   createGrant(
     input: { clientInternalId: number; uid: string; now: number },
-    first:
-      | { code: { codeHash: string; expiresAt: number; challenge: string | null; challengeMethod: string | null } }
-      | { tokens: NewTokens },
+    first: { code: NewCode } | { tokens: NewTokens },
   ): Promise<number>;
   findCode(codeHash: string): Promise<CodeRecord | undefined>;
   /**

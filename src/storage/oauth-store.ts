@@ -227,6 +227,7 @@ function grantStatements(db: Db) {
           "g.uid",
           "c.code_challenge",
           "c.code_challenge_method",
+          "c.redirect_uri",
           "c.expires_at",
           "c.consumed_at",
         ])
@@ -325,6 +326,7 @@ interface CodeRow {
   uid: string;
   code_challenge: string | null;
   code_challenge_method: string | null;
+  redirect_uri: string | null;
   expires_at: number;
   consumed_at: number | null;
   user_enabled: number;
@@ -571,6 +573,7 @@ export class KyselyGrantStore implements GrantStore {
             grant_id: grantId,
             code_challenge: first.code.challenge,
             code_challenge_method: first.code.challengeMethod,
+            redirect_uri: first.code.redirectUri,
             created_at: input.now,
             expires_at: first.code.expiresAt,
             consumed_at: null,
@@ -583,6 +586,11 @@ export class KyselyGrantStore implements GrantStore {
     });
   }
 
+  /**
+   * The code with everything its redemption checks, the bound redirect URI included. Only
+   * `consumed_at` ever changes on a code row, so the checks made on this read still hold when
+   * `redeemCode`'s compare-and-set (one statement on PostgreSQL, a transaction on SQLite) consumes it.
+   */
   async findCode(codeHash: string): Promise<CodeRecord | undefined> {
     const row = await this.statements.findCode.first(this.db, { codeHash });
     if (!row) return undefined;
@@ -592,6 +600,7 @@ export class KyselyGrantStore implements GrantStore {
       uid: row.uid,
       challenge: row.code_challenge,
       challengeMethod: row.code_challenge_method,
+      redirectUri: row.redirect_uri,
       expiresAt: row.expires_at,
       consumed: row.consumed_at !== null,
       userEnabled: row.user_enabled === 1,

@@ -94,21 +94,35 @@ describe("authorization endpoint (research A.2)", () => {
     assert.equal(url.searchParams.get("state"), "st&ate");
   });
 
-  it("the code stores user, client, PKCE challenge and method, and expires 600 s later", async () => {
-    const location = await consent(browser, authorizeUrl(WEB_CLIENT, { code_challenge: "chal", code_challenge_method: "plain" }));
+  it("the code stores user, client, PKCE challenge and method, redirect URI, and expires 600 s later", async () => {
+    // issue 16: a challenge is 43–128 unreserved characters (RFC 7636 §4.2); "chal" is now refused.
+    const challenge = "plain-challenge-0123456789-abcdefghijklmnopqrstuvwxyz";
+    const location = await consent(
+      browser,
+      authorizeUrl(WEB_CLIENT, { code_challenge: challenge, code_challenge_method: "plain" }),
+    );
     const { sha256Hex } = await import("../../src/security/secrets.js");
     const row = await t.services.storage.db
       .selectFrom("oauth2_codes as c")
       .innerJoin("oauth2_grants as g", "g.id", "c.grant_id")
       .innerJoin("oauth2_clients as k", "k.id", "g.client_id")
-      .select(["g.uid", "k.client_id", "c.code_challenge", "c.code_challenge_method", "c.expires_at", "g.authorized_at"])
+      .select([
+        "g.uid",
+        "k.client_id",
+        "c.code_challenge",
+        "c.code_challenge_method",
+        "c.redirect_uri",
+        "c.expires_at",
+        "g.authorized_at",
+      ])
       .where("c.code_hash", "=", sha256Hex(new URL(location).searchParams.get("code") as string))
       .executeTakeFirstOrThrow();
     assert.deepEqual(row, {
       uid: "alice",
       client_id: WEB_CLIENT.clientId,
-      code_challenge: "chal",
+      code_challenge: challenge,
       code_challenge_method: "plain",
+      redirect_uri: WEB_CLIENT.redirectUri,
       expires_at: t.clock.nowSeconds() + 600,
       authorized_at: t.clock.nowSeconds(),
     });

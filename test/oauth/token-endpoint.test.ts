@@ -190,7 +190,14 @@ describe("token endpoint: authorization_code grant (research A.1)", () => {
       assert.deepEqual(response.json(), { error: "invalid_grant", error_description: "code verifier invalid" });
     });
     it("an unsupported stored challenge method → invalid_request `Code challenge method invalid not supported`", async () => {
-      const code = await issueCode(t, WEB_CLIENT, { code_challenge: "abc", code_challenge_method: "invalid" });
+      // issue 16: the authorization endpoint now refuses such a method, so only a code stored before
+      // that check can carry one; the row is written as such a code was.
+      const code = await issueCode(t, WEB_CLIENT, { code_challenge: VERIFIER, code_challenge_method: "plain" });
+      await t.services.storage.db
+        .updateTable("oauth2_codes")
+        .set({ code_challenge: "abc", code_challenge_method: "invalid" })
+        .where("code_hash", "=", sha256Hex(code))
+        .execute();
       const response = await exchangeCode(t, code, { code_verifier: "abc" });
       assert.equal(response.statusCode, 400);
       assert.deepEqual(response.json(), {

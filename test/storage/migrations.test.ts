@@ -157,7 +157,7 @@ describe("storage: migrations", () => {
         .values({ refresh_token_id: rotated, successor_id: successor, sealed_pair: "sealed", expires_at: 60 })
         .execute();
 
-      // 0006 and whatever later migrations exist (issue 16 added 0008), in order.
+      // 0006 and whatever later migrations exist (issue 16 added 0007 onwards), in order.
       const names = Object.keys(migrations);
       assert.deepEqual((await migrateToLatest(t.storage)).applied, names.slice(names.indexOf("2026_11_21_0006_token_rowids")));
       assert.equal(names.indexOf("2026_11_21_0006_token_rowids"), 5);

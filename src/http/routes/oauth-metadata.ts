@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { CHALLENGE_METHODS } from "../../oauth/domain/pkce.js";
 import { baseUrl } from "../base-url.js";
 import { INTROSPECTION_PATH, REVOCATION_PATH, TOKEN_PATH, USERINFO_PATH } from "./oauth-api.js";
 import { AUTHORIZE_PATH } from "./oauth-authorize.js";
@@ -27,7 +28,7 @@ export async function oauthMetadataRoutes(app: FastifyInstance): Promise<void> {
       response_types_supported: ["code", "token"],
       response_modes_supported: ["query", "fragment"],
       grant_types_supported: ["authorization_code", "refresh_token", "implicit"],
-      code_challenge_methods_supported: ["S256", "plain"],
+      code_challenge_methods_supported: [...CHALLENGE_METHODS],
       // `none`: a public client (client_id with PKCE, or client_id alone on a PKCE grant's refresh).
       token_endpoint_auth_methods_supported: ["client_secret_basic", "none"],
       revocation_endpoint_auth_methods_supported: ["client_secret_basic", "none"],

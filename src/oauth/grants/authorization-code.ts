@@ -1,8 +1,9 @@
 import { sha256Hex } from "../../security/secrets.js";
 import { OAuthError } from "../domain/errors.js";
 import { isExpired } from "../domain/lifetimes.js";
-import { verifyPkce } from "../domain/pkce.js";
+import { hasChallenge, verifyPkce } from "../domain/pkce.js";
 import { decodeSuppliedRedirectUri, redirectUriMatches } from "../domain/redirect-uri.js";
+import type { CodeRecord } from "../ports.js";
 import { newTokens, type TokenResponse, tokenResponse } from "../tokens.js";
 import type { GrantDeps, GrantInput } from "./types.js";
 
@@ -28,31 +29,75 @@ async function replayed(deps: GrantDeps, input: GrantInput, grantId: number): Pr
 }
 
 /**
- * The rules run in order and the first failure wins; single use comes last, so only a caller who
- * proved possession (client, redirect URI, PKCE) can burn a code. A failed redemption leaves the
+ * A used code presented without the proof a redemption needs (another client, no or a wrong PKCE
+ * verifier, another redirect URI, past its lifetime): it may have leaked from a browser history, a
+ * log or a Referer, so it revokes nothing (security review finding 3). The answer is the one for any
+ * used code, which ownCloud deletes: "does not exist", so it tells nothing about the code either.
+ */
+function unprovenReplay(deps: GrantDeps, input: GrantInput, grantId: number, refusal: OAuthError): OAuthError {
+  deps.log.warn(
+    { event: "oauth2_code_replay_unproven", client: input.client.clientId, grant: grantId, refusal: refusal.description },
+    "A used authorization code was presented without its client's proof: nothing is revoked.",
+  );
+  return doesNotExist();
+}
+
+/**
+ * RFC 6749 §4.1.3: the redirect URI must still match the client's registration (ownCloud's check)
+ * and be identical to the one the authorization request used, stored with the code (both decoded
+ * once more, as at the authorization endpoint). A code issued before migration 0007 has none stored:
+ * it cannot show which URI it was issued for, so it is refused (docs/decisions.md).
+ */
+function redirectUriAsAuthorized(input: GrantInput, record: CodeRecord, supplied: string): boolean {
+  const decoded = decodeSuppliedRedirectUri(supplied);
+  return (
+    record.redirectUri !== null &&
+    decoded === record.redirectUri &&
+    redirectUriMatches(input.client.redirectUri, decoded, input.client.allowSubdomains)
+  );
+}
+
+/**
+ * What a redemption must prove, in ownCloud's order (research A.1.2), first failure wins: the code
+ * is this client's, within its lifetime, for this redirect URI, and PKCE holds. The client itself was
+ * authenticated before (Basic with its secret, or `none`: client_id alone), so for the public path
+ * the PKCE verifier is the proof of possession (RFC 7636): a code without a challenge cannot be
+ * redeemed by it. Undefined when everything holds.
+ */
+function refusal(deps: GrantDeps, input: GrantInput, record: CodeRecord, redirectUri: string): OAuthError | undefined {
+  if (record.clientInternalId !== input.client.id) return new OAuthError("invalid_grant", "auth grant client ids mismatch");
+  if (isExpired(record.expiresAt, deps.now)) return new OAuthError("invalid_grant", "auth grant expired");
+  if (!redirectUriAsAuthorized(input, record, redirectUri)) {
+    return new OAuthError("invalid_grant", "auth grant redirect uri invalid");
+  }
+  if (input.method === "none" && !hasChallenge(record.challenge)) return new OAuthError("invalid_grant", "code verifier invalid");
+  const pkce = verifyPkce(record.challengeMethod, record.challenge, input.params.code_verifier);
+  if (pkce === "unsupported_method") {
+    return new OAuthError("invalid_request", `Code challenge method ${record.challengeMethod} not supported`);
+  }
+  // RFC 7636 §4.6: a verifier that does not match, or is not 43–128 unreserved characters.
+  if (pkce === "invalid") return new OAuthError("invalid_grant", "code verifier invalid");
+  return undefined;
+}
+
+/**
+ * Single use comes last: a used code is a replay, and revokes its grant, only when the request would
+ * have redeemed it had it been unused, so only the client it was issued to, proving itself as the
+ * redemption requires, can burn a grant (security review finding 3). A failed redemption leaves the
  * code in place (research A.1.4); the cleanup removes it a week after expiry.
  */
 export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenResponse | OAuthError> {
-  const { code, redirect_uri: redirectUri, code_verifier: verifier } = input.params;
+  const { code, redirect_uri: redirectUri } = input.params;
   if (code === undefined || redirectUri === undefined) return new OAuthError("invalid_request");
 
   const codeHash = sha256Hex(code);
   const record = await deps.grants.findCode(codeHash);
   if (!record) return unknownCode();
-  if (record.consumed) return replayed(deps, input, record.grantId);
-  if (record.clientInternalId !== input.client.id) return new OAuthError("invalid_grant", "auth grant client ids mismatch");
-  if (isExpired(record.expiresAt, deps.now)) return new OAuthError("invalid_grant", "auth grant expired");
-  if (!redirectUriMatches(input.client.redirectUri, decodeSuppliedRedirectUri(redirectUri), input.client.allowSubdomains)) {
-    return new OAuthError("invalid_grant", "auth grant redirect uri invalid");
+  const refused = refusal(deps, input, record, redirectUri);
+  if (record.consumed) {
+    return refused ? unprovenReplay(deps, input, record.grantId, refused) : replayed(deps, input, record.grantId);
   }
-  // RFC 7636: without a secret, PKCE is the only proof of possession; a code without a challenge
-  // cannot be redeemed by a public client.
-  if (input.method === "none" && record.challenge === null) return new OAuthError("invalid_grant", "code verifier invalid");
-  const pkce = verifyPkce(record.challengeMethod, record.challenge, verifier);
-  if (pkce === "unsupported_method") {
-    return new OAuthError("invalid_request", `Code challenge method ${record.challengeMethod} not supported`);
-  }
-  if (pkce === "invalid") return new OAuthError("invalid_grant", "code verifier invalid");
+  if (refused) return refused;
 
   // ownCloud's log line (research, Logging), written once the outcome is known (one line per exchange).
   const logRedeemed = (outcome: "tokens issued" | "user not enabled") =>

@@ -6,6 +6,7 @@ import { activityMigration } from "./2026_11_21_0003_activity.js";
 import { oauthHardeningMigration } from "./2026_11_21_0004_oauth_hardening.js";
 import { tokenWriteIndexesMigration } from "./2026_11_21_0005_token_write_indexes.js";
 import { tokenRowidsMigration } from "./2026_11_21_0006_token_rowids.js";
+import { codeRedirectUriMigration } from "./2026_11_24_0007_code_redirect_uri.js";
 import { clientResourceServerMigration } from "./2026_11_24_0008_client_resource_server.js";
 
 /**
@@ -19,6 +20,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_21_0004_oauth_hardening": oauthHardeningMigration(),
     "2026_11_21_0005_token_write_indexes": tokenWriteIndexesMigration(),
     "2026_11_21_0006_token_rowids": tokenRowidsMigration(dialect),
+    "2026_11_24_0007_code_redirect_uri": codeRedirectUriMigration(),
     "2026_11_24_0008_client_resource_server": clientResourceServerMigration(),
   };
 }

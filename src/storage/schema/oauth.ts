@@ -37,6 +37,8 @@ export interface OAuthCodesTable {
   grant_id: number;
   code_challenge: string | null;
   code_challenge_method: string | null;
+  /** The authorization request's redirect URI (RFC 6749 §4.1.3); null for codes issued before migration 0007. */
+  redirect_uri: string | null;
   created_at: EpochSeconds;
   expires_at: EpochSeconds;
   /** Set once, by the single redemption that wins; a consumed code "does not exist" for the client. */

@@ -13,10 +13,18 @@ describe("verifyPkce() (RFC 7636, research A.1.2 step 6)", () => {
     assert.equal(verifyPkce("S256", challenge, undefined), "invalid");
   });
   it("plain: the verifier must be identical to the challenge", () => {
-    assert.equal(verifyPkce("plain", "abc", "abc"), "valid");
-    assert.equal(verifyPkce("plain", "abc", "abd"), "invalid");
-    assert.equal(verifyPkce(null, "abc", "abc"), "valid", "a challenge without method is plain");
-    assert.equal(verifyPkce("", "abc", "abc"), "valid");
+    // issue 16: verifiers are 43–128 unreserved characters (RFC 7636 §4.1), so these are that long.
+    const plain = "plain-verifier-0123456789-abcdefghijklmnopqrstuvwxyz";
+    assert.equal(verifyPkce("plain", plain, plain), "valid");
+    assert.equal(verifyPkce("plain", plain, `${plain.slice(0, -1)}Z`), "invalid");
+    assert.equal(verifyPkce(null, plain, plain), "valid", "a challenge without method is plain");
+    assert.equal(verifyPkce("", plain, plain), "valid");
+  });
+  it("a verifier that is not 43–128 unreserved characters is invalid, even identical to a stored plain challenge", () => {
+    // A code stored before the authorization endpoint checked challenges may hold such a value.
+    for (const verifier of ["abc", "a".repeat(42), "a".repeat(129), `${"a".repeat(42)} `, `${"a".repeat(42)}é`]) {
+      assert.equal(verifyPkce("plain", verifier, verifier), "invalid", JSON.stringify(verifier));
+    }
   });
   it("none: valid without verifier, invalid when a verifier is sent for a code without challenge", () => {
     assert.equal(verifyPkce(null, null, undefined), "valid");
