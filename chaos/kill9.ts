@@ -63,6 +63,7 @@ async function run(deployment: Deployment, seconds: number, report: Report): Pro
   const toReplay: Array<Acknowledged & { code: string }> = [];
   const replayed: Array<Acknowledged & { code: string }> = [];
   let replaysAccepted = 0;
+  let codesExchanged = 0;
 
   const noteAnswer = (what: string, status: number, body: string) => {
     if (status >= 500) stats.answers5xx += 1;
@@ -89,7 +90,8 @@ async function run(deployment: Deployment, seconds: number, report: Report): Pro
       const tokens = JSON.parse(answer.body) as { access_token: string; refresh_token: string };
       const entry = { code, access: tokens.access_token, refresh: tokens.refresh_token };
       // One in ten consumed codes is presented again after the next restart.
-      if (acknowledgedCodes.length % 10 === 0) toReplay.push(entry);
+      codesExchanged += 1;
+      if (codesExchanged % 10 === 0) toReplay.push(entry);
       else acknowledgedCodes.push(entry);
       await sleep(PACE_MS);
     }
@@ -195,6 +197,8 @@ async function run(deployment: Deployment, seconds: number, report: Report): Pro
     publishWorker(),
     publishWorker(),
   ]);
+  // Marked for a replay after the last restart: checked like every other acknowledged exchange.
+  acknowledgedCodes.push(...toReplay.splice(0));
   const stopped = await deployment.terminate();
   report.figure("server kills (SIGKILL) and restarts", deployment.starts - 1);
   report.figure("restart time, median", Math.round(downtimes.sort((a, b) => a - b)[Math.floor(downtimes.length / 2)] ?? 0), "ms");
@@ -208,7 +212,13 @@ async function run(deployment: Deployment, seconds: number, report: Report): Pro
     stats.answers5xx === 0,
     `${stats.answers5xx}; first unexpected: ${stats.unexpected.join(" | ")}`,
   );
-  await verifyCodes(deployment, report, acknowledgedCodes, replayed, replaysAccepted, stats.codeUnknown);
+  await verifyCodes(deployment, report, {
+    exchanged: codesExchanged,
+    acknowledgedCodes,
+    replayed,
+    replaysAccepted,
+    unknown: stats.codeUnknown,
+  });
   await verifyRefreshChains(deployment, report, chains, stats.refreshRetries);
   await verifyPublishes(deployment, report, published, unresolved, stats.publishRetries, stats.replayedAnswers);
   await checkDatabaseIntegrity(deployment, report);
@@ -240,11 +250,17 @@ async function countByHash(deployment: Deployment, table: "oauth2_access_tokens"
 async function verifyCodes(
   deployment: Deployment,
   report: Report,
-  acknowledged: Array<Acknowledged & { code: string }>,
-  replayed: Array<Acknowledged & { code: string }>,
-  replaysAccepted: number,
-  unknown: number,
+  codes: {
+    exchanged: number;
+    /** Acknowledged and not presented again: their tokens must be stored. */
+    acknowledgedCodes: Array<Acknowledged & { code: string }>;
+    /** Presented again after a restart (and answered): their grants must be revoked. */
+    replayed: Array<Acknowledged & { code: string }>;
+    replaysAccepted: number;
+    unknown: number;
+  },
 ): Promise<void> {
+  const { acknowledgedCodes: acknowledged, replayed, replaysAccepted, unknown } = codes;
   const access = await countByHash(
     deployment,
     "oauth2_access_tokens",
@@ -257,7 +273,7 @@ async function verifyCodes(
   );
   report.figure(
     "code exchanges acknowledged / lost / duplicated",
-    `${acknowledged.length + replayed.length} / ${access.lost + refresh.lost} / ${access.duplicated + refresh.duplicated}`,
+    `${codes.exchanged} / ${access.lost + refresh.lost} / ${access.duplicated + refresh.duplicated}`,
   );
   report.figure("code exchanges without an answer (killed mid-request)", unknown);
   report.check(

@@ -255,10 +255,23 @@ export class Deployment {
     return values.map((v) => v.value);
   }
 
+  private storageClosed = false;
+
+  /**
+   * Closes the runner's own connections to the database (seeding and checks use them). Before a
+   * database outage: pg's pool would otherwise raise an unhandled 'error' in the runner when its
+   * idle connections are terminated.
+   */
+  async closeStorage(): Promise<void> {
+    if (this.storageClosed) return;
+    this.storageClosed = true;
+    await this.storage.close();
+  }
+
   /** Stops the server if it runs, closes the runner's connection, drops the database, deletes the directory. */
   async cleanup(): Promise<void> {
     if (this.alive) await this.terminate(10_000);
-    await this.storage.close();
+    await this.closeStorage();
     await this.dropDatabase();
     fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
