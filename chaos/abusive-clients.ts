@@ -209,7 +209,7 @@ async function memory(deployment: Deployment, durationSeconds: number, report: R
   await sleep(1000);
   const after = deployment.rssMb();
   report.figure(`${amount} invalid-token requests: answers`, `${invalid.statuses}; connection errors ${invalid.errors}`);
-  report.figure(`soak: ${soaked} mixed bad requests in ${soakSeconds} s`, "");
+  report.figure("soak: mixed bad requests", `${soaked} in ${soakSeconds} s`);
   report.figure(
     "server RSS before / after invalid tokens / after soak",
     `${before.toFixed(0)} / ${afterInvalid.toFixed(0)} / ${after.toFixed(0)} MB`,

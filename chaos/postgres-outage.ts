@@ -195,7 +195,5 @@ async function recovery(outcomes: Outcome[], back: number, alive: () => boolean)
 /** The line of a crashed server's output that says why. */
 function crashLine(output: string): string {
   const lines = output.split("\n");
-  return (lines.find((l) => /^(error|[A-Z]\w*Error):/.test(l.trim())) ?? lines.filter(Boolean).at(-1) ?? "")
-    .trim()
-    .slice(0, 160);
+  return (lines.find((l) => /^(error|[A-Z]\w*Error):/.test(l.trim())) ?? lines.filter(Boolean).at(-1) ?? "").trim().slice(0, 160);
 }

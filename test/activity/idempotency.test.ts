@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { publishActivitiesOnce } from "../../src/activity/publish-activity.js";
+import { ActivityStore } from "../../src/storage/activity-store.js";
+import type { DbOrTx } from "../../src/storage/database.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { runOccInProcess } from "../support/occ.js";
 import { basicAuthFor, fileEvent } from "./support.js";
@@ -112,6 +115,28 @@ describe("idempotency keys on publishing (Idempotency-Key, occ activity:publish 
     assert.equal(new Set(answers.map((a) => a.body)).size, 1);
     assert.equal(answers.filter((a) => a.headers["idempotent-replayed"] === undefined).length, 1);
     assert.equal(await rows(), before + 1);
+  });
+
+  it("the key is written in the events' transaction: a publish that fails while writing leaves no key, and its retry publishes", async () => {
+    const real = t.services.activity.store;
+    const failing = new (class extends ActivityStore {
+      override async insertInto(trx: DbOrTx, rows: Parameters<ActivityStore["insertInto"]>[1]): Promise<number[]> {
+        await super.insertInto(trx, rows);
+        throw new Error("crash after the events were written");
+      }
+    })(t.services.storage.db);
+    const keys = t.services.activity.idempotencyKeys;
+    const before = { rows: await rows(), keys: await keys.count() };
+    const publisher = { kind: "user" as const, uid: "root" };
+    const now = t.clock.nowSeconds();
+    await assert.rejects(
+      publishActivitiesOnce({ activity: failing, keys }, publisher, "torn-1", fileEvent("alice"), now),
+      /crash after/,
+    );
+    assert.deepEqual({ rows: await rows(), keys: await keys.count() }, before);
+    const retry = await publishActivitiesOnce({ activity: real, keys }, publisher, "torn-1", fileEvent("alice"), now);
+    assert.ok(retry.ok && !retry.value.replayed && retry.value.ids.length === 1);
+    assert.deepEqual({ rows: await rows(), keys: await keys.count() }, { rows: before.rows + 1, keys: before.keys + 1 });
   });
 
   it("without a key every publish writes (the header is optional)", async () => {
