@@ -86,9 +86,11 @@ export async function sigtermUnderLoad(context: ScenarioContext): Promise<Report
     const unanswered = before.filter((o) => o.status === undefined);
     const inFlight = before.filter((o) => o.answeredAt !== undefined && o.answeredAt > signalAt);
     const after = outcomes.filter((o) => o.writtenAt === undefined || o.writtenAt >= signalAt);
-    const errors = new Map<string, number>();
-    for (const o of [...unanswered, ...after.filter((a) => a.error)])
-      errors.set(o.error ?? "?", (errors.get(o.error ?? "?") ?? 0) + 1);
+    const byKind = (list: RawOutcome[]) => {
+      const kinds = new Map<string, number>();
+      for (const o of list) kinds.set(o.error ?? "?", (kinds.get(o.error ?? "?") ?? 0) + 1);
+      return [...kinds].map(([k, v]) => `${k}: ${v}`).join(", ") || "none";
+    };
     report.figure("requests before the signal", before.length);
     report.figure("of which in flight at the signal (answered after it)", inFlight.length);
     report.figure(
@@ -96,7 +98,8 @@ export async function sigtermUnderLoad(context: ScenarioContext): Promise<Report
       `${after.filter((a) => a.status !== undefined).length} / ${after.filter((a) => a.status === undefined).length}`,
     );
     report.figure("time from SIGTERM to exit", Math.round(stopped.ms), "ms");
-    report.figure("connection errors by kind", [...errors].map(([k, v]) => `${k}: ${v}`).join(", ") || "none");
+    report.figure("sent before the signal, unanswered, by error", byKind(unanswered));
+    report.figure("sent after the signal, refused, by error", byKind(after.filter((a) => a.status === undefined)));
     const fiveHundreds = outcomes.filter((o) => o.status !== undefined && o.status >= 500 && o.status !== 503).length;
     report.check("every request sent before SIGTERM was answered", unanswered.length === 0, `${unanswered.length} unanswered`);
     report.check("no 5xx other than 503", fiveHundreds === 0, `${fiveHundreds}`);
