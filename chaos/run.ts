@@ -17,7 +17,7 @@ import { sigtermUnderLoad } from "./sigterm.js";
 
 const scenarios: Record<ScenarioName, { run: Scenario; databases: "each" | "postgres-own-cluster" }> = {
   kill9: { run: kill9, databases: "each" },
-  // Runs its own throw-away cluster (it stops and starts it), whatever CHAOS_DATABASES says.
+  // Runs its own throw-away cluster (it stops and starts it): needs no URL, only "postgres" in CHAOS_DATABASES.
   "postgres-outage": { run: postgresOutage, databases: "postgres-own-cluster" },
   "abusive-clients": { run: abusiveClients, databases: "each" },
   sigterm: { run: sigtermUnderLoad, databases: "each" },
@@ -32,7 +32,7 @@ async function main(): Promise<number> {
   const reports: Report[] = [];
   for (const name of options.scenarios) {
     const scenario = scenarios[name];
-    const databases = scenario.databases === "each" ? options.databases : (["postgres"] as const);
+    const databases = scenario.databases === "each" ? options.databases : options.databases.filter((d) => d === "postgres");
     for (const database of databases) {
       if (scenario.databases === "each" && database === "postgres" && !options.postgresAdminUrl) {
         log(`\n== ${name} (postgres): skipped, no CHAOS_DATABASE_URL or KEYSTREAM_TEST_DATABASE_URL`);
