@@ -15,6 +15,7 @@ import { createOAuthService } from "./oauth/setup.js";
 import { LOGIN_THROTTLE, Throttle, TOKEN_THROTTLE } from "./security/throttle.js";
 import { ActivityStore } from "./storage/activity-store.js";
 import type { Storage } from "./storage/connect.js";
+import { IdempotencyStore } from "./storage/idempotency-store.js";
 
 /**
  * Every domain service, built once from storage, settings and a clock, and handed to the HTTP
@@ -65,7 +66,9 @@ export function createServices(options: ServiceOptions): Services {
       await sessions.deleteExpired();
     },
   });
-  const activity = new ActivityService(new ActivityStore(db), clock, () => settings.get("activity_expire_days"));
+  const activity = new ActivityService(new ActivityStore(db), new IdempotencyStore(db), clock, () =>
+    settings.get("activity_expire_days"),
+  );
   registerActivityJobs(jobs, activity, log);
   // Authorizing and revoking a client lands in the user's activity stream (issue 4).
   const oauth = createOAuthService({

@@ -1,7 +1,10 @@
 import type { JobScheduler } from "../jobs/scheduler.js";
 import type { ActivityService } from "./service.js";
 
-/** research §7: retention runs once a day (on one node, through the scheduler's lease). */
+/**
+ * research §7: retention runs once a day; expired idempotency keys are purged hourly (on one node,
+ * through the scheduler's lease).
+ */
 export function registerActivityJobs(
   jobs: JobScheduler,
   activity: ActivityService,
@@ -13,6 +16,15 @@ export function registerActivityJobs(
     run: async () => {
       const deleted = await activity.expire();
       log.info({ event: "activity_expired", deleted }, "expired activities deleted");
+    },
+  });
+  // Keys are remembered 24 h; purging hourly keeps at most a day and an hour of them.
+  jobs.register({
+    name: "activity:expired-idempotency-keys",
+    intervalSeconds: () => 3600,
+    run: async () => {
+      const deleted = await activity.expireIdempotencyKeys();
+      log.info({ event: "idempotency_keys_expired", deleted }, "expired idempotency keys deleted");
     },
   });
 }

@@ -1,6 +1,21 @@
 import type { ActivityStore } from "../storage/activity-store.js";
+import type { IdempotencyStore } from "../storage/idempotency-store.js";
 import { fail, ok, type Result } from "./domain/errors.js";
-import { validateBatch } from "./domain/event.js";
+import { type NewActivity, validateBatch } from "./domain/event.js";
+import {
+  IDEMPOTENCY_KEY_LIFETIME_SECONDS,
+  type Publisher,
+  parseIdempotencyKey,
+  publisherScope,
+  requestFingerprint,
+} from "./domain/idempotency.js";
+
+/** What a publish made with an idempotency key answers: the ids, and whether they are a replay. */
+export interface PublishAnswer {
+  ids: number[];
+  /** True when the key was seen before: nothing was written, these are the first request's ids. */
+  replayed: boolean;
+}
 
 /**
  * Publishes one event or an array of events (research §9.1 validation), all-or-nothing: every
@@ -8,6 +23,50 @@ import { validateBatch } from "./domain/event.js";
  * transaction. Returns the ids written, in input order.
  */
 export async function publishActivities(store: ActivityStore, input: unknown, now: number): Promise<Result<number[]>> {
+  const rows = await validatedRows(store, input, now);
+  if (!rows.ok) return rows;
+  return ok(await store.insertAll(rows.value));
+}
+
+/**
+ * As publishActivities, under an idempotency key (draft-ietf-httpapi-idempotency-key-header):
+ * the first request with a key within 24 h writes its events and records the key, the request's
+ * fingerprint and the ids in the same transaction; a later one with the same key and body gets
+ * those ids again and writes nothing (§2.6); with another body it is refused (§2.7, 422).
+ * A refused publish records nothing: it wrote nothing, so a retry is evaluated afresh.
+ */
+export async function publishActivitiesOnce(
+  stores: { activity: ActivityStore; keys: IdempotencyStore },
+  publisher: Publisher,
+  rawKey: string,
+  input: unknown,
+  now: number,
+): Promise<Result<PublishAnswer>> {
+  const parsed = parseIdempotencyKey(rawKey);
+  if ("refused" in parsed) return fail({ code: "invalid_idempotency_key", message: parsed.refused });
+  const claim = {
+    scope: publisherScope(publisher),
+    key: parsed.key,
+    uid: publisher.kind === "user" ? publisher.uid : null,
+    fingerprint: requestFingerprint(input),
+    now,
+    expiredAt: now - IDEMPOTENCY_KEY_LIFETIME_SECONDS,
+  };
+  const seen = await stores.keys.find(claim.scope, claim.key, claim.expiredAt);
+  if (seen) return replay(seen, claim.fingerprint, claim.key);
+  const rows = await validatedRows(stores.activity, input, now);
+  if (!rows.ok) return rows;
+  const outcome = await stores.keys.claimAndWrite(claim, (trx) => stores.activity.insertInto(trx, rows.value));
+  if (outcome.kind === "seen") return replay(outcome.answer, claim.fingerprint, claim.key);
+  return ok({ ids: outcome.value, replayed: false });
+}
+
+function replay(seen: { fingerprint: string; ids: number[] }, fingerprint: string, key: string): Result<PublishAnswer> {
+  if (seen.fingerprint !== fingerprint) return fail({ code: "idempotency_key_reused", key });
+  return ok({ ids: seen.ids, replayed: true });
+}
+
+async function validatedRows(store: ActivityStore, input: unknown, now: number): Promise<Result<NewActivity[]>> {
   const rows = validateBatch(input, now);
   if (typeof rows === "string") return fail({ code: "invalid_event", message: rows });
   const wanted = [...new Set(rows.map((r) => r.affecteduser))];
@@ -19,5 +78,5 @@ export async function publishActivities(store: ActivityStore, input: unknown, no
       message: `unknown affected user${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`,
     });
   }
-  return ok(await store.insertAll(rows));
+  return ok(rows);
 }

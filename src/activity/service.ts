@@ -1,13 +1,15 @@
 import type { Clock } from "../clock.js";
 import type { ActivityStore } from "../storage/activity-store.js";
+import type { IdempotencyStore } from "../storage/idempotency-store.js";
 import type { StreamEntry } from "./domain/element.js";
 import { activityErrorMessage, fail, ok, type Result } from "./domain/errors.js";
 import { type FilterDefinition, listedFilters } from "./domain/filters.js";
+import { IDEMPOTENCY_KEY_LIFETIME_SECONDS, type Publisher } from "./domain/idempotency.js";
 import type { ListQuery } from "./domain/page.js";
 import type { RenderContext } from "./domain/prepared-text.js";
 import { effectiveStreamSettings, parseStreamSettingsUpdate, type StreamSettings } from "./domain/stream-settings.js";
 import { listActivities, renderRows, type StreamPage } from "./list-activities.js";
-import { publishActivities } from "./publish-activity.js";
+import { type PublishAnswer, publishActivities, publishActivitiesOnce } from "./publish-activity.js";
 
 const DAY = 86_400;
 
@@ -15,6 +17,7 @@ const DAY = 86_400;
 export class ActivityService {
   constructor(
     readonly store: ActivityStore,
+    readonly idempotencyKeys: IdempotencyStore,
     private readonly clock: Clock,
     /** Host setting activity_expire_days, read on each run so `occ config:system:set` applies at once. */
     private readonly expireDays: () => number,
@@ -23,6 +26,15 @@ export class ActivityService {
   /** One event or an array of events (element field names); all-or-nothing. */
   publish(events: unknown): Promise<Result<number[]>> {
     return publishActivities(this.store, events, this.clock.nowSeconds());
+  }
+
+  /**
+   * publish() under an idempotency key (`Idempotency-Key`, `occ activity:publish --idempotency-key`):
+   * the same key from the same publisher within 24 h answers the first ids and writes nothing.
+   */
+  publishOnce(events: unknown, publisher: Publisher, key: string): Promise<Result<PublishAnswer>> {
+    const stores = { activity: this.store, keys: this.idempotencyKeys };
+    return publishActivitiesOnce(stores, publisher, key, events, this.clock.nowSeconds());
   }
 
   /** For other modules: like publish, but a refused event is a programming error and throws. */
@@ -55,6 +67,11 @@ export class ActivityService {
   expire(): Promise<number> {
     const days = Math.max(1, this.expireDays());
     return this.store.deleteOlderThan(this.clock.nowSeconds() - days * DAY);
+  }
+
+  /** Forgets idempotency keys older than 24 h (the purge job); returns how many. */
+  expireIdempotencyKeys(): Promise<number> {
+    return this.idempotencyKeys.deleteExpired(this.clock.nowSeconds() - IDEMPOTENCY_KEY_LIFETIME_SECONDS);
   }
 
   /** Legacy API v1 (`/ocs/v{1,2}.php/cloud/activity`): newest first from an offset, filter `all`. */

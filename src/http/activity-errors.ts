@@ -5,7 +5,8 @@ import { toXml } from "./ocs.js";
 /**
  * The one place activity errors become HTTP (research §1.5): unknown filter → 404, `since` of
  * another user → 403 (both an OCS envelope with `data: []`), no selected type → 204 (empty
- * body), refused input → 400 with a message naming the element and field.
+ * body), refused input → 400 with a message naming the element and field, an idempotency key
+ * reused for another body → 422 (draft-ietf-httpapi-idempotency-key-header §2.7).
  */
 export function sendActivityError(request: FastifyRequest, reply: FastifyReply, error: ActivityError): FastifyReply {
   switch (error.code) {
@@ -17,7 +18,10 @@ export function sendActivityError(request: FastifyRequest, reply: FastifyReply, 
       return reply.status(204).send();
     case "invalid_event":
     case "invalid_settings":
+    case "invalid_idempotency_key":
       return reply.status(400).send({ error: error.code, error_description: activityErrorMessage(error) });
+    case "idempotency_key_reused":
+      return reply.status(422).send({ error: error.code, error_description: activityErrorMessage(error) });
   }
 }
 

@@ -20,7 +20,11 @@ export function registerActivityCommands(
       "publish an activity (JSON event from --json or stdin; affectedusers: [...] writes one row each); prints the ids",
     )
     .option("--json <event>", "the event as JSON (an object, or an array of objects)")
-    .action(async (options: { json?: string }) => {
+    .option(
+      "--idempotency-key <key>",
+      "publish at most once per key within 24 h: a retry with the same key and event prints the first ids and writes nothing",
+    )
+    .action(async (options: { json?: string; idempotencyKey?: string }) => {
       const text = options.json ?? (await stdin());
       let input: unknown;
       try {
@@ -29,9 +33,13 @@ export function registerActivityCommands(
         throw new CommandError(`the event is not valid JSON: ${(error as Error).message}`);
       }
       const { activity } = await context.open();
-      const result = await activity.publish(input);
+      const result =
+        options.idempotencyKey === undefined
+          ? await activity.publish(input)
+          : await activity.publishOnce(input, { kind: "occ" }, options.idempotencyKey);
       if (!result.ok) throw new CommandError(`nothing published: ${activityErrorMessage(result.error)}`);
-      for (const id of result.value) context.print(String(id));
+      const ids = Array.isArray(result.value) ? result.value : result.value.ids;
+      for (const id of ids) context.print(String(id));
     });
 
   program

@@ -5,6 +5,9 @@ import { apiWriteAllowed, requireUser } from "../plugins/authentication.js";
 /**
  * `POST /index.php/apps/activity/api/v2/events`: an administrator publishes one event or an
  * array of events. All-or-nothing: one bad element answers 400 naming it, and nothing is written.
+ * With `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) a retry within 24 h gets the
+ * first answer again (201, same body, plus `Idempotent-Replayed: true`) and writes nothing; the
+ * same key with another body → 422, a malformed key → 400. Keys are per administrator.
  */
 export async function activityPublishRoutes(app: FastifyInstance): Promise<void> {
   app.post("/index.php/apps/activity/api/v2/events", async (request, reply) => {
@@ -14,9 +17,25 @@ export async function activityPublishRoutes(app: FastifyInstance): Promise<void>
       return reply.status(403).send({ error: "forbidden", error_description: "Only administrators can publish activities." });
     }
     if (!apiWriteAllowed(request, reply, principal)) return;
-    const result = await app.services.activity.publish(request.body);
+    const key = request.headers["idempotency-key"];
+    const by = principal.user.uid;
+    if (key === undefined) {
+      const result = await app.services.activity.publish(request.body);
+      if (!result.ok) return sendActivityError(request, reply, result.error);
+      request.log.info({ event: "activity_published", by, count: result.value.length }, "activities published");
+      return reply.status(201).send({ ids: result.value });
+    }
+    // Node joins repeated headers with ", ": two keys are one malformed key, refused by the parser.
+    const raw = Array.isArray(key) ? key.join(", ") : key;
+    const result = await app.services.activity.publishOnce(request.body, { kind: "user", uid: by }, raw);
     if (!result.ok) return sendActivityError(request, reply, result.error);
-    request.log.info({ event: "activity_published", by: principal.user.uid, count: result.value.length }, "activities published");
-    return reply.status(201).send({ ids: result.value });
+    const { ids, replayed } = result.value;
+    if (replayed) {
+      request.log.info({ event: "activity_publish_replayed", by, count: ids.length }, "idempotent publish replayed");
+      reply.header("idempotent-replayed", "true");
+    } else {
+      request.log.info({ event: "activity_published", by, count: ids.length }, "activities published");
+    }
+    return reply.status(201).send({ ids });
   });
 }

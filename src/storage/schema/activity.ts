@@ -36,7 +36,25 @@ export interface ActivityStreamSettingsTable {
   enabled: number;
 }
 
+/**
+ * A publish made with an idempotency key (draft-ietf-httpapi-idempotency-key-header), written in
+ * the same transaction as the events it records, so there is never one without the other.
+ */
+export interface IdempotencyKeyTable {
+  /** `user:<uid>` or `occ` (activity/domain/idempotency.ts publisherScope). */
+  scope: string;
+  idempotency_key: string;
+  /** The publishing user for `user:` scopes (references users.uid, ON DELETE CASCADE); null for occ. */
+  uid: string | null;
+  /** SHA-256 hex of the request body (requestFingerprint). */
+  fingerprint: string;
+  /** The first answer: JSON array of the activity ids written. */
+  result: string;
+  created_at: EpochSeconds;
+}
+
 export interface ActivityTables {
   activity: ActivityTable;
   activity_stream_settings: ActivityStreamSettingsTable;
+  idempotency_keys: IdempotencyKeyTable;
 }
