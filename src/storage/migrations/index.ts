@@ -6,6 +6,7 @@ import { activityMigration } from "./2026_11_21_0003_activity.js";
 import { oauthHardeningMigration } from "./2026_11_21_0004_oauth_hardening.js";
 import { tokenWriteIndexesMigration } from "./2026_11_21_0005_token_write_indexes.js";
 import { tokenRowidsMigration } from "./2026_11_21_0006_token_rowids.js";
+import { throttleKeysMigration } from "./2026_11_24_0010_throttle_keys.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -18,5 +19,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_21_0004_oauth_hardening": oauthHardeningMigration(),
     "2026_11_21_0005_token_write_indexes": tokenWriteIndexesMigration(),
     "2026_11_21_0006_token_rowids": tokenRowidsMigration(dialect),
+    "2026_11_24_0010_throttle_keys": throttleKeysMigration(),
   };
 }
