@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { type AttemptOutcome, type Throttle, tokenBuckets } from "../security/throttle.js";
+import { type AttemptOutcome, type Throttle, type ThrottleBucket, tokenBuckets } from "../security/throttle.js";
 
 export type ThrottledResult<T> = { refused: true; retryAfterSeconds: number } | { refused: false; value: T };
 
@@ -14,7 +14,7 @@ export type ThrottledResult<T> = { refused: true; retryAfterSeconds: number } | 
 export async function throttledAttempt<T>(
   request: FastifyRequest,
   throttle: Throttle,
-  buckets: string[],
+  buckets: ThrottleBucket[],
   attempt: () => Promise<T>,
   outcomeOf: (value: T) => AttemptOutcome,
 ): Promise<ThrottledResult<T>> {
@@ -45,6 +45,6 @@ export async function throttledAttempt<T>(
 }
 
 /** The token-endpoint family counts failures per client address. */
-export function oauthBuckets(request: FastifyRequest): string[] {
+export function oauthBuckets(request: FastifyRequest): ThrottleBucket[] {
   return tokenBuckets(request.ip);
 }

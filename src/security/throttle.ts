@@ -57,23 +57,35 @@ export const TOKEN_THROTTLE: ThrottlePolicy = {
 };
 
 /**
+ * One bucket an attempt counts in. A `shared` bucket (a client address) is used by many legitimate
+ * clients at once (users behind one NAT, a busy integration): there, attempts in flight add to the
+ * delay only once the bucket has a failure on record, and always to the ceiling. A personal bucket
+ * (a user name) counts them from the first attempt: one user has no reason to send many password
+ * attempts at once.
+ */
+export interface ThrottleBucket {
+  key: string;
+  shared: boolean;
+}
+
+/**
  * The per-user login bucket. Keyed by the SHA-256 of the user name exactly as the login looks it up
  * (user names match case-sensitively; the form trims, Basic does not), so the key has a fixed
  * length whatever name an attacker sends (review finding 10), and the same user always lands in
  * the same bucket from the form and from Basic.
  */
-export function loginUserBucket(uid: string): string {
-  return `${LOGIN_THROTTLE.namespace}:user:${sha256Hex(uid)}`;
+export function loginUserBucket(uid: string): ThrottleBucket {
+  return { key: `${LOGIN_THROTTLE.namespace}:user:${sha256Hex(uid)}`, shared: false };
 }
 
 /** The login form and HTTP Basic count per client address and per user name. */
-export function loginBuckets(ip: string, uid: string): string[] {
-  return [`${LOGIN_THROTTLE.namespace}:ip:${ip}`, loginUserBucket(uid)];
+export function loginBuckets(ip: string, uid: string): ThrottleBucket[] {
+  return [{ key: `${LOGIN_THROTTLE.namespace}:ip:${ip}`, shared: true }, loginUserBucket(uid)];
 }
 
 /** The token-endpoint family counts per client address. */
-export function tokenBuckets(ip: string): string[] {
-  return [`${TOKEN_THROTTLE.namespace}:ip:${ip}`];
+export function tokenBuckets(ip: string): ThrottleBucket[] {
+  return [{ key: `${TOKEN_THROTTLE.namespace}:ip:${ip}`, shared: true }];
 }
 
 export function delayForFailures(failures: number, policy: ThrottlePolicy): number {
@@ -104,9 +116,13 @@ export type Reservation = { admitted: true; delayMs: number } | { admitted: fals
  * buckets' failures; `uncounted` only gives the reservation back (the answer says nothing about
  * the credentials: malformed request, disabled account, an error).
  */
-export type AttemptOutcome = { kind: "failure" } | { kind: "success"; reset: string[] } | { kind: "uncounted" };
+export type AttemptOutcome = { kind: "failure" } | { kind: "success"; reset: ThrottleBucket[] } | { kind: "uncounted" };
 
-type BucketRow = { bucket: string; failures: number; last_failure_at: number; in_flight: number; last_attempt_at: number };
+/** Each bucket once, in key order (the order rows are locked in). */
+function orderedBuckets(buckets: ThrottleBucket[]): ThrottleBucket[] {
+  const byKey = new Map(buckets.map((bucket) => [bucket.key, bucket]));
+  return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
 
 export class Throttle {
   private readonly cappedPosition: number;
@@ -122,50 +138,61 @@ export class Throttle {
   }
 
   /**
-   * Reserves one attempt in every bucket. One upsert per call (all buckets, in a fixed order so two
-   * PostgreSQL transactions lock the rows in the same order): the row lock (PostgreSQL) or the single
-   * writer (SQLite) serialises concurrent reservations, and each sees the ones before it. The
-   * conflict branch's WHERE refuses the attempt, and a refused bucket returns no row.
+   * Reserves one attempt in every bucket: per bucket one upsert, in a fixed order (two PostgreSQL
+   * transactions lock the rows in the same order). The row lock (PostgreSQL) or the single writer
+   * (SQLite) serialises concurrent reservations, so each sees the ones before it. The conflict
+   * branch's WHERE refuses the attempt, and then no row comes back; the buckets reserved before a
+   * refused one are given back.
    */
-  async reserve(buckets: string[]): Promise<Reservation> {
-    const ordered = [...new Set(buckets)].sort();
-    if (ordered.length === 0) return { admitted: true, delayMs: 0 };
+  async reserve(buckets: ThrottleBucket[]): Promise<Reservation> {
+    const ordered = orderedBuckets(buckets);
     const now = this.clock.nowSeconds();
+    const reserved: ThrottleBucket[] = [];
+    let delayMs = 0;
+    for (const bucket of ordered) {
+      const position = await this.reserveOne(bucket, now);
+      if (position === undefined) {
+        if (reserved.length > 0) await this.settle(reserved, { kind: "uncounted" });
+        return { admitted: false, retryAfterSeconds: await this.retryAfterSeconds(bucket, now) };
+      }
+      reserved.push(bucket);
+      delayMs = Math.max(delayMs, delayForFailures(position, this.policy));
+    }
+    return { admitted: true, delayMs };
+  }
+
+  /** The attempt's position in the bucket (what the delay is computed from), or undefined when refused. */
+  private async reserveOne(bucket: ThrottleBucket, now: number): Promise<number | undefined> {
     const { failures, inFlight } = this.liveCounts(now);
-    const position = sql<number>`(${failures} + ${inFlight})`;
+    // Attempts in flight that add to the delay (see ThrottleBucket.shared); all of them add to the ceiling.
+    const delaying = bucket.shared ? sql<number>`(case when ${failures} > 0 then ${inFlight} else 0 end)` : inFlight;
     const lockedSince = now - this.policy.lockoutSeconds;
-    const admitted = await this.db
+    const row = await this.db
       .insertInto("throttle")
-      .values(ordered.map((bucket) => ({ bucket, failures: 0, last_failure_at: 0, in_flight: 1, last_attempt_at: now })))
+      .values({ bucket: bucket.key, failures: 0, last_failure_at: 0, in_flight: 1, last_attempt_at: now })
       .onConflict((oc) =>
         oc
           .column("bucket")
-          .doUpdateSet({
-            failures,
-            in_flight: sql<number>`${inFlight} + 1`,
-            last_attempt_at: now,
-          })
+          .doUpdateSet({ failures, in_flight: sql<number>`${inFlight} + 1`, last_attempt_at: now })
           .where(
-            sql<boolean>`not ((${position} >= ${this.policy.lockoutAfterFailures} and (${inFlight} > 0 or throttle.last_failure_at > ${lockedSince}))
-              or (${position} >= ${this.cappedPosition} and ${inFlight} > 0))`,
+            sql<boolean>`not (
+              (${failures} + ${inFlight} >= ${this.policy.lockoutAfterFailures}
+                and (${inFlight} > 0 or throttle.last_failure_at > ${lockedSince}))
+              or (${failures} + ${delaying} >= ${this.cappedPosition} and ${delaying} > 0))`,
           ),
       )
-      .returning(["bucket", "failures", "in_flight"])
-      .execute();
-    if (admitted.length === ordered.length) {
-      // The attempt's position: the failures and attempts in flight before it (its own excluded).
-      const delays = admitted.map((row) => delayForFailures(Number(row.failures) + Number(row.in_flight) - 1, this.policy));
-      return { admitted: true, delayMs: Math.max(0, ...delays) };
-    }
-    const reserved = admitted.map((row) => row.bucket);
-    if (reserved.length > 0) await this.settle(reserved, { kind: "uncounted" });
-    const refused = ordered.filter((bucket) => !reserved.includes(bucket));
-    return { admitted: false, retryAfterSeconds: await this.retryAfterSeconds(refused, now) };
+      .returning(["failures", "in_flight"])
+      .executeTakeFirst();
+    if (!row) return undefined;
+    // The row now holds the live failures and the attempts in flight including this one.
+    const failuresBefore = Number(row.failures);
+    const inFlightBefore = Number(row.in_flight) - 1;
+    return failuresBefore + (!bucket.shared || failuresBefore > 0 ? inFlightBefore : 0);
   }
 
   /** Ends an admitted attempt's reservation in every bucket it reserved (see AttemptOutcome). */
-  async settle(buckets: string[], outcome: AttemptOutcome): Promise<void> {
-    const ordered = [...new Set(buckets)].sort();
+  async settle(buckets: ThrottleBucket[], outcome: AttemptOutcome): Promise<void> {
+    const ordered = orderedBuckets(buckets).map((bucket) => bucket.key);
     if (ordered.length === 0) return;
     const now = this.clock.nowSeconds();
     const oneLess = sql<number>`case when throttle.in_flight > 0 then throttle.in_flight - 1 else 0 end`;
@@ -186,7 +213,8 @@ export class Throttle {
       return;
     }
     if (outcome.kind === "success") {
-      const reset = ordered.filter((bucket) => outcome.reset.includes(bucket));
+      const resetKeys = outcome.reset.map((bucket) => bucket.key);
+      const reset = ordered.filter((key) => resetKeys.includes(key));
       await this.db
         .updateTable("throttle")
         .set({
@@ -235,21 +263,20 @@ export class Throttle {
    * What to put in Retry-After for a refused attempt: the rest of the lockout when the ceiling
    * refused it, the capped delay when an attempt in flight did (it is decided by then); at least 1 s.
    */
-  private async retryAfterSeconds(refused: string[], now: number): Promise<number> {
-    const rows: BucketRow[] = await this.db
+  private async retryAfterSeconds(bucket: ThrottleBucket, now: number): Promise<number> {
+    const row = await this.db
       .selectFrom("throttle")
-      .select(["bucket", "failures", "last_failure_at", "in_flight", "last_attempt_at"])
-      .where("bucket", "in", refused)
-      .execute();
+      .select(["failures", "last_failure_at", "in_flight", "last_attempt_at"])
+      .where("bucket", "=", bucket.key)
+      .executeTakeFirst();
+    if (!row) return 1;
+    const failures = Number(row.last_failure_at) > now - this.policy.forgetAfterSeconds ? Number(row.failures) : 0;
+    const inFlight = Number(row.last_attempt_at) > now - this.inFlightForgetSeconds ? Number(row.in_flight) : 0;
     let seconds = 1;
-    for (const row of rows) {
-      const failures = Number(row.last_failure_at) > now - this.policy.forgetAfterSeconds ? Number(row.failures) : 0;
-      const inFlight = Number(row.last_attempt_at) > now - this.inFlightForgetSeconds ? Number(row.in_flight) : 0;
-      if (failures + inFlight >= this.policy.lockoutAfterFailures) {
-        seconds = Math.max(seconds, Number(row.last_failure_at) + this.policy.lockoutSeconds - now);
-      }
-      if (inFlight > 0) seconds = Math.max(seconds, Math.ceil(this.policy.maxDelayMs / 1000));
+    if (failures + inFlight >= this.policy.lockoutAfterFailures) {
+      seconds = Math.max(seconds, Number(row.last_failure_at) + this.policy.lockoutSeconds - now);
     }
+    if (inFlight > 0) seconds = Math.max(seconds, Math.ceil(this.policy.maxDelayMs / 1000));
     return seconds;
   }
 }
