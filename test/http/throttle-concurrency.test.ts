@@ -44,13 +44,14 @@ function statusCounts(responses: LightMyRequestResponse[]): Record<number, numbe
   return counts;
 }
 
+/** A bucket's failures and attempts in flight (a bucket without a row has neither). */
 async function bucketRow(t: TestApp, key: string) {
-  return t.services.storage.db
+  const row = await t.services.storage.db
     .selectFrom("throttle")
     .select(["failures", "in_flight"])
     .where("bucket", "=", key)
-    .executeTakeFirst()
-    .then((row) => row && { failures: Number(row.failures), inFlight: Number(row.in_flight) });
+    .executeTakeFirst();
+  return { failures: Number(row?.failures ?? 0), inFlight: Number(row?.in_flight ?? 0) };
 }
 
 /** The delays of positions 1 … n-1: what the 2nd … n-th attempt of a sequence waits. */
