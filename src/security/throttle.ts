@@ -1,6 +1,7 @@
-import { sql } from "kysely";
+import { type Compilable, sql } from "kysely";
 import type { Clock } from "../clock.js";
 import type { DbOrTx } from "../storage/database.js";
+import { PreparedQuery } from "../storage/prepared.js";
 import { sha256Hex } from "./secrets.js";
 
 /**
@@ -118,15 +119,19 @@ export type Reservation = { admitted: true; delayMs: number } | { admitted: fals
  */
 export type AttemptOutcome = { kind: "failure" } | { kind: "success"; reset: ThrottleBucket[] } | { kind: "uncounted" };
 
-/** Each bucket once, in key order (the order rows are locked in). */
-function orderedBuckets(buckets: ThrottleBucket[]): ThrottleBucket[] {
-  const byKey = new Map(buckets.map((bucket) => [bucket.key, bucket]));
-  return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
+type Params = Record<string, string | number>;
+/** Placeholders for a prepared statement's parameters, typed as the values they stand for. */
+type Slots = { text(name: string): string; number(name: string): number };
 
 export class Throttle {
   private readonly cappedPosition: number;
   private readonly inFlightForgetSeconds: number;
+  /**
+   * Every request with a throttled credential runs a reservation and a settlement, so each
+   * statement is built and compiled once (PreparedQuery: named prepared statements on PostgreSQL)
+   * per shape: per kind of bucket, per number of buckets and of buckets reset.
+   */
+  private readonly statements = new Map<string, PreparedQuery<Params, unknown>>();
 
   constructor(
     private readonly db: DbOrTx,
@@ -163,26 +168,39 @@ export class Throttle {
 
   /** The attempt's position in the bucket (what the delay is computed from), or undefined when refused. */
   private async reserveOne(bucket: ThrottleBucket, now: number): Promise<number | undefined> {
-    const { failures, inFlight } = this.liveCounts(now);
-    // Attempts in flight that add to the delay (see ThrottleBucket.shared); all of them add to the ceiling.
-    const delaying = bucket.shared ? sql<number>`(case when ${failures} > 0 then ${inFlight} else 0 end)` : inFlight;
-    const lockedSince = now - this.policy.lockoutSeconds;
-    const row = await this.db
-      .insertInto("throttle")
-      .values({ bucket: bucket.key, failures: 0, last_failure_at: 0, in_flight: 1, last_attempt_at: now })
-      .onConflict((oc) =>
-        oc
-          .column("bucket")
-          .doUpdateSet({ failures, in_flight: sql<number>`${inFlight} + 1`, last_attempt_at: now })
-          .where(
-            sql<boolean>`not (
-              (${failures} + ${inFlight} >= ${this.policy.lockoutAfterFailures}
-                and (${inFlight} > 0 or throttle.last_failure_at > ${lockedSince}))
-              or (${failures} + ${delaying} >= ${this.cappedPosition} and ${delaying} > 0))`,
-          ),
-      )
-      .returning(["failures", "in_flight"])
-      .executeTakeFirst();
+    const statement = this.prepared(`reserve:${bucket.shared}`, (slot) => {
+      const { failures, inFlight } = liveCounts(slot);
+      // Attempts in flight that add to the delay (see ThrottleBucket.shared); all of them add to the ceiling.
+      const delaying = bucket.shared ? sql<number>`(case when ${failures} > 0 then ${inFlight} else 0 end)` : inFlight;
+      return this.db
+        .insertInto("throttle")
+        .values({
+          bucket: slot.text("bucket"),
+          failures: 0,
+          last_failure_at: 0,
+          in_flight: 1,
+          last_attempt_at: slot.number("now"),
+        })
+        .onConflict((oc) =>
+          oc
+            .column("bucket")
+            .doUpdateSet({ failures, in_flight: sql<number>`${inFlight} + 1`, last_attempt_at: slot.number("now") })
+            .where(
+              sql<boolean>`not (
+                (${failures} + ${inFlight} >= ${this.policy.lockoutAfterFailures}
+                  and (${inFlight} > 0 or throttle.last_failure_at > ${slot.number("lockedSince")}))
+                or (${failures} + ${delaying} >= ${this.cappedPosition} and ${delaying} > 0))`,
+            ),
+        )
+        .returning(["failures", "in_flight"]);
+    });
+    const row = (await statement.first(this.db, {
+      bucket: bucket.key,
+      now,
+      stale: now - this.policy.forgetAfterSeconds,
+      abandoned: now - this.inFlightForgetSeconds,
+      lockedSince: now - this.policy.lockoutSeconds,
+    })) as { failures: number; in_flight: number } | undefined;
     if (!row) return undefined;
     // The row now holds the live failures and the attempts in flight including this one.
     const failuresBefore = Number(row.failures);
@@ -192,43 +210,65 @@ export class Throttle {
 
   /** Ends an admitted attempt's reservation in every bucket it reserved (see AttemptOutcome). */
   async settle(buckets: ThrottleBucket[], outcome: AttemptOutcome): Promise<void> {
-    const ordered = orderedBuckets(buckets).map((bucket) => bucket.key);
-    if (ordered.length === 0) return;
+    const keys = orderedBuckets(buckets).map((bucket) => bucket.key);
+    if (keys.length === 0) return;
     const now = this.clock.nowSeconds();
+    const params: Params = { now, stale: now - this.policy.forgetAfterSeconds };
+    keys.forEach((key, i) => {
+      params[`bucket${i}`] = key;
+    });
     const oneLess = sql<number>`case when throttle.in_flight > 0 then throttle.in_flight - 1 else 0 end`;
     if (outcome.kind === "failure") {
       // An upsert: the row is there (reserved) unless the purge took it after a very long attempt.
-      const stale = now - this.policy.forgetAfterSeconds;
-      await this.db
-        .insertInto("throttle")
-        .values(ordered.map((bucket) => ({ bucket, failures: 1, last_failure_at: now, in_flight: 0, last_attempt_at: now })))
-        .onConflict((oc) =>
-          oc.column("bucket").doUpdateSet({
-            failures: sql<number>`case when throttle.last_failure_at > ${stale} then throttle.failures + 1 else 1 end`,
-            last_failure_at: now,
-            in_flight: oneLess,
-          }),
-        )
-        .execute();
+      const statement = this.prepared(`failure:${keys.length}`, (slot) =>
+        this.db
+          .insertInto("throttle")
+          .values(
+            keys.map((_, i) => ({
+              bucket: slot.text(`bucket${i}`),
+              failures: 1,
+              last_failure_at: slot.number("now"),
+              in_flight: 0,
+              last_attempt_at: slot.number("now"),
+            })),
+          )
+          .onConflict((oc) =>
+            oc.column("bucket").doUpdateSet({
+              failures: sql<number>`case when throttle.last_failure_at > ${slot.number("stale")} then throttle.failures + 1 else 1 end`,
+              last_failure_at: slot.number("now"),
+              in_flight: oneLess,
+            }),
+          ),
+      );
+      await statement.execute(this.db, params);
       return;
     }
+    const inKeys = (slot: Slots) => keys.map((_, i) => slot.text(`bucket${i}`));
     if (outcome.kind === "success") {
-      const resetKeys = outcome.reset.map((bucket) => bucket.key);
-      const reset = ordered.filter((key) => resetKeys.includes(key));
-      await this.db
-        .updateTable("throttle")
-        .set({
-          in_flight: 0,
-          failures:
-            reset.length === 0
-              ? sql<number>`throttle.failures`
-              : sql<number>`case when throttle.bucket in (${sql.join(reset)}) then 0 else throttle.failures end`,
-        })
-        .where("bucket", "in", ordered)
-        .execute();
+      const resetKeys = new Set(outcome.reset.map((bucket) => bucket.key));
+      const reset = keys.filter((key) => resetKeys.has(key));
+      reset.forEach((key, i) => {
+        params[`reset${i}`] = key;
+      });
+      const statement = this.prepared(`success:${keys.length}:${reset.length}`, (slot) =>
+        this.db
+          .updateTable("throttle")
+          .set({
+            in_flight: 0,
+            failures:
+              reset.length === 0
+                ? sql<number>`throttle.failures`
+                : sql<number>`case when throttle.bucket in (${sql.join(reset.map((_, i) => slot.text(`reset${i}`)))}) then 0 else throttle.failures end`,
+          })
+          .where("bucket", "in", inKeys(slot)),
+      );
+      await statement.execute(this.db, params);
       return;
     }
-    await this.db.updateTable("throttle").set({ in_flight: oneLess }).where("bucket", "in", ordered).execute();
+    const statement = this.prepared(`release:${keys.length}`, (slot) =>
+      this.db.updateTable("throttle").set({ in_flight: oneLess }).where("bucket", "in", inKeys(slot)),
+    );
+    await statement.execute(this.db, params);
   }
 
   /**
@@ -237,11 +277,10 @@ export class Throttle {
    */
   async purgeStale(): Promise<number> {
     const now = this.clock.nowSeconds();
-    const prefix = `${this.policy.namespace}:`;
     const result = await this.db
       .deleteFrom("throttle")
       // A key range instead of LIKE: the same on both dialects, and it uses the primary key.
-      .where("bucket", ">=", prefix)
+      .where("bucket", ">=", `${this.policy.namespace}:`)
       .where("bucket", "<", `${this.policy.namespace};`)
       .where((eb) => eb.or([eb("failures", "=", 0), eb("last_failure_at", "<=", now - this.policy.forgetAfterSeconds)]))
       .where((eb) => eb.or([eb("in_flight", "=", 0), eb("last_attempt_at", "<=", now - this.inFlightForgetSeconds)]))
@@ -249,14 +288,15 @@ export class Throttle {
     return Number(result.numDeletedRows);
   }
 
-  /** The failures and the in-flight attempts that still count, as SQL over the existing row. */
-  private liveCounts(now: number) {
-    const stale = now - this.policy.forgetAfterSeconds;
-    const abandoned = now - this.inFlightForgetSeconds;
-    return {
-      failures: sql<number>`(case when throttle.last_failure_at > ${stale} then throttle.failures else 0 end)`,
-      inFlight: sql<number>`(case when throttle.last_attempt_at > ${abandoned} then throttle.in_flight else 0 end)`,
-    };
+  private prepared(name: string, build: (slots: Slots) => Compilable<unknown>): PreparedQuery<Params, unknown> {
+    let statement = this.statements.get(name);
+    if (!statement) {
+      statement = new PreparedQuery<Params, unknown>((slot) =>
+        build({ text: (key) => slot(key) as string, number: (key) => slot(key) as number }),
+      );
+      this.statements.set(name, statement);
+    }
+    return statement;
   }
 
   /**
@@ -279,4 +319,18 @@ export class Throttle {
     if (inFlight > 0) seconds = Math.max(seconds, Math.ceil(this.policy.maxDelayMs / 1000));
     return seconds;
   }
+}
+
+/** The failures and the in-flight attempts that still count, as SQL over the existing row. */
+function liveCounts(slot: Slots) {
+  return {
+    failures: sql<number>`(case when throttle.last_failure_at > ${slot.number("stale")} then throttle.failures else 0 end)`,
+    inFlight: sql<number>`(case when throttle.last_attempt_at > ${slot.number("abandoned")} then throttle.in_flight else 0 end)`,
+  };
+}
+
+/** Each bucket once, in key order (the order rows are locked in). */
+function orderedBuckets(buckets: ThrottleBucket[]): ThrottleBucket[] {
+  const byKey = new Map(buckets.map((bucket) => [bucket.key, bucket]));
+  return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
