@@ -69,6 +69,17 @@ export function createServices(options: ServiceOptions): Services {
   const activity = new ActivityService(new ActivityStore(db), new IdempotencyStore(db), clock, () =>
     settings.get("activity_expire_days"),
   );
+  const loginThrottle = new Throttle(db, clock, LOGIN_THROTTLE);
+  const tokenThrottle = new Throttle(db, clock, TOKEN_THROTTLE);
+  // Throttle rows whose failures were forgotten and that hold no reservation (review finding 10).
+  jobs.register({
+    name: "security:throttle-purge",
+    intervalSeconds: () => 3600,
+    run: async () => {
+      await loginThrottle.purgeStale();
+      await tokenThrottle.purgeStale();
+    },
+  });
   registerActivityJobs(jobs, activity, log);
   // Authorizing and revoking a client lands in the user's activity stream (issue 4).
   const oauth = createOAuthService({
@@ -92,8 +103,8 @@ export function createServices(options: ServiceOptions): Services {
     users,
     appPasswords,
     sessions,
-    loginThrottle: new Throttle(db, clock, LOGIN_THROTTLE),
-    tokenThrottle: new Throttle(db, clock, TOKEN_THROTTLE),
+    loginThrottle,
+    tokenThrottle,
     authenticator,
     jobs,
     avatars: new Avatars(db, clock),

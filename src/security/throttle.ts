@@ -1,16 +1,30 @@
+import { type Compilable, sql } from "kysely";
 import type { Clock } from "../clock.js";
 import type { DbOrTx } from "../storage/database.js";
 import { PreparedQuery } from "../storage/prepared.js";
+import { sha256Hex } from "./secrets.js";
 
 /**
  * Failed-attempt throttling in the database (table `throttle`), so the count holds across nodes.
- * After n recent failures in a bucket the next attempt waits baseDelayMs · 2^(n-1), capped at
- * maxDelayMs; failures older than `forgetAfterSeconds` no longer count; a success resets the bucket.
- * The hard ceiling: from `lockoutAfterFailures` failures on, attempts are refused outright (HTTP 429
- * with Retry-After) until `lockoutSeconds` after the last failure, so parallel requests, which
- * each wait their delay at the same time, cannot outrun the delay.
+ *
+ * Every attempt is reserved before its credentials are checked (issue 16, review finding 2): one
+ * atomic upsert admits it or refuses it and returns its position, the bucket's recent failures plus
+ * the attempts still in flight. An admitted attempt at position n waits baseDelayMs · 2^(n-1),
+ * capped at maxDelayMs, exactly what the n-th attempt of a sequence would wait; so a concurrent
+ * burst is spread out as a sequence would be instead of all reading "no failures". Refused (HTTP
+ * 429 with Retry-After):
+ * - the hard ceiling: from `lockoutAfterFailures` (failures + attempts in flight) on, until
+ *   `lockoutSeconds` after the last failure;
+ * - the capped delay's pace: an attempt that would wait the capped delay while another attempt of
+ *   the bucket is in flight (the policy allows one attempt per capped delay, not many in parallel).
+ * Failures older than `forgetAfterSeconds` no longer count. After the check, the attempt settles:
+ * a failure counts, a success resets the buckets the caller names (and ends every in-flight
+ * reservation of its buckets: a proven credential vouches for its address), anything else only
+ * gives its reservation back.
  */
 export interface ThrottlePolicy {
+  /** The buckets' key prefix (`login`, `oauth`), so each policy purges its own rows. */
+  namespace: string;
   baseDelayMs: number;
   maxDelayMs: number;
   forgetAfterSeconds: number;
@@ -20,6 +34,7 @@ export interface ThrottlePolicy {
 
 /** The login form and HTTP Basic, per IP and per user: 25 s per attempt from the 8th failure, locked from the 30th. */
 export const LOGIN_THROTTLE: ThrottlePolicy = {
+  namespace: "login",
   baseDelayMs: 200,
   maxDelayMs: 25_000,
   forgetAfterSeconds: 12 * 3600,
@@ -34,6 +49,7 @@ export const LOGIN_THROTTLE: ThrottlePolicy = {
  * tokens an administrator revoked must not lock each other out (the desktop client times out at 30 s).
  */
 export const TOKEN_THROTTLE: ThrottlePolicy = {
+  namespace: "oauth",
   baseDelayMs: 100,
   maxDelayMs: 10_000,
   forgetAfterSeconds: 3600,
@@ -41,108 +57,280 @@ export const TOKEN_THROTTLE: ThrottlePolicy = {
   lockoutSeconds: 300,
 };
 
-/** Either wait this long before handling the attempt, or refuse it (429) for this many seconds. */
-export type ThrottleVerdict =
-  | {
-      delayMs: number;
-      retryAfterSeconds?: undefined /** some bucket has live failures (a success must reset) */;
-      failuresOnRecord: boolean;
-    }
-  | { retryAfterSeconds: number };
+/**
+ * One bucket an attempt counts in. A `shared` bucket (a client address) is used by many legitimate
+ * clients at once (users behind one NAT, a busy integration): there, attempts in flight add to the
+ * delay only once the bucket has a failure on record, and always to the ceiling. A personal bucket
+ * (a user name) counts them from the first attempt: one user has no reason to send many password
+ * attempts at once.
+ */
+export interface ThrottleBucket {
+  key: string;
+  shared: boolean;
+}
+
+/**
+ * The per-user login bucket. Keyed by the SHA-256 of the user name exactly as the login looks it up
+ * (user names match case-sensitively; the form trims, Basic does not), so the key has a fixed
+ * length whatever name an attacker sends (review finding 10), and the same user always lands in
+ * the same bucket from the form and from Basic.
+ */
+export function loginUserBucket(uid: string): ThrottleBucket {
+  return { key: `${LOGIN_THROTTLE.namespace}:user:${sha256Hex(uid)}`, shared: false };
+}
+
+/** The login form and HTTP Basic count per client address and per user name. */
+export function loginBuckets(ip: string, uid: string): ThrottleBucket[] {
+  return [{ key: `${LOGIN_THROTTLE.namespace}:ip:${ip}`, shared: true }, loginUserBucket(uid)];
+}
+
+/** The token-endpoint family counts per client address. */
+export function tokenBuckets(ip: string): ThrottleBucket[] {
+  return [{ key: `${TOKEN_THROTTLE.namespace}:ip:${ip}`, shared: true }];
+}
 
 export function delayForFailures(failures: number, policy: ThrottlePolicy): number {
   if (failures <= 0) return 0;
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(failures - 1, 30));
 }
 
-type BucketParams = Record<string, string | number>;
-type BucketRow = { failures: number; last_failure_at: number };
+/** The first position whose delay is the capped one (8 for both policies). */
+export function cappedPosition(policy: ThrottlePolicy): number {
+  let position = 1;
+  while (delayForFailures(position, policy) < policy.maxDelayMs) position++;
+  return position;
+}
+
+/**
+ * After this long an in-flight reservation no longer counts: its attempt has waited the longest
+ * delay and had a minute to finish, so the node that held it crashed or lost the database.
+ */
+export function inFlightForgetSeconds(policy: ThrottlePolicy): number {
+  return Math.ceil(policy.maxDelayMs / 1000) + 60;
+}
+
+/** Either the attempt may go ahead after `delayMs`, or it is refused (429) for `retryAfterSeconds`. */
+export type Reservation = { admitted: true; delayMs: number } | { admitted: false; retryAfterSeconds: number };
+
+/**
+ * How a checked attempt ends: `failure` counts (wrong credentials); `success` resets the `reset`
+ * buckets' failures; `uncounted` only gives the reservation back (the answer says nothing about
+ * the credentials: malformed request, disabled account, an error).
+ */
+export type AttemptOutcome = { kind: "failure" } | { kind: "success"; reset: ThrottleBucket[] } | { kind: "uncounted" };
+
+type Params = Record<string, string | number>;
+/** Placeholders for a prepared statement's parameters, typed as the values they stand for. */
+type Slots = { text(name: string): string; number(name: string): number };
 
 export class Throttle {
+  private readonly cappedPosition: number;
+  private readonly inFlightForgetSeconds: number;
   /**
-   * The check runs before every token request and every Basic login, so its statement is compiled
-   * once per number of buckets (1 for the token endpoints, 2 for login: see PreparedQuery).
+   * Every request with a throttled credential runs a reservation and a settlement, so each
+   * statement is built and compiled once (PreparedQuery: named prepared statements on PostgreSQL)
+   * per shape: per kind of bucket, per number of buckets and of buckets reset.
    */
-  private readonly checkByArity = new Map<number, PreparedQuery<BucketParams, BucketRow>>();
+  private readonly statements = new Map<string, PreparedQuery<Params, unknown>>();
 
   constructor(
     private readonly db: DbOrTx,
     private readonly clock: Clock,
-    private readonly policy: ThrottlePolicy,
-  ) {}
+    readonly policy: ThrottlePolicy,
+  ) {
+    this.cappedPosition = cappedPosition(policy);
+    this.inFlightForgetSeconds = inFlightForgetSeconds(policy);
+  }
 
-  private checkStatement(arity: number): PreparedQuery<BucketParams, BucketRow> {
-    let statement = this.checkByArity.get(arity);
-    if (!statement) {
-      statement = new PreparedQuery<BucketParams, BucketRow>((slot) =>
+  /**
+   * Reserves one attempt in every bucket: per bucket one upsert, in a fixed order (two PostgreSQL
+   * transactions lock the rows in the same order). The row lock (PostgreSQL) or the single writer
+   * (SQLite) serialises concurrent reservations, so each sees the ones before it. The conflict
+   * branch's WHERE refuses the attempt, and then no row comes back; the buckets reserved before a
+   * refused one are given back.
+   */
+  async reserve(buckets: ThrottleBucket[]): Promise<Reservation> {
+    const ordered = orderedBuckets(buckets);
+    const now = this.clock.nowSeconds();
+    const reserved: ThrottleBucket[] = [];
+    let delayMs = 0;
+    for (const bucket of ordered) {
+      const position = await this.reserveOne(bucket, now);
+      if (position === undefined) {
+        if (reserved.length > 0) await this.settle(reserved, { kind: "uncounted" });
+        return { admitted: false, retryAfterSeconds: await this.retryAfterSeconds(bucket, now) };
+      }
+      reserved.push(bucket);
+      delayMs = Math.max(delayMs, delayForFailures(position, this.policy));
+    }
+    return { admitted: true, delayMs };
+  }
+
+  /** The attempt's position in the bucket (what the delay is computed from), or undefined when refused. */
+  private async reserveOne(bucket: ThrottleBucket, now: number): Promise<number | undefined> {
+    const statement = this.prepared(`reserve:${bucket.shared}`, (slot) => {
+      const { failures, inFlight } = liveCounts(slot);
+      // Attempts in flight that add to the delay (see ThrottleBucket.shared); all of them add to the ceiling.
+      const delaying = bucket.shared ? sql<number>`(case when ${failures} > 0 then ${inFlight} else 0 end)` : inFlight;
+      return this.db
+        .insertInto("throttle")
+        .values({
+          bucket: slot.text("bucket"),
+          failures: 0,
+          last_failure_at: 0,
+          in_flight: 1,
+          last_attempt_at: slot.number("now"),
+        })
+        .onConflict((oc) =>
+          oc
+            .column("bucket")
+            .doUpdateSet({ failures, in_flight: sql<number>`${inFlight} + 1`, last_attempt_at: slot.number("now") })
+            .where(
+              sql<boolean>`not (
+                (${failures} + ${inFlight} >= ${this.policy.lockoutAfterFailures}
+                  and (${inFlight} > 0 or throttle.last_failure_at > ${slot.number("lockedSince")}))
+                or (${failures} + ${delaying} >= ${this.cappedPosition} and ${delaying} > 0))`,
+            ),
+        )
+        .returning(["failures", "in_flight"]);
+    });
+    const row = (await statement.first(this.db, {
+      bucket: bucket.key,
+      now,
+      stale: now - this.policy.forgetAfterSeconds,
+      abandoned: now - this.inFlightForgetSeconds,
+      lockedSince: now - this.policy.lockoutSeconds,
+    })) as { failures: number; in_flight: number } | undefined;
+    if (!row) return undefined;
+    // The row now holds the live failures and the attempts in flight including this one.
+    const failuresBefore = Number(row.failures);
+    const inFlightBefore = Number(row.in_flight) - 1;
+    return failuresBefore + (!bucket.shared || failuresBefore > 0 ? inFlightBefore : 0);
+  }
+
+  /** Ends an admitted attempt's reservation in every bucket it reserved (see AttemptOutcome). */
+  async settle(buckets: ThrottleBucket[], outcome: AttemptOutcome): Promise<void> {
+    const keys = orderedBuckets(buckets).map((bucket) => bucket.key);
+    if (keys.length === 0) return;
+    const now = this.clock.nowSeconds();
+    const params: Params = { now, stale: now - this.policy.forgetAfterSeconds };
+    keys.forEach((key, i) => {
+      params[`bucket${i}`] = key;
+    });
+    const oneLess = sql<number>`case when throttle.in_flight > 0 then throttle.in_flight - 1 else 0 end`;
+    if (outcome.kind === "failure") {
+      // An upsert: the row is there (reserved) unless the purge took it after a very long attempt.
+      const statement = this.prepared(`failure:${keys.length}`, (slot) =>
         this.db
-          .selectFrom("throttle")
-          .select(["failures", "last_failure_at"])
-          .where(
-            "bucket",
-            "in",
-            Array.from({ length: arity }, (_, i) => slot(`bucket${i}`) as string),
+          .insertInto("throttle")
+          .values(
+            keys.map((_, i) => ({
+              bucket: slot.text(`bucket${i}`),
+              failures: 1,
+              last_failure_at: slot.number("now"),
+              in_flight: 0,
+              last_attempt_at: slot.number("now"),
+            })),
           )
-          .where("last_failure_at", ">", slot("since") as number),
+          .onConflict((oc) =>
+            oc.column("bucket").doUpdateSet({
+              failures: sql<number>`case when throttle.last_failure_at > ${slot.number("stale")} then throttle.failures + 1 else 1 end`,
+              last_failure_at: slot.number("now"),
+              in_flight: oneLess,
+            }),
+          ),
       );
-      this.checkByArity.set(arity, statement);
+      await statement.execute(this.db, params);
+      return;
+    }
+    const inKeys = (slot: Slots) => keys.map((_, i) => slot.text(`bucket${i}`));
+    if (outcome.kind === "success") {
+      const resetKeys = new Set(outcome.reset.map((bucket) => bucket.key));
+      const reset = keys.filter((key) => resetKeys.has(key));
+      reset.forEach((key, i) => {
+        params[`reset${i}`] = key;
+      });
+      const statement = this.prepared(`success:${keys.length}:${reset.length}`, (slot) =>
+        this.db
+          .updateTable("throttle")
+          .set({
+            in_flight: 0,
+            failures:
+              reset.length === 0
+                ? sql<number>`throttle.failures`
+                : sql<number>`case when throttle.bucket in (${sql.join(reset.map((_, i) => slot.text(`reset${i}`)))}) then 0 else throttle.failures end`,
+          })
+          .where("bucket", "in", inKeys(slot)),
+      );
+      await statement.execute(this.db, params);
+      return;
+    }
+    const statement = this.prepared(`release:${keys.length}`, (slot) =>
+      this.db.updateTable("throttle").set({ in_flight: oneLess }).where("bucket", "in", inKeys(slot)),
+    );
+    await statement.execute(this.db, params);
+  }
+
+  /**
+   * Deletes this policy's rows that no longer hold anything (review finding 10): no failure within
+   * `forgetAfterSeconds` (or none at all) and no reservation still counting. Run by a background job.
+   */
+  async purgeStale(): Promise<number> {
+    const now = this.clock.nowSeconds();
+    const result = await this.db
+      .deleteFrom("throttle")
+      // A key range instead of LIKE: the same on both dialects, and it uses the primary key.
+      .where("bucket", ">=", `${this.policy.namespace}:`)
+      .where("bucket", "<", `${this.policy.namespace};`)
+      .where((eb) => eb.or([eb("failures", "=", 0), eb("last_failure_at", "<=", now - this.policy.forgetAfterSeconds)]))
+      .where((eb) => eb.or([eb("in_flight", "=", 0), eb("last_attempt_at", "<=", now - this.inFlightForgetSeconds)]))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  private prepared(name: string, build: (slots: Slots) => Compilable<unknown>): PreparedQuery<Params, unknown> {
+    let statement = this.statements.get(name);
+    if (!statement) {
+      statement = new PreparedQuery<Params, unknown>((slot) =>
+        build({ text: (key) => slot(key) as string, number: (key) => slot(key) as number }),
+      );
+      this.statements.set(name, statement);
     }
     return statement;
   }
 
-  /** The delay owed before the next attempt in any of these buckets (the largest of them). */
-  async delayMs(buckets: string[]): Promise<number> {
-    const verdict = await this.check(buckets);
-    return verdict.retryAfterSeconds === undefined ? verdict.delayMs : this.policy.maxDelayMs;
-  }
-
-  /** The verdict for the next attempt: the largest delay of the buckets, or a lockout past the ceiling. */
-  async check(buckets: string[]): Promise<ThrottleVerdict> {
-    if (buckets.length === 0) return { delayMs: 0, failuresOnRecord: false };
-    const now = this.clock.nowSeconds();
-    const since = now - this.policy.forgetAfterSeconds;
-    const params: BucketParams = { since };
-    buckets.forEach((bucket, i) => {
-      params[`bucket${i}`] = bucket;
-    });
-    const { rows } = await this.checkStatement(buckets.length).execute(this.db, params);
-    let retryAfterSeconds = 0;
-    for (const row of rows) {
-      if (row.failures < this.policy.lockoutAfterFailures) continue;
-      retryAfterSeconds = Math.max(retryAfterSeconds, row.last_failure_at + this.policy.lockoutSeconds - now);
+  /**
+   * What to put in Retry-After for a refused attempt: the rest of the lockout when the ceiling
+   * refused it, the capped delay when an attempt in flight did (it is decided by then); at least 1 s.
+   */
+  private async retryAfterSeconds(bucket: ThrottleBucket, now: number): Promise<number> {
+    const row = await this.db
+      .selectFrom("throttle")
+      .select(["failures", "last_failure_at", "in_flight", "last_attempt_at"])
+      .where("bucket", "=", bucket.key)
+      .executeTakeFirst();
+    if (!row) return 1;
+    const failures = Number(row.last_failure_at) > now - this.policy.forgetAfterSeconds ? Number(row.failures) : 0;
+    const inFlight = Number(row.last_attempt_at) > now - this.inFlightForgetSeconds ? Number(row.in_flight) : 0;
+    let seconds = 1;
+    if (failures + inFlight >= this.policy.lockoutAfterFailures) {
+      seconds = Math.max(seconds, Number(row.last_failure_at) + this.policy.lockoutSeconds - now);
     }
-    if (retryAfterSeconds > 0) return { retryAfterSeconds };
-    return {
-      delayMs: Math.max(0, ...rows.map((r) => delayForFailures(r.failures, this.policy))),
-      failuresOnRecord: rows.length > 0,
-    };
+    if (inFlight > 0) seconds = Math.max(seconds, Math.ceil(this.policy.maxDelayMs / 1000));
+    return seconds;
   }
+}
 
-  /** Counts one failure in each bucket (an upsert: atomic on both dialects). */
-  async recordFailure(buckets: string[]): Promise<void> {
-    const now = this.clock.nowSeconds();
-    const stale = now - this.policy.forgetAfterSeconds;
-    for (const bucket of buckets) {
-      await this.db
-        .insertInto("throttle")
-        .values({ bucket, failures: 1, last_failure_at: now })
-        .onConflict((oc) =>
-          oc.column("bucket").doUpdateSet((eb) => ({
-            failures: eb
-              .case()
-              .when("throttle.last_failure_at", "<=", stale)
-              .then(1)
-              .else(eb("throttle.failures", "+", 1))
-              .end(),
-            last_failure_at: now,
-          })),
-        )
-        .execute();
-    }
-  }
+/** The failures and the in-flight attempts that still count, as SQL over the existing row. */
+function liveCounts(slot: Slots) {
+  return {
+    failures: sql<number>`(case when throttle.last_failure_at > ${slot.number("stale")} then throttle.failures else 0 end)`,
+    inFlight: sql<number>`(case when throttle.last_attempt_at > ${slot.number("abandoned")} then throttle.in_flight else 0 end)`,
+  };
+}
 
-  async reset(buckets: string[]): Promise<void> {
-    if (buckets.length === 0) return;
-    await this.db.deleteFrom("throttle").where("bucket", "in", buckets).execute();
-  }
+/** Each bucket once, in key order (the order rows are locked in). */
+function orderedBuckets(buckets: ThrottleBucket[]): ThrottleBucket[] {
+  const byKey = new Map(buckets.map((bucket) => [bucket.key, bucket]));
+  return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

@@ -7,6 +7,7 @@ import pg from "pg";
 import { UserDirectory } from "../../src/accounts/users.js";
 import { systemClock } from "../../src/clock.js";
 import { sha256Hex } from "../../src/security/secrets.js";
+import { loginUserBucket } from "../../src/security/throttle.js";
 import { openStorage } from "../../src/storage/connect.js";
 import { requestTokenOf } from "../support/browser-form.js";
 import { ServerProcess } from "../support/server-process.js";
@@ -63,7 +64,7 @@ describe("the server process (node dist/main.js)", () => {
       await new UserDirectory(storage.storage.db, systemClock).create({ uid: "slow", password: "slow password" });
       await storage.storage.db
         .insertInto("throttle")
-        .values({ bucket: "login:user:slow", failures: 4, last_failure_at: systemClock.nowSeconds() })
+        .values({ bucket: loginUserBucket("slow").key, failures: 4, last_failure_at: systemClock.nowSeconds() })
         .execute();
       // Only the server holds the database from here on (so what it leaves behind is its own doing).
       await storage.storage.close();

@@ -14,7 +14,58 @@ export interface TestApp {
   testStorage: TestStorage;
   /** Every throttling delay the app asked for, in ms (the app never really sleeps in tests). */
   sleeps: number[];
+  /** Holds the delays on request, so concurrent attempts stay in flight (see DelayHold). */
+  delays: DelayHold;
   close(): Promise<void>;
+}
+
+/**
+ * While held, every throttling delay waits until `release()` instead of returning at once: a test
+ * keeps delayed attempts in flight to see what the attempts sent alongside them get. Nothing sleeps.
+ */
+export class DelayHold {
+  private waiting: Array<() => void> = [];
+  private readonly watchers = new Set<() => void>();
+  private holding = false;
+
+  /** How many attempts are waiting now. */
+  get held(): number {
+    return this.waiting.length;
+  }
+
+  hold(): void {
+    this.holding = true;
+  }
+
+  release(): void {
+    this.holding = false;
+    for (const resume of this.waiting.splice(0)) resume();
+  }
+
+  /** Resolves once `condition` holds, checked now and after every held delay or `changed()` call. */
+  until(condition: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!condition()) return;
+        this.watchers.delete(check);
+        resolve();
+      };
+      this.watchers.add(check);
+      check();
+    });
+  }
+
+  /** Tells the watchers something they may be waiting for happened (e.g. a response arrived). */
+  changed(): void {
+    for (const watch of [...this.watchers]) watch();
+  }
+
+  async wait(): Promise<void> {
+    if (!this.holding) return;
+    const resumed = new Promise<void>((resume) => this.waiting.push(resume));
+    this.changed();
+    await resumed;
+  }
 }
 
 /** The whole application on real storage, with a manual clock and recorded (not slept) delays. */
@@ -39,7 +90,7 @@ export async function createAppOn(
   storage: Storage,
   dataDir: string,
   clock: ManualClock,
-): Promise<Pick<TestApp, "app" | "services" | "clock" | "sleeps">> {
+): Promise<Pick<TestApp, "app" | "services" | "clock" | "sleeps" | "delays">> {
   const services = createServices({
     storage,
     dataDir,
@@ -48,14 +99,16 @@ export async function createAppOn(
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
   });
   const sleeps: number[] = [];
+  const delays = new DelayHold();
   const app = await buildApp({
     services,
     sleep: async (ms) => {
       sleeps.push(ms);
+      await delays.wait();
     },
   });
   await app.ready();
-  return { app, services, clock, sleeps };
+  return { app, services, clock, sleeps, delays };
 }
 
 /**

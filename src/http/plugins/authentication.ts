@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AuthenticationResult, Principal } from "../../accounts/authentication.js";
 import type { Session } from "../../accounts/sessions.js";
 import { constantTimeEqual } from "../../security/secrets.js";
-import { throttleGate } from "../throttling.js";
+import { type AttemptOutcome, loginBuckets, loginUserBucket } from "../../security/throttle.js";
+import { throttledAttempt } from "../throttling.js";
 
 export const SESSION_COOKIE = "ks_session";
 
@@ -22,18 +23,25 @@ export async function authenticate(request: FastifyRequest): Promise<Authenticat
   const { authenticator, loginThrottle } = request.server.services;
   const authorization = request.headers.authorization;
   const basicUser = basicUserOf(authorization);
-  const buckets = basicUser === undefined ? [] : [`login:ip:${request.ip}`, `login:user:${basicUser}`];
-  const gate = await throttleGate(request, loginThrottle, buckets);
+  const buckets = basicUser === undefined ? [] : loginBuckets(request.ip, basicUser);
+  const gate = await throttledAttempt(
+    request,
+    loginThrottle,
+    buckets,
+    () => authenticator.authenticate(authorization, request.cookies[SESSION_COOKIE]),
+    (result): AttemptOutcome =>
+      "principal" in result
+        ? { kind: "success", reset: [loginUserBucket(basicUser ?? "")] }
+        : "failure" in result && result.failure === "invalid_credentials"
+          ? { kind: "failure" }
+          : { kind: "uncounted" },
+  );
   if (gate.refused) {
-    // Past the ceiling: refused without checking the password (requireUser answers 429).
+    // Past the ceiling, or the capped delay's pace: refused without checking the password (requireUser answers 429).
     request.authResult = { failure: "throttled", retryAfterSeconds: gate.retryAfterSeconds };
     return request.authResult;
   }
-  const result = await authenticator.authenticate(authorization, request.cookies[SESSION_COOKIE]);
-  if (basicUser !== undefined) {
-    if ("failure" in result && result.failure === "invalid_credentials") await loginThrottle.recordFailure(buckets);
-    else if ("principal" in result && gate.failuresOnRecord) await loginThrottle.reset([`login:user:${basicUser}`]);
-  }
+  const result = gate.value;
   request.authResult = result;
   return result;
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type AttemptOutcome, loginBuckets, loginUserBucket } from "../../security/throttle.js";
 import { safeRelativeTarget } from "../base-url.js";
 import type { SafeHtml } from "../html.js";
 import { messagePage, sendPage } from "../pages/layout.js";
@@ -11,7 +12,7 @@ import {
   SESSION_COOKIE,
   setSessionCookie,
 } from "../plugins/authentication.js";
-import { throttleGate } from "../throttling.js";
+import { throttledAttempt } from "../throttling.js";
 
 /** Where a login without `redirect_url` lands. */
 export const DEFAULT_LANDING = "/index.php/settings/personal";
@@ -79,19 +80,24 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     }
     if (uid === "" || password === "") return again(400, "Please enter your username and password.");
 
-    // Failed attempts slow down the next one, per IP and per user, through the database (all nodes);
-    // past the ceiling the attempt is refused (429) without looking at the password.
-    const buckets = [`login:ip:${request.ip}`, `login:user:${uid}`];
-    const gate = await throttleGate(request, loginThrottle, buckets);
+    // Every attempt is reserved per IP and per user before the password is checked (all nodes,
+    // concurrent attempts included); past the ceiling it is refused (429) without looking at it.
+    const gate = await throttledAttempt(
+      request,
+      loginThrottle,
+      loginBuckets(request.ip, uid),
+      () => users.checkPassword(uid, password),
+      (found): AttemptOutcome =>
+        !found ? { kind: "failure" } : found.enabled ? { kind: "success", reset: [loginUserBucket(uid)] } : { kind: "uncounted" },
+    );
     if (gate.refused) {
       log.info({ event: "login_throttled", uid, ip: request.ip }, "login refused: too many failed attempts");
       reply.header("retry-after", String(gate.retryAfterSeconds));
       return again(429, "Too many failed login attempts. Please try again later.");
     }
 
-    const user = await users.checkPassword(uid, password);
+    const user = gate.value;
     if (!user) {
-      await loginThrottle.recordFailure(buckets);
       log.info({ event: "login_failed", uid, ip: request.ip }, "login failed");
       return again(401, "Wrong username or password.");
     }
@@ -99,7 +105,6 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       log.info({ event: "login_refused_disabled", uid, ip: request.ip }, "login refused: user disabled");
       return again(403, "This account is disabled.");
     }
-    if (gate.failuresOnRecord) await loginThrottle.reset([`login:user:${uid}`]);
     // A new session id at login: a session id planted before login is worth nothing after it.
     await sessions.end(session.token);
     const loggedIn = await sessions.start(user.uid);

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OAuthError } from "../../oauth/domain/errors.js";
 import type { TokenRequest } from "../../oauth/token-endpoint.js";
+import type { AttemptOutcome } from "../../security/throttle.js";
 import { eventLogOf } from "../access-log.js";
 import { baseUrl } from "../base-url.js";
 import { noStore, sendTokenError } from "../oauth-errors.js";
 import { strictParams } from "../oauth-params.js";
 import { requireUser } from "../plugins/authentication.js";
-import { oauthBuckets, throttleGate } from "../throttling.js";
+import { oauthBuckets, throttledAttempt } from "../throttling.js";
 import { avatarUrl } from "./avatars.js";
 import { AUTHORIZATION_SUCCESSFUL_PATH } from "./oauth-authorize.js";
 
@@ -43,10 +44,10 @@ function countsAsFailure(error: OAuthError): boolean {
 type ClientEndpoint<T> = (request: TokenRequest) => Promise<T | OAuthError>;
 
 /**
- * The shared frame of the client endpoints (token, revoke, introspect): the per-IP throttle gate
- * (429 + Retry-After past the ceiling), strict parameters (a repeated or non-string one is 400
- * invalid_request), the call, failures counted and a success resetting the count; errors in the
- * RFC 6749 §5.2 form, never cached.
+ * The shared frame of the client endpoints (token, revoke, introspect): the attempt reserved in
+ * the per-IP throttle before anything is checked (429 + Retry-After past the ceiling), strict
+ * parameters (a repeated or non-string one is 400 invalid_request, not counted), the call, guesses
+ * counted and a success resetting the count; errors in the RFC 6749 §5.2 form, never cached.
  */
 async function clientEndpoint<T>(
   request: FastifyRequest,
@@ -55,7 +56,27 @@ async function clientEndpoint<T>(
 ): Promise<{ result: T } | undefined> {
   const { tokenThrottle } = request.server.services;
   const buckets = oauthBuckets(request);
-  const gate = await throttleGate(request, tokenThrottle, buckets);
+  const params = strictParams(request.body);
+  const gate = await throttledAttempt(
+    request,
+    tokenThrottle,
+    buckets,
+    async () =>
+      params.ok
+        ? handle({
+            body: params.params,
+            authorization: request.headers.authorization,
+            userAgent: request.headers["user-agent"],
+            log: eventLogOf(request),
+          })
+        : new OAuthError("invalid_request", params.description, { detail: params.detail }),
+    (outcome): AttemptOutcome =>
+      !(outcome instanceof OAuthError)
+        ? { kind: "success", reset: buckets }
+        : countsAsFailure(outcome)
+          ? { kind: "failure" }
+          : { kind: "uncounted" },
+  );
   if (gate.refused) {
     noStore(reply)
       .status(429)
@@ -63,24 +84,12 @@ async function clientEndpoint<T>(
       .send({ error: "temporarily_unavailable", error_description: "Too many failed attempts; try again later." });
     return undefined;
   }
-  const params = strictParams(request.body);
-  if (!params.ok) {
-    sendTokenError(reply, new OAuthError("invalid_request", params.description, { detail: params.detail }));
-    return undefined;
-  }
-  const result = await handle({
-    body: params.params,
-    authorization: request.headers.authorization,
-    userAgent: request.headers["user-agent"],
-    log: eventLogOf(request),
-  });
+  const result = gate.value;
   if (result instanceof OAuthError) {
     request.log.debug({ event: "oauth2_request_refused", error: result.code, detail: result.detail }, "OAuth request refused");
-    if (countsAsFailure(result)) await tokenThrottle.recordFailure(buckets);
     sendTokenError(reply, result);
     return undefined;
   }
-  if (gate.failuresOnRecord) await tokenThrottle.reset(buckets);
   return { result };
 }
 

@@ -9,6 +9,7 @@ import { tokenRowidsMigration } from "./2026_11_21_0006_token_rowids.js";
 import { codeRedirectUriMigration } from "./2026_11_24_0007_code_redirect_uri.js";
 import { clientResourceServerMigration } from "./2026_11_24_0008_client_resource_server.js";
 import { idempotencyKeysMigration } from "./2026_11_24_0009_idempotency_keys.js";
+import { throttleKeysMigration } from "./2026_11_24_0010_throttle_keys.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -24,5 +25,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_24_0007_code_redirect_uri": codeRedirectUriMigration(),
     "2026_11_24_0008_client_resource_server": clientResourceServerMigration(),
     "2026_11_24_0009_idempotency_keys": idempotencyKeysMigration(),
+    "2026_11_24_0010_throttle_keys": throttleKeysMigration(),
   };
 }

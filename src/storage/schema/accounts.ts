@@ -36,10 +36,14 @@ export interface SessionsTable {
 }
 
 export interface ThrottleTable {
-  /** e.g. `login:ip:127.0.0.1` or `login:user:alice`. */
+  /** e.g. `login:ip:127.0.0.1`, `login:user:<sha256 hex of the user name>` or `oauth:ip:127.0.0.1`. */
   bucket: string;
   failures: number;
   last_failure_at: EpochSeconds;
+  /** Attempts reserved and not yet settled (migration 2026_11_24_0010). */
+  in_flight: ColumnType<number, number | undefined, number>;
+  /** When the latest attempt was reserved; in-flight reservations older than the policy's limit no longer count. */
+  last_attempt_at: ColumnType<EpochSeconds, EpochSeconds | undefined, EpochSeconds>;
 }
 
 export interface JobLeasesTable {
