@@ -88,12 +88,23 @@ export class Authenticator {
    * password unless `token_auth_enforced` forbids it.
    */
   async basic(uid: string, secret: string): Promise<AuthenticationResult> {
+    return (await this.basicAppPassword(uid, secret)) ?? this.basicAccountPassword(uid, secret);
+  }
+
+  /**
+   * The app-password half of HTTP Basic: the answer when `secret` is an app password (it must
+   * belong to the named, enabled user), undefined when it is none. One indexed lookup of its hash.
+   */
+  async basicAppPassword(uid: string, secret: string): Promise<AuthenticationResult | undefined> {
     const appPassword = await this.appPasswords.resolve(secret);
-    if (appPassword) {
-      if (appPassword.uid !== uid) return { failure: "invalid_credentials" };
-      const user = await this.users.find(uid);
-      return user?.enabled ? { principal: { user, method: "app-password" } } : { failure: "invalid_credentials" };
-    }
+    if (!appPassword) return undefined;
+    if (appPassword.uid !== uid) return { failure: "invalid_credentials" };
+    const user = await this.users.find(uid);
+    return user?.enabled ? { principal: { user, method: "app-password" } } : { failure: "invalid_credentials" };
+  }
+
+  /** The account-password half of HTTP Basic (argon2id), refused when `token_auth_enforced`. */
+  async basicAccountPassword(uid: string, secret: string): Promise<AuthenticationResult> {
     const user = await this.users.checkPassword(uid, secret);
     if (!user?.enabled) return { failure: "invalid_credentials" };
     if (this.settings.get("token_auth_enforced")) return { failure: "password_login_forbidden" };

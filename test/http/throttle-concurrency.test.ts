@@ -106,6 +106,28 @@ describe("throttle under concurrency: login form and HTTP Basic", () => {
     assert.deepEqual(await bucketRow(t, ipBucket?.key ?? ""), { failures: capped, inFlight: 0 });
   });
 
+  it("an app password is decided before the throttle: parallel requests wait no delay and touch no bucket, and a user locked out by guessing keeps using it", async () => {
+    const ip = "198.51.100.46";
+    await t.services.users.create({ uid: "fran", password: PASSWORD });
+    const { secret } = await t.services.appPasswords.create("fran", "fran's desktop");
+    const { whileInFlight, responses } = await burst(t, 10, () => basicAttempt(ip, "fran", secret));
+    assert.deepEqual(statusCounts(responses), { 200: 10 });
+    assert.deepEqual(whileInFlight.delays, [], "no attempt waited");
+    const [ipBucket, userBucket] = loginBuckets(ip, "fran");
+    assert.deepEqual(await bucketRow(t, userBucket?.key ?? ""), { failures: 0, inFlight: 0 });
+    assert.deepEqual(await bucketRow(t, ipBucket?.key ?? ""), { failures: 0, inFlight: 0 });
+
+    // An attacker guesses fran's account password from many addresses up to the ceiling.
+    for (let i = 0; i < LOGIN_THROTTLE.lockoutAfterFailures; i++) await basicAttempt(`192.0.2.${150 + i}`, "fran", `guess-${i}`);
+    assert.equal((await basicAttempt(ip, "fran", PASSWORD)).statusCode, 429, "the account password is locked out");
+    assert.equal((await basicAttempt(ip, "fran", secret)).statusCode, 200, "fran's client keeps working");
+    assert.equal(
+      (await bucketRow(t, userBucket?.key ?? "")).failures,
+      LOGIN_THROTTLE.lockoutAfterFailures,
+      "and its success does not reset the attacker's failures",
+    );
+  });
+
   it("40 parallel login-form attempts with wrong passwords: at most the ceiling evaluated, the rest 429, the counts equal the attempts evaluated", async () => {
     const ip = "198.51.100.41";
     const clients = Array.from({ length: 40 }, () => new FormClient(t.app, ip));

@@ -15,43 +15,54 @@ declare module "fastify" {
 }
 
 /**
- * Runs the authentication chain once per request. A Basic attempt is throttled like the login
- * form (per IP and per user, through the database), so the API is no side door for guessing.
+ * Runs the authentication chain once per request. A Basic attempt with the account password is
+ * throttled like the login form (per IP and per user, through the database), so the API is no side
+ * door for guessing.
+ *
+ * An app password is decided before the throttle: it is a long random secret, so it cannot be
+ * guessed, and checking it is one indexed lookup of its hash. A Basic secret that is no app
+ * password is an account-password attempt and goes through the throttle. This keeps the throttle's
+ * writes (a reservation and its settlement, issue 16) off every request a client makes with its
+ * app password, lets a client send parallel requests without the per-user delays that a burst of
+ * guesses earns, and keeps an attacker's guessing from locking the user's own clients out, while
+ * those clients' successes no longer reset the count of the attacker's failures.
  */
 export async function authenticate(request: FastifyRequest): Promise<AuthenticationResult> {
   if (request.authResult) return request.authResult;
+  request.authResult = await authenticateOnce(request);
+  return request.authResult;
+}
+
+async function authenticateOnce(request: FastifyRequest): Promise<AuthenticationResult> {
   const { authenticator, loginThrottle } = request.server.services;
   const authorization = request.headers.authorization;
-  const basicUser = basicUserOf(authorization);
-  const buckets = basicUser === undefined ? [] : loginBuckets(request.ip, basicUser);
+  const basic = basicCredentialsOf(authorization);
+  if (basic === undefined) return authenticator.authenticate(authorization, request.cookies[SESSION_COOKIE]);
+  const viaAppPassword = await authenticator.basicAppPassword(basic.uid, basic.secret);
+  if (viaAppPassword) return viaAppPassword;
   const gate = await throttledAttempt(
     request,
     loginThrottle,
-    buckets,
-    () => authenticator.authenticate(authorization, request.cookies[SESSION_COOKIE]),
+    loginBuckets(request.ip, basic.uid),
+    () => authenticator.basicAccountPassword(basic.uid, basic.secret),
     (result): AttemptOutcome =>
       "principal" in result
-        ? { kind: "success", reset: [loginUserBucket(basicUser ?? "")] }
+        ? { kind: "success", reset: [loginUserBucket(basic.uid)] }
         : "failure" in result && result.failure === "invalid_credentials"
           ? { kind: "failure" }
           : { kind: "uncounted" },
   );
-  if (gate.refused) {
-    // Past the ceiling, or the capped delay's pace: refused without checking the password (requireUser answers 429).
-    request.authResult = { failure: "throttled", retryAfterSeconds: gate.retryAfterSeconds };
-    return request.authResult;
-  }
-  const result = gate.value;
-  request.authResult = result;
-  return result;
+  // Past the ceiling, or the capped delay's pace: refused without checking the password (requireUser answers 429).
+  return gate.refused ? { failure: "throttled", retryAfterSeconds: gate.retryAfterSeconds } : gate.value;
 }
 
-function basicUserOf(authorization: string | undefined): string | undefined {
+/** The user name and secret of a well-formed `Basic` header (RFC 7617), else undefined. */
+function basicCredentialsOf(authorization: string | undefined): { uid: string; secret: string } | undefined {
   const match = /^basic\s+(\S+)\s*$/i.exec(authorization ?? "");
   if (!match?.[1]) return undefined;
   const decoded = Buffer.from(match[1], "base64").toString("utf8");
   const colon = decoded.indexOf(":");
-  return colon < 0 ? undefined : decoded.slice(0, colon);
+  return colon < 0 ? undefined : { uid: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
 export interface RequireUserOptions {
