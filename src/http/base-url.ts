@@ -10,17 +10,3 @@ export function baseUrl(request: FastifyRequest): string {
   if (configured) return configured;
   return `${request.protocol}://${request.host}`;
 }
-
-/** `redirect_url` is honoured only for same-origin relative targets (no open redirect). */
-export function safeRelativeTarget(target: unknown): string | undefined {
-  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.includes("\\")) {
-    return undefined;
-  }
-  try {
-    const probe = new URL(target, "http://keystream.invalid");
-    if (probe.origin !== "http://keystream.invalid") return undefined;
-    return probe.pathname + probe.search + probe.hash;
-  } catch {
-    return undefined;
-  }
-}
