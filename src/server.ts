@@ -29,6 +29,8 @@ export async function startServer(environment: Environment): Promise<{ url: stri
     databaseUrl: environment.databaseUrl,
     dataDir: environment.dataDir,
     backgroundCheckpoints: { onError: (message) => log.error({ event: "sqlite_checkpoint_failed" }, message) },
+    onPermissionsFixed: (report) =>
+      log.warn({ event: "data_dir_permissions_fixed", ...report }, "data directory made readable by its owner only"),
   });
   const migrations = await migrateToLatest(storage);
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
