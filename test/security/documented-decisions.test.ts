@@ -50,7 +50,12 @@ describe("kept on purpose: OAuth (review #13, #14)", () => {
     });
     assert.equal(refused.statusCode, 400);
     assert.equal(refused.json().error, "invalid_grant");
-    assert.equal((await exchangeCode(t, withoutPkce)).statusCode, 200, "with the secret it redeems");
+    const confidential = (await exchangeCode(t, withoutPkce)).json() as { refresh_token: string };
+    // The PKCE grant is public from then on (refreshes with client_id alone); the other is not.
+    const publicRefresh = (refreshToken: string) =>
+      tokenRequest(t, { grant_type: "refresh_token", refresh_token: refreshToken, client_id: WEB_CLIENT.clientId });
+    assert.equal((await publicRefresh(redeemed.json().refresh_token)).statusCode, 200);
+    assert.equal((await publicRefresh(confidential.refresh_token)).json().error, "invalid_client");
   });
 
   it("review #14: the access token of a confidential client is revocable with client_id alone; its grant survives and refreshes with the secret", async () => {
