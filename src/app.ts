@@ -1,7 +1,9 @@
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from "./config/timeouts.js";
 import { AccessLog } from "./http/access-log.js";
+import { connectionOptions } from "./http/connections.js";
 import { handleUncaughtError } from "./http/errors.js";
 import { activityApiRoutes } from "./http/routes/activity-api.js";
 import { activityLegacyRoutes } from "./http/routes/activity-legacy.js";
@@ -31,6 +33,8 @@ export interface AppOptions {
   trustedProxies?: string[];
   needsDbUpgrade?: boolean;
   sleep?: (ms: number) => Promise<void>;
+  /** Connection timeouts (security review #11); the defaults when absent. */
+  timeouts?: ServerTimeouts;
 }
 
 /** Builds the HTTP application without listening (tests drive it with `inject`). */
@@ -43,6 +47,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // Login and consent forms are small; a huge query string is refused before routing.
     routerOptions: { maxParamLength: 500 },
+    ...connectionOptions(options.timeouts ?? DEFAULT_SERVER_TIMEOUTS),
   });
   app.decorate("services", services);
   app.decorate("needsDbUpgrade", options.needsDbUpgrade ?? false);

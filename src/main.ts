@@ -1,8 +1,11 @@
 import { readEnvironment } from "./config/environment.js";
 import { startServer } from "./server.js";
+import { PRIVATE_UMASK } from "./storage/data-dir-permissions.js";
 
 /** `npm start` / `./occ serve`: run until SIGTERM or SIGINT, then shut down gracefully. */
 export async function main(): Promise<void> {
+  // Whatever the process creates in the data directory later is owner-only too (security review #9).
+  process.umask(PRIVATE_UMASK);
   const server = await startServer(readEnvironment());
   process.stdout.write(`Keystream is running at ${server.url}/ (status: ${server.url}/status.php)\n`);
   const shutdown = (signal: string) => {

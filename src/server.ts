@@ -1,6 +1,7 @@
 import pino from "pino";
 import { buildApp } from "./app.js";
 import type { Environment } from "./config/environment.js";
+import { boundedClose } from "./http/connections.js";
 import { createServices } from "./services.js";
 import { openStorage } from "./storage/connect.js";
 import { migrateToLatest } from "./storage/migrate.js";
@@ -12,7 +13,8 @@ const LOG_FLUSH_MS = 200;
 
 /**
  * Opens storage, migrates, builds the app and listens. Returns a `stop` that finishes in-flight
- * requests (Fastify's close waits for them), stops background jobs and closes the database.
+ * requests (within the shutdown grace period, then cuts them: http/connections.ts), stops
+ * background jobs and closes the database.
  */
 export async function startServer(environment: Environment): Promise<{ url: string; stop: () => Promise<void> }> {
   // Written asynchronously and in batches: lines gather until LOG_BATCH_BYTES and leave in one write
@@ -27,11 +29,14 @@ export async function startServer(environment: Environment): Promise<{ url: stri
     databaseUrl: environment.databaseUrl,
     dataDir: environment.dataDir,
     backgroundCheckpoints: { onError: (message) => log.error({ event: "sqlite_checkpoint_failed" }, message) },
+    onPermissionsFixed: (report) =>
+      log.warn({ event: "data_dir_permissions_fixed", ...report }, "data directory made readable by its owner only"),
   });
   const migrations = await migrateToLatest(storage);
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
   const services = createServices({ storage, dataDir: environment.dataDir, log });
-  const app = await buildApp({ services, trustedProxies: environment.trustedProxies });
+  const app = await buildApp({ services, trustedProxies: environment.trustedProxies, timeouts: environment.timeouts });
+  const closeApp = boundedClose(app, environment.timeouts.shutdownGraceMs, log);
   await app.listen({ host: environment.host, port: environment.port });
   services.jobs.start();
   const address = app.server.address();
@@ -42,7 +47,7 @@ export async function startServer(environment: Environment): Promise<{ url: stri
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      await app.close();
+      await closeApp();
       await services.jobs.stop();
       await storage.close();
       log.info("Keystream stopped");

@@ -29,10 +29,15 @@ export class CommandContext {
       import("../storage/connect.js"),
       import("../storage/migrate.js"),
     ]);
-    const storage = openStorage({ databaseUrl: this.environment.databaseUrl, dataDir: this.environment.dataDir });
-    await migrateToLatest(storage);
     // Commands print their own results; the structured log goes to stderr, warnings only.
     const log = pino({ level: process.env.LOG_LEVEL ?? "warn" }, pino.destination(2));
+    const storage = openStorage({
+      databaseUrl: this.environment.databaseUrl,
+      dataDir: this.environment.dataDir,
+      onPermissionsFixed: (report) =>
+        log.warn({ event: "data_dir_permissions_fixed", ...report }, "data directory made readable by its owner only"),
+    });
+    await migrateToLatest(storage);
     this.services = createServices({ storage, dataDir: this.environment.dataDir, log });
     return this.services;
   }

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { AccountError } from "../accounts/errors.js";
+import { PRIVATE_UMASK } from "../storage/data-dir-permissions.js";
 import { registerActivityCommands } from "./commands/activity.js";
 import { registerAvatarCommands } from "./commands/avatar.js";
 import { registerConfigCommands } from "./commands/config.js";
@@ -44,6 +45,8 @@ export async function runOcc(argv: string[], context = new CommandContext()): Pr
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // Files a command creates in the data directory (database, config.json, key) are owner-only.
+  process.umask(PRIVATE_UMASK);
   runOcc(process.argv.slice(2)).then((code) => {
     if (process.argv[2] !== "serve") process.exit(code);
   });

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { readTimeouts, type ServerTimeouts } from "./timeouts.js";
 
 /** The application root (where package.json and ./occ live), from src/config or dist/config alike. */
 export const APP_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -13,6 +14,8 @@ export interface Environment {
   logLevel: string;
   /** Proxies whose X-Forwarded-* headers are believed (comma-separated addresses or CIDRs). */
   trustedProxies: string[];
+  /** HTTP timeouts and the shutdown grace period (config/timeouts.ts). */
+  timeouts: ServerTimeouts;
 }
 
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
@@ -31,5 +34,6 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean),
+    timeouts: readTimeouts(env),
   };
 }

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 
 /**
  * The canonical base URL for absolute URLs the server builds (Link headers, message_url, avatars):
@@ -11,16 +11,18 @@ export function baseUrl(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
-/** `redirect_url` is honoured only for same-origin relative targets (no open redirect). */
-export function safeRelativeTarget(target: unknown): string | undefined {
-  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.includes("\\")) {
-    return undefined;
+/**
+ * Cache headers for a document built from `baseUrl` that may be cached for `maxAgeSeconds`. When
+ * `overwrite.cli.url` fixes the base URL the document is the same for everyone: public. Otherwise
+ * it is built from the request's Host (and trusted forwarded headers): a shared cache must not
+ * serve one requester's version to another (security review #12: a `Host: evil.example` request
+ * would poison the cached issuer for everyone), so it is private and varies on those headers.
+ */
+export function cacheByBaseUrl(request: FastifyRequest, reply: FastifyReply, maxAgeSeconds: number): FastifyReply {
+  if (request.server.services.settings.get("overwrite.cli.url")) {
+    return reply.header("cache-control", `public, max-age=${maxAgeSeconds}`);
   }
-  try {
-    const probe = new URL(target, "http://keystream.invalid");
-    if (probe.origin !== "http://keystream.invalid") return undefined;
-    return probe.pathname + probe.search + probe.hash;
-  } catch {
-    return undefined;
-  }
+  return reply
+    .header("cache-control", `private, max-age=${maxAgeSeconds}`)
+    .header("vary", "Host, X-Forwarded-Host, X-Forwarded-Proto");
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from "kysely";
 import pg from "pg";
+import { type PermissionsReport, secureDataDir } from "./data-dir-permissions.js";
 import type { Database, Dialect } from "./database.js";
 import { type DirectExecutor, executeDirectlyOn, runTransactionsWith, serverStatementName } from "./prepared.js";
 import { SqliteCheckpointer } from "./sqlite-checkpointer.js";
@@ -22,6 +23,8 @@ export interface StorageOptions {
    * short-lived openers (`./occ`, tests), whose own auto-checkpoint is enough.
    */
   backgroundCheckpoints?: { onError(message: string): void };
+  /** Told which data directory permissions were tightened at open (security review #9); the server logs it. */
+  onPermissionsFixed?(report: PermissionsReport): void;
 }
 
 export interface Storage {
@@ -33,8 +36,11 @@ export interface Storage {
 }
 
 export function openStorage(options: StorageOptions): Storage {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? "keystream.sqlite"), options.backgroundCheckpoints);
+  const sqliteFile = options.sqliteFile ?? "keystream.sqlite";
+  const postgres = options.databaseUrl ? openPostgres(options.databaseUrl) : undefined;
+  // Data directory 0700, its files 0600, the SQLite file created 0600 (data-dir-permissions.ts).
+  secureDataDir(options.dataDir, postgres ? undefined : sqliteFile, options.onPermissionsFixed);
+  return postgres ?? openSqlite(path.join(options.dataDir, sqliteFile), options.backgroundCheckpoints);
 }
 
 function openSqlite(file: string, backgroundCheckpoints: StorageOptions["backgroundCheckpoints"]): Storage {

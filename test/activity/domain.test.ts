@@ -304,6 +304,25 @@ describe("publish validation (research §9.1)", () => {
     }
   });
 
+  it("an activity link is an absolute http(s) URL or a path that stays on this server (same rule as the login redirect)", () => {
+    for (const link of [
+      "/\\evil.com",
+      "//evil.com",
+      "/.//evil.com",
+      "/..//evil.com/path",
+      "/%2e//evil.com",
+      "javascript:alert(1)",
+    ]) {
+      const result = validateBatch({ ...good, link }, 100);
+      assert.equal(typeof result, "string", `refused ${link}`);
+      assert.match(result as string, /field "link"/);
+    }
+    const linkOf = (link: string) => (validateBatch({ ...good, link }, 100) as Array<{ link: string }>)[0]?.link;
+    assert.equal(linkOf("https://cloud.example/index.php/f/5"), "https://cloud.example/index.php/f/5");
+    assert.equal(linkOf("/index.php/f/5?x=1"), "/index.php/f/5?x=1");
+    assert.equal(linkOf("/index.php/./apps/../f/5"), "/index.php/f/5", "a path is stored as it was checked");
+  });
+
   it("reads datetime as ISO 8601 with a zone, or epoch seconds", () => {
     const [a] = validateBatch({ ...good, datetime: "2026-01-02T03:04:05+00:00" }, 1) as Array<{ timestamp: number }>;
     assert.equal(a!.timestamp, Date.UTC(2026, 0, 2, 3, 4, 5) / 1000);

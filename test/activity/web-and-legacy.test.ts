@@ -162,3 +162,44 @@ describe("legacy activity list /ocs/v{1,2}.php/cloud/activity", () => {
     assert.equal((await get(t, "/ocs/v2.php/cloud/activity?format=json")).statusCode, 401);
   });
 });
+
+describe("web stream: links stored before the link rule", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+    await t.services.users.create({ uid: "erin", password: "erin password" });
+  });
+  after(() => t.close());
+
+  it("the page links an activity only when its link passes the same-origin rule (rows written before it included)", async () => {
+    const row = (link: string, id: number) => ({
+      // Days apart: three elements, not one group.
+      timestamp: t.clock.nowSeconds() - id * 4 * 86_400,
+      app: "files",
+      type: "file_created",
+      user: "erin",
+      affecteduser: "erin",
+      is_self: 1,
+      category: "files",
+      subject: "created_self",
+      subjectparams: JSON.stringify([{ type: "file", value: `/f${id}.txt` }]),
+      message: "",
+      messageparams: "[]",
+      link,
+      object_type: "files",
+      object_id: id,
+      object_name: `/f${id}.txt`,
+    });
+    // Written straight to the table, as the old, looser validation let them in.
+    await t.testStorage.storage.db
+      .insertInto("activity")
+      .values([row("/\\evil.example", 1), row("/.//evil.example", 2), row("/index.php/f/3", 3)])
+      .execute();
+    const browser = new FormClient(t.app);
+    await browser.login("erin", "erin password");
+    const page = await browser.get("/index.php/apps/activity/");
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<a href="\/index\.php\/f\/3">open<\/a>/);
+    assert.doesNotMatch(page.body, /evil\.example/);
+  });
+});

@@ -51,6 +51,46 @@ describe("login form (/index.php/login)", () => {
     }
   });
 
+  it("a redirect_url that a browser would resolve to another host (dot segments) is refused, logged in or not", async () => {
+    const hostile = ["/.//evil.example", "/..//evil.example/path", "/%2e//evil.example", "/\t/evil.example"];
+    const browser = new FormClient(t.app);
+    for (const target of hostile) {
+      const response = await new FormClient(t.app).login("alice", "correct horse", target);
+      assert.equal(response.headers.location, "/index.php/settings/personal", `POST refused ${target}`);
+    }
+    await browser.login("alice", "correct horse");
+    for (const target of hostile) {
+      // Already logged in: the GET redirects at once (security review #1 observed `Location: //evil.example`).
+      const response = await browser.get(`/index.php/login?redirect_url=${encodeURIComponent(target)}`);
+      assert.equal(response.statusCode, 303);
+      assert.equal(response.headers.location, "/index.php/settings/personal", `GET refused ${target}`);
+    }
+    // The target sent is the normalised one that was checked.
+    const dotted = await browser.get(
+      `/index.php/login?redirect_url=${encodeURIComponent("/index.php/./settings/../settings/personal?x=1")}`,
+    );
+    assert.equal(dotted.headers.location, "/index.php/settings/personal?x=1");
+  });
+
+  it("the login form carries only a checked, normalised redirect_url, and logout passes on only a same-origin one", async () => {
+    const form = await t.app.inject({
+      method: "GET",
+      url: `/index.php/login?redirect_url=${encodeURIComponent("/.//evil.example")}`,
+    });
+    assert.equal(form.statusCode, 200);
+    assert.doesNotMatch(form.body, /name="redirect_url"/);
+    const kept = await t.app.inject({
+      method: "GET",
+      url: `/index.php/login?redirect_url=${encodeURIComponent("/a/../index.php/x")}`,
+    });
+    assert.match(kept.body, /name="redirect_url" value="\/index\.php\/x"/);
+    const logout = await t.app.inject({
+      method: "GET",
+      url: `/index.php/logout?redirect_url=${encodeURIComponent("/..//evil.example")}`,
+    });
+    assert.equal(logout.headers.location, "/index.php/login");
+  });
+
   it("issues a new session id at login (no session fixation)", async () => {
     const browser = new FormClient(t.app);
     await browser.get("/index.php/login");

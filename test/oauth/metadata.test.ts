@@ -98,6 +98,17 @@ describe("RFC 8414 metadata at /.well-known/oauth-authorization-server", () => {
     }
   });
 
+  it("metadata is publicly cacheable only when overwrite.cli.url fixes the issuer", async () => {
+    const response = await t.app.inject({
+      method: "GET",
+      url: "/.well-known/oauth-authorization-server",
+      headers: { host: "evil.example" },
+    });
+    assert.equal(response.json().issuer, ISSUER, "the Host header changes nothing");
+    assert.equal(response.headers["cache-control"], "public, max-age=3600");
+    assert.equal(response.headers.vary, undefined);
+  });
+
   it("every response type and response mode works at the advertised authorization endpoint, with iss", async () => {
     for (const responseType of metadata.response_types_supported) {
       if (responseType === "code") {
@@ -219,5 +230,32 @@ describe("metadata issuer without overwrite.cli.url", () => {
     const viaProxy = (await proxied.inject({ method: "GET", url: "/.well-known/oauth-authorization-server", headers })).json();
     assert.equal(viaProxy.issuer, "https://cloud.example.com");
     assert.equal(viaProxy.token_endpoint, "https://cloud.example.com/index.php/apps/oauth2/api/v1/token");
+  });
+
+  it("metadata derived from the Host header is never stored by a shared cache and varies on the headers it came from", async () => {
+    for (const app of [t.app, proxied]) {
+      const response = await app.inject({
+        method: "GET",
+        url: "/.well-known/oauth-authorization-server",
+        headers: { host: "evil.example" },
+      });
+      assert.equal(response.json().issuer, "http://evil.example");
+      const cacheControl = String(response.headers["cache-control"]);
+      assert.match(cacheControl, /\bprivate\b|\bno-store\b/);
+      assert.doesNotMatch(cacheControl, /\bpublic\b|s-maxage/);
+      const vary = String(response.headers.vary ?? "").toLowerCase();
+      for (const header of ["host", "x-forwarded-host", "x-forwarded-proto"]) assert.match(vary, new RegExp(`\\b${header}\\b`));
+    }
+  });
+
+  it("status.php and the capabilities are the same whatever the Host header, and never cached", async () => {
+    for (const url of ["/status.php", "/ocs/v2.php/cloud/capabilities?format=json"]) {
+      const a = await t.app.inject({ method: "GET", url, headers: { host: "cloud.example.com" } });
+      const b = await t.app.inject({ method: "GET", url, headers: { host: "evil.example" } });
+      assert.equal(a.statusCode, 200, url);
+      assert.equal(a.body, b.body, `${url} does not depend on the Host header`);
+      assert.doesNotMatch(a.body, /evil\.example|cloud\.example\.com/);
+      assert.equal(b.headers["cache-control"], "no-store", url);
+    }
   });
 });

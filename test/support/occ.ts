@@ -3,6 +3,7 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { CommandContext } from "../../src/cli/context.js";
 import { runOcc as runOccCommand } from "../../src/cli/occ.js";
+import { DEFAULT_SERVER_TIMEOUTS } from "../../src/config/timeouts.js";
 import type { TestStorage } from "./storage.js";
 
 /** The repository root, where `./occ` and `dist/` live. */
@@ -95,6 +96,7 @@ export async function runOccInProcess(
         databaseUrl: storage.databaseUrl,
         logLevel: "silent",
         trustedProxies: [],
+        timeouts: DEFAULT_SERVER_TIMEOUTS,
       },
     );
     const code = await runOccCommand(argv, context);

@@ -1,3 +1,4 @@
+import { safeLink } from "../../security/same-origin.js";
 import type { ActivityTable } from "../../storage/schema/activity.js";
 import { categoryOf } from "./filters.js";
 import { type Parameter, parseParameterList } from "./parameters.js";
@@ -50,16 +51,19 @@ function params(record: Record<string, unknown>, field: string): Parameter[] {
   return parsed;
 }
 
-/** A link the web page may put in an href: http(s), or a path on this server. */
+/**
+ * A link the web page may put in an href: http(s), or a path that stays on this server once a
+ * browser resolves it (`safeLink`, the same rule as the login's `redirect_url`; a path is stored
+ * normalised, as it was checked).
+ */
 function link(record: Record<string, unknown>): string {
   const value = text(record, "link", 4000, false);
   if (value === "") return value;
-  if (value.startsWith("/") && !value.startsWith("//")) return value;
-  try {
-    const url = new URL(value);
-    if (url.protocol === "http:" || url.protocol === "https:") return value;
-  } catch {}
-  throw new Invalid('field "link" must be an http(s) URL or a path starting with /');
+  const safe = safeLink(value);
+  if (safe === undefined || safe.length > 4000) {
+    throw new Invalid('field "link" must be an http(s) URL or a path on this server starting with /');
+  }
+  return safe;
 }
 
 function timestamp(record: Record<string, unknown>, now: number): number {

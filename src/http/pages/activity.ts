@@ -10,6 +10,7 @@ import {
   trimmedPath,
   userDisplayName,
 } from "../../activity/domain/prepared-text.js";
+import { safeLink } from "../../security/same-origin.js";
 import { html, type SafeHtml } from "../html.js";
 
 /** A collection on the page: the first 3 items, then " and N more" (issue 4). */
@@ -78,7 +79,8 @@ export function activityStreamBody(view: StreamView): SafeHtml {
       html`<li><a href="/index.php/apps/activity/${f.id}"${f.id === view.current ? html` class="active" aria-current="page"` : ""}>${f.name}</a></li>`,
   )}</ul>`;
   const items = view.entries.map(({ element, subject, message }) => {
-    const link = /^(https?:\/\/|\/(?!\/))/.test(element.link) ? element.link : "";
+    // Rows written before the link rule was tightened pass the same rule again here.
+    const link = safeLink(element.link) ?? "";
     return html`<li data-activity-id="${String(element.activity_id)}"><img src="${element.icon}" alt="">
 <div><div class="activity-subject">${segmentsHtml(subject, view.context)}</div>
 ${message.length > 0 ? html`<div class="activity-message">${segmentsHtml(message, view.context)}</div>` : ""}

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { sameOriginPath } from "../../security/same-origin.js";
 import { type AttemptOutcome, loginBuckets, loginUserBucket } from "../../security/throttle.js";
-import { safeRelativeTarget } from "../base-url.js";
 import type { SafeHtml } from "../html.js";
 import { messagePage, sendPage } from "../pages/layout.js";
 import { loginPage } from "../pages/login.js";
@@ -43,7 +43,7 @@ async function notesFor(app: FastifyInstance, redirectUrl: string | undefined): 
 export async function loginRoutes(app: FastifyInstance): Promise<void> {
   app.get("/index.php/login", async (request, reply) => {
     const query = request.query as Record<string, unknown>;
-    const redirectUrl = safeRelativeTarget(query.redirect_url);
+    const redirectUrl = sameOriginPath(query.redirect_url);
     const auth = await authenticate(request);
     if ("principal" in auth && auth.principal.method === "session") {
       return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
@@ -59,7 +59,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
   app.post("/index.php/login", async (request, reply) => {
     const { users, sessions, loginThrottle, log } = app.services;
     const session = await ensureBrowserSession(request, reply);
-    const redirectUrl = safeRelativeTarget(field(request.body, "redirect_url"));
+    const redirectUrl = sameOriginPath(field(request.body, "redirect_url"));
     const uid = (field(request.body, "user") ?? "").trim();
     const password = field(request.body, "password") ?? "";
     const again = async (status: number, error: string) =>
@@ -123,7 +123,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     if (session) await sessions.end(session.token);
     clearSessionCookie(request, reply);
     const query = request.query as Record<string, unknown>;
-    const next = safeRelativeTarget(query.redirect_url);
+    const next = sameOriginPath(query.redirect_url);
     return reply.redirect(next ? `/index.php/login?redirect_url=${encodeURIComponent(next)}` : "/index.php/login", 303);
   };
   app.post("/index.php/logout", logout);

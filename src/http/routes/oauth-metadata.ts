@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { CHALLENGE_METHODS } from "../../oauth/domain/pkce.js";
-import { baseUrl } from "../base-url.js";
+import { baseUrl, cacheByBaseUrl } from "../base-url.js";
 import { INTROSPECTION_PATH, REVOCATION_PATH, TOKEN_PATH, USERINFO_PATH } from "./oauth-api.js";
 import { AUTHORIZE_PATH } from "./oauth-authorize.js";
 
@@ -9,7 +9,8 @@ export const METADATA_PATH = "/.well-known/oauth-authorization-server";
 /**
  * RFC 8414 authorization server metadata. Advertises only what the endpoints accept (a test walks
  * this document and calls each). The issuer is the base URL (`overwrite.cli.url`, else the request's
- * scheme and host), the same value sent as `iss` in authorization responses (RFC 9207).
+ * scheme and host), the same value sent as `iss` in authorization responses (RFC 9207). Publicly
+ * cacheable only when `overwrite.cli.url` fixes it (`cacheByBaseUrl`).
  *
  * Deliberately absent: `/.well-known/openid-configuration`. Keystream issues no ID tokens, and the
  * ownCloud desktop client switches to an OIDC mode that breaks its login when that document exists
@@ -18,7 +19,7 @@ export const METADATA_PATH = "/.well-known/oauth-authorization-server";
 export async function oauthMetadataRoutes(app: FastifyInstance): Promise<void> {
   app.get(METADATA_PATH, async (request, reply) => {
     const issuer = baseUrl(request);
-    return reply.header("cache-control", "max-age=3600").send({
+    return cacheByBaseUrl(request, reply, 3600).send({
       issuer,
       authorization_endpoint: `${issuer}${AUTHORIZE_PATH}`,
       token_endpoint: `${issuer}${TOKEN_PATH}`,
