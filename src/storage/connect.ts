@@ -32,9 +32,12 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+/** The embedded database's file name inside the data directory. */
+export const SQLITE_FILE = "keystream.sqlite";
+
 export function openStorage(options: StorageOptions): Storage {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? "keystream.sqlite"), options.backgroundCheckpoints);
+  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? SQLITE_FILE), options.backgroundCheckpoints);
 }
 
 function openSqlite(file: string, backgroundCheckpoints: StorageOptions["backgroundCheckpoints"]): Storage {
