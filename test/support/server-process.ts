@@ -18,9 +18,11 @@ export class ServerProcess {
   constructor(
     storage: Pick<TestStorage, "dataDir" | "databaseUrl">,
     readonly name = "server",
+    /** The server's entry script: `dist/main.js` of this checkout unless a test installs it elsewhere. */
+    script = COMPILED_MAIN,
   ) {
     assertBuilt();
-    this.child = spawn(process.execPath, [COMPILED_MAIN], {
+    this.child = spawn(process.execPath, [script], {
       cwd: REPO_ROOT,
       env: childEnvironment(storage, { HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info" }),
       stdio: ["ignore", "pipe", "pipe"],
