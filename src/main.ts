@@ -1,4 +1,5 @@
 import { readEnvironment } from "./config/environment.js";
+import { isEntryPoint } from "./entry-point.js";
 import { startServer } from "./server.js";
 import { PRIVATE_UMASK } from "./storage/data-dir-permissions.js";
 
@@ -22,7 +23,7 @@ export async function main(): Promise<void> {
   process.once("SIGINT", () => shutdown("SIGINT"));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
   main().catch((error: unknown) => {
     process.stderr.write(`Keystream failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

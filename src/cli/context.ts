@@ -1,54 +1,131 @@
+import fs from "node:fs";
+import path from "node:path";
 import { type Environment, readEnvironment } from "../config/environment.js";
 import type { Services } from "../services.js";
+import type { Storage } from "../storage/connect.js";
 
 /** A refused command: exit code 1, its message on one line of stderr. */
 export class CommandError extends Error {}
 
+export interface OpenOptions {
+  /**
+   * A command that adds something (user:add, oauth2:add-client, config:system:set, migrate …) may
+   * start a new instance where none is, and says so on stderr. Every other command needs an
+   * existing one: reading an empty data directory must not leave a database behind (review F6).
+   */
+  create?: boolean;
+  /** Apply pending migrations first (the default); `status` looks at the database as it is. */
+  migrate?: boolean;
+}
+
+export interface OpenedInstance {
+  storage: Storage;
+  /** Migrations this opening applied. */
+  applied: string[];
+}
+
+/**
+ * The one decision of which instance occ works on, and whether it may create it: the data
+ * directory and database of the environment (KEYSTREAM_DATA_DIR, KEYSTREAM_DATABASE_URL), as the
+ * server reads them. An instance exists when its database holds Keystream's schema; on SQLite the
+ * file's absence is checked first, because opening it would create it.
+ */
+export async function openInstance(
+  environment: Environment,
+  options: OpenOptions,
+  progress: (line: string) => void,
+): Promise<OpenedInstance> {
+  const [{ openStorage, SQLITE_FILE }, { isInstalled, migrateToLatest }] = await Promise.all([
+    import("../storage/connect.js"),
+    import("../storage/migrate.js"),
+  ]);
+  const { dataDir, databaseUrl } = environment;
+  if (!databaseUrl && !options.create && !fs.existsSync(path.join(dataDir, SQLITE_FILE))) {
+    throw noInstance(`${dataDir} (no ${SQLITE_FILE} there)`);
+  }
+  const storage = openStorage({
+    databaseUrl,
+    dataDir,
+    onPermissionsFixed: ({ fixed, failed }) =>
+      progress(
+        `data directory ${dataDir} made readable by its owner only (${fixed.length} fixed` +
+          (failed.length > 0 ? `, ${failed.length} could not be changed: ${failed.map((f) => f.path).join(", ")})` : ")"),
+      ),
+  });
+  try {
+    const installed = await isInstalled(storage);
+    if (!installed && !options.create) throw noInstance(databaseUrl ? `the database ${storage.describe}` : dataDir);
+    if (options.migrate === false) return { storage, applied: [] };
+    const { applied } = await migrateToLatest(storage, ({ name, position, count }) =>
+      progress(`migrating: ${name} (${position}/${count})`),
+    );
+    // A concurrent runner may have created it meanwhile: then this one applied nothing.
+    if (!installed && applied.length > 0) {
+      progress(`created a new Keystream instance: data directory ${dataDir}, database ${storage.describe}`);
+    }
+    return { storage, applied };
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}
+
+function noInstance(where: string): CommandError {
+  return new CommandError(
+    `no Keystream instance in ${where}; set KEYSTREAM_DATA_DIR (and KEYSTREAM_DATABASE_URL) as the server has them`,
+  );
+}
+
 /**
  * What a command works with: the same services the server uses, on the same database. Opened on
- * first use (so `--help` touches nothing) and migrated, so a command on a fresh data directory works.
+ * first use (so `--help` touches nothing) and migrated.
  */
 export class CommandContext {
   private services: Services | undefined;
+  private storage: Storage | undefined;
   readonly environment: Environment;
 
   constructor(
     readonly out: (text: string) => void = (text) => process.stdout.write(text),
     environment?: Environment,
+    /** Progress and notices: stderr, so that stdout stays parseable. */
+    readonly err: (text: string) => void = (text) => process.stderr.write(text),
   ) {
     this.environment = environment ?? readEnvironment();
   }
 
-  async open(): Promise<Services> {
+  /** Opens the instance (see openInstance) and returns the migrations this applied. */
+  async openStorage(options: OpenOptions = {}): Promise<OpenedInstance> {
+    const opened = await openInstance(this.environment, options, (line) => this.progress(line));
+    this.storage = opened.storage;
+    return opened;
+  }
+
+  async open(options: OpenOptions = {}): Promise<Services> {
     if (this.services) return this.services;
     // Loaded here, not at the top: `--help` and argument errors answer without loading the
     // database drivers and every domain module.
-    const [{ default: pino }, { createServices }, { openStorage }, { migrateToLatest }] = await Promise.all([
-      import("pino"),
-      import("../services.js"),
-      import("../storage/connect.js"),
-      import("../storage/migrate.js"),
-    ]);
+    const [{ default: pino }, { createServices }] = await Promise.all([import("pino"), import("../services.js")]);
+    const { storage } = this.storage ? { storage: this.storage } : await this.openStorage(options);
     // Commands print their own results; the structured log goes to stderr, warnings only.
     const log = pino({ level: process.env.LOG_LEVEL ?? "warn" }, pino.destination(2));
-    const storage = openStorage({
-      databaseUrl: this.environment.databaseUrl,
-      dataDir: this.environment.dataDir,
-      onPermissionsFixed: (report) =>
-        log.warn({ event: "data_dir_permissions_fixed", ...report }, "data directory made readable by its owner only"),
-    });
-    await migrateToLatest(storage);
     this.services = createServices({ storage, dataDir: this.environment.dataDir, log });
     return this.services;
   }
 
   async close(): Promise<void> {
-    await this.services?.storage.close();
+    await (this.services?.storage ?? this.storage)?.close();
     this.services = undefined;
+    this.storage = undefined;
   }
 
   print(line = ""): void {
     this.out(`${line}\n`);
+  }
+
+  /** A progress line on stderr (`migrating: … (3/5)`). */
+  progress(line: string): void {
+    this.err(`${line}\n`);
   }
 }
 
@@ -59,11 +136,4 @@ export function parseBooleanArgument(name: string, value: string | undefined, fa
   if (["true", "1", "yes"].includes(lowered)) return true;
   if (["false", "0", "no"].includes(lowered)) return false;
   throw new CommandError(`${name} must be true or false, got "${value}"`);
-}
-
-export function printList(context: CommandContext, output: string, plain: () => void, data: unknown): void {
-  if (output === "json") context.print(JSON.stringify(data));
-  else if (output === "json_pretty") context.print(JSON.stringify(data, null, 4));
-  else if (output === "plain") plain();
-  else throw new CommandError(`--output must be plain, json or json_pretty, got "${output}"`);
 }

@@ -1,50 +1,87 @@
 import { Command, CommanderError } from "commander";
 import { AccountError } from "../accounts/errors.js";
+import { isEntryPoint } from "../entry-point.js";
+import { keystreamVersion, PRODUCT } from "../product.js";
 import { PRIVATE_UMASK } from "../storage/data-dir-permissions.js";
 import { registerActivityCommands } from "./commands/activity.js";
 import { registerAvatarCommands } from "./commands/avatar.js";
+import { registerCompletionCommand } from "./commands/completion.js";
 import { registerConfigCommands } from "./commands/config.js";
 import { registerMaintenanceCommands } from "./commands/maintenance.js";
 import { registerOAuth2Commands } from "./commands/oauth2.js";
+import { registerStatusCommand } from "./commands/status.js";
 import { registerUserCommands } from "./commands/user.js";
 import { CommandContext, CommandError } from "./context.js";
+import { configureHelpLayout, pointUsageHintsToHelp, registerListCommand } from "./help.js";
+
+/** Exit codes, as ownCloud's occ (Symfony console) and shell conventions have them. */
+export const EXIT_SUCCESS = 0;
+/** The command ran and was refused or failed (a domain error): its message on one line of stderr. */
+export const EXIT_FAILURE = 1;
+/** The command line itself is wrong (unknown command or option, missing argument, bad option value). */
+export const EXIT_USAGE = 2;
+
+/** Commander's command with one change: `--displayname=Carol` is matched as `--displayname` for "did you mean". */
+class OccCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new OccCommand(name);
+  }
+
+  /** Commander's (undeclared in its types) handler of an unknown option; the value is no part of the name. */
+  unknownOption(flag: string): never {
+    const original = (Command.prototype as unknown as { unknownOption(flag: string): never }).unknownOption;
+    return original.call(this, flag.replace(/=.*$/s, ""));
+  }
+}
 
 /** Builds the `occ` program; tests run it in-process with their own context. */
 export function buildProgram(context: CommandContext): Command {
-  const program = new Command("occ")
-    .description("Keystream administration (run from the application root)")
-    .showHelpAfterError("(run ./occ --help for the list of commands)")
+  const program = new OccCommand("occ")
+    .description("Keystream administration, as ownCloud's occ (run ./occ list for the commands).")
+    .version(`${PRODUCT.name} ${keystreamVersion()}`, "-V, --version", "print the Keystream version")
+    .helpOption("-h, --help", "display help for the command")
+    .configureOutput({ writeOut: (text) => context.out(text), writeErr: (text) => context.err(text) })
     .exitOverride();
+  configureHelpLayout(program);
+  program.helpCommand("help [command]", "display help for a command");
+  registerListCommand(program, context);
+  registerStatusCommand(program, context);
+  registerCompletionCommand(program, context);
   registerUserCommands(program, context);
   registerConfigCommands(program, context);
   registerMaintenanceCommands(program, context);
   registerOAuth2Commands(program, context);
   registerAvatarCommands(program, context);
   registerActivityCommands(program, context);
+  pointUsageHintsToHelp(program);
   return program;
 }
 
-/** Runs one command; returns the exit code (0 success, 1 error with one line on stderr). */
+/**
+ * Runs one command and returns its exit code: 0 success; 1 a refused or failed command (one line
+ * on stderr); 2 a usage error, which commander reports with a hint to the right help. `./occ`
+ * alone lists the commands, as ownCloud's does.
+ */
 export async function runOcc(argv: string[], context = new CommandContext()): Promise<number> {
   const program = buildProgram(context);
   try {
-    await program.parseAsync(argv, { from: "user" });
-    return 0;
+    await program.parseAsync(argv.length === 0 ? ["list"] : argv, { from: "user" });
+    return EXIT_SUCCESS;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Commander already printed its message (or the help, for --help / no command).
-      return error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : 1;
+      // Commander already printed its message (or the help / the version, with exit code 0).
+      return error.exitCode === 0 ? EXIT_SUCCESS : EXIT_USAGE;
     }
     const known = error instanceof CommandError || error instanceof AccountError;
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${known ? "" : "error: "}${message.split("\n")[0]}\n`);
-    return 1;
+    context.err(`${known ? "" : "error: "}${message.split("\n")[0]}\n`);
+    return EXIT_FAILURE;
   } finally {
     await context.close();
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
   // Files a command creates in the data directory (database, config.json, key) are owner-only.
   process.umask(PRIVATE_UMASK);
   runOcc(process.argv.slice(2)).then((code) => {

@@ -1,5 +1,5 @@
 import { cleanupCutoff } from "./domain/lifetimes.js";
-import type { CleanupCounts, GrantStore } from "./ports.js";
+import type { CleanupCounts, CleanupProgress, GrantStore } from "./ports.js";
 
 /**
  * Deletes codes, access tokens and refresh tokens one week after their expiry (rotated refresh
@@ -10,8 +10,9 @@ export async function cleanupExpired(
   grants: GrantStore,
   now: number,
   log: { info(obj: object, msg: string): void },
+  onProgress?: CleanupProgress,
 ): Promise<CleanupCounts> {
-  const counts = await grants.cleanup(cleanupCutoff(now));
+  const counts = await grants.cleanup(cleanupCutoff(now), onProgress);
   log.info({ event: "oauth2_cleanup", ...counts }, "Cleaning up expired Authorization Codes, Access Tokens and Refresh Tokens.");
   return counts;
 }

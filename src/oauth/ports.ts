@@ -98,6 +98,9 @@ export interface CleanupCounts {
   grants: number;
 }
 
+/** Told after each of the cleanup's deletions, for progress output (`./occ oauth2:cleanup`). */
+export type CleanupProgress = (step: keyof CleanupCounts, deleted: number) => void;
+
 /**
  * Grants and everything descending from them. Every secret value is passed as its SHA-256 hex.
  * Contract of the two single-use operations: exactly one of any number of concurrent calls with the
@@ -147,5 +150,5 @@ export interface GrantStore {
   /** Deletes every grant (so every code and token) of this user for this client. */
   revokeClientForUser(uid: string, clientInternalId: number): Promise<number>;
   /** Deletes what expired (or was consumed) at or before `cutoff`, and grants left empty by that. */
-  cleanup(cutoff: number): Promise<CleanupCounts>;
+  cleanup(cutoff: number, onProgress?: CleanupProgress): Promise<CleanupCounts>;
 }

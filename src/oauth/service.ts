@@ -16,7 +16,7 @@ import type { OAuthError } from "./domain/errors.js";
 import { isExpired } from "./domain/lifetimes.js";
 import type { GrantDeps } from "./grants/types.js";
 import { type IntrospectionResponse, introspectToken } from "./introspection.js";
-import type { AuthorizedClient, CleanupCounts, ClientStore, GrantStore } from "./ports.js";
+import type { AuthorizedClient, CleanupCounts, CleanupProgress, ClientStore, GrantStore } from "./ports.js";
 import { revokeToken } from "./revocation.js";
 import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
 import type { EventLog } from "./token-request.js";
@@ -157,9 +157,9 @@ export class OAuthService implements BearerTokenResolver {
     return grants > 0;
   }
 
-  async cleanup(): Promise<CleanupCounts> {
+  async cleanup(onProgress?: CleanupProgress): Promise<CleanupCounts> {
     await this.purgeGracePairs();
-    return cleanupExpired(this.grants, this.options.clock.nowSeconds(), this.options.log);
+    return cleanupExpired(this.grants, this.options.clock.nowSeconds(), this.options.log, onProgress);
   }
 
   /**

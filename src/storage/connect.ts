@@ -35,8 +35,11 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+/** The embedded database's file name inside the data directory. */
+export const SQLITE_FILE = "keystream.sqlite";
+
 export function openStorage(options: StorageOptions): Storage {
-  const sqliteFile = options.sqliteFile ?? "keystream.sqlite";
+  const sqliteFile = options.sqliteFile ?? SQLITE_FILE;
   const postgres = options.databaseUrl ? openPostgres(options.databaseUrl) : undefined;
   // Data directory 0700, its files 0600, the SQLite file created 0600 (data-dir-permissions.ts).
   secureDataDir(options.dataDir, postgres ? undefined : sqliteFile, options.onPermissionsFixed);

@@ -1,10 +1,13 @@
-import { type Kysely, type MigrationResult, Migrator, sql } from "kysely";
+import { DEFAULT_MIGRATION_TABLE, type Kysely, type Migration, type MigrationResult, Migrator, sql } from "kysely";
 import type { Storage } from "./connect.js";
 import { allMigrations } from "./migrations/index.js";
 
 export interface MigrationReport {
   applied: string[];
 }
+
+/** Told before each migration runs: its name, its place among this run's migrations, their count. */
+export type MigrationProgress = (step: { name: string; position: number; count: number }) => void;
 
 /**
  * Brings the schema to the newest version. Kysely's migrator takes a lock (an advisory lock on
@@ -13,12 +16,12 @@ export interface MigrationReport {
  * fresh file could both apply a migration: there the whole run is one IMMEDIATE transaction, which
  * holds the file's write lock (the other process waits, busy_timeout) and is all-or-nothing.
  */
-export async function migrateToLatest(storage: Storage): Promise<MigrationReport> {
-  if (storage.dialect !== "sqlite") return runMigrations(storage.db, storage.dialect);
+export async function migrateToLatest(storage: Storage, onProgress?: MigrationProgress): Promise<MigrationReport> {
+  if (storage.dialect !== "sqlite") return runMigrations(storage.db, storage.dialect, onProgress);
   return storage.db.connection().execute(async (db) => {
     await sql`BEGIN IMMEDIATE`.execute(db);
     try {
-      const report = await runMigrations(db, storage.dialect);
+      const report = await runMigrations(db, storage.dialect, onProgress);
       await sql`COMMIT`.execute(db);
       return report;
     } catch (error) {
@@ -28,10 +31,15 @@ export async function migrateToLatest(storage: Storage): Promise<MigrationReport
   });
 }
 
-async function runMigrations(db: Kysely<any>, dialect: Storage["dialect"]): Promise<MigrationReport> {
+async function runMigrations(
+  db: Kysely<any>,
+  dialect: Storage["dialect"],
+  onProgress: MigrationProgress | undefined,
+): Promise<MigrationReport> {
+  const migrations = allMigrations(dialect);
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => allMigrations(dialect) },
+    provider: { getMigrations: async () => (onProgress ? reporting(migrations, onProgress) : migrations) },
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
@@ -42,12 +50,46 @@ async function runMigrations(db: Kysely<any>, dialect: Storage["dialect"]): Prom
   return { applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName) };
 }
 
-/** True when migrations exist that the database has not applied yet (status.php `needsDbUpgrade`). */
-export async function hasPendingMigrations(storage: Storage): Promise<boolean> {
+/**
+ * Wraps each migration to announce itself before it runs. Kysely applies the pending migrations in
+ * name order, each after every earlier one, so the first to run fixes how many this run applies
+ * (decided inside the migration lock: a concurrent runner that already applied them runs none).
+ */
+function reporting(migrations: Record<string, Migration>, onProgress: MigrationProgress): Record<string, Migration> {
+  const names = Object.keys(migrations).sort();
+  let count: number | undefined;
+  let position = 0;
+  return Object.fromEntries(
+    names.map((name, index) => {
+      const migration = migrations[name] as Migration;
+      const up: Migration["up"] = async (db) => {
+        count ??= names.length - index;
+        position += 1;
+        onProgress({ name, position, count });
+        await migration.up(db);
+      };
+      return [name, { ...migration, up }];
+    }),
+  );
+}
+
+/** The migrations the database has not applied yet, in order (`./occ status`). */
+export async function pendingMigrations(storage: Storage): Promise<string[]> {
   const migrator = new Migrator({
     db: storage.db,
     provider: { getMigrations: async () => allMigrations(storage.dialect) },
   });
   const all = await migrator.getMigrations();
-  return all.some((m) => m.executedAt === undefined);
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** True when migrations exist that the database has not applied yet (status.php `needsDbUpgrade`). */
+export async function hasPendingMigrations(storage: Storage): Promise<boolean> {
+  return (await pendingMigrations(storage)).length > 0;
+}
+
+/** True when a Keystream schema exists in the database (migrations were ever applied to it). */
+export async function isInstalled(storage: Storage): Promise<boolean> {
+  const tables = await storage.db.introspection.getTables({ withInternalKyselyTables: true });
+  return tables.some((table) => table.name === DEFAULT_MIGRATION_TABLE);
 }

@@ -5,6 +5,7 @@ import type {
   AccessTokenRecord,
   AuthorizedClient,
   CleanupCounts,
+  CleanupProgress,
   ClientStore,
   CodeRecord,
   GracePair,
@@ -775,13 +776,16 @@ export class KyselyGrantStore implements GrantStore {
     return Number(result.numDeletedRows);
   }
 
-  async cleanup(cutoff: number): Promise<CleanupCounts> {
+  async cleanup(cutoff: number, onProgress?: CleanupProgress): Promise<CleanupCounts> {
     const codes = await this.db.deleteFrom("oauth2_codes").where("expires_at", "<=", cutoff).executeTakeFirst();
+    onProgress?.("codes", Number(codes.numDeletedRows));
     const refreshTokens = await this.db
       .deleteFrom("oauth2_refresh_tokens")
       .where((eb) => eb.or([eb("expires_at", "<=", cutoff), eb("rotated_at", "<=", cutoff)]))
       .executeTakeFirst();
+    onProgress?.("refreshTokens", Number(refreshTokens.numDeletedRows));
     const accessTokens = await this.db.deleteFrom("oauth2_access_tokens").where("expires_at", "<=", cutoff).executeTakeFirst();
+    onProgress?.("accessTokens", Number(accessTokens.numDeletedRows));
     const grants = await this.db
       .deleteFrom("oauth2_grants")
       .where("authorized_at", "<=", cutoff)
@@ -807,6 +811,7 @@ export class KyselyGrantStore implements GrantStore {
         ),
       )
       .executeTakeFirst();
+    onProgress?.("grants", Number(grants.numDeletedRows));
     return {
       codes: Number(codes.numDeletedRows),
       accessTokens: Number(accessTokens.numDeletedRows),

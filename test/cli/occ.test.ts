@@ -42,9 +42,9 @@ describe("./occ (the real executable, on the test's storage)", () => {
     assert.match(sub.stdout, /--display-name/);
   });
 
-  it("an unknown command exits 1 with a message", async () => {
+  it("an unknown command exits 2 (a usage error) with a message", async () => {
     const result = await occ(["user:frobnicate"]);
-    assert.equal(result.code, 1);
+    assert.equal(result.code, 2);
     assert.match(result.stderr, /unknown command 'user:frobnicate'/);
   });
 
@@ -112,8 +112,8 @@ describe("./occ (the real executable, on the test's storage)", () => {
     assert.equal(json.code, 0);
     assert.deepEqual(JSON.parse(json.stdout), { alice: "Alice A", root: "root" });
     const bad = await occ(["user:list", "--output=xml"]);
-    assert.equal(bad.code, 1);
-    assertOneLineError(bad.stderr, /--output must be/);
+    assert.equal(bad.code, 2, "a bad option value is a usage error");
+    assert.match(bad.stderr, /option '--output <format>' argument 'xml' is invalid/);
   });
 
   it("user:add-app-password prints the password alone, and it works for Basic", async () => {

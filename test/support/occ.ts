@@ -49,10 +49,21 @@ export function runOcc(
   input?: string,
 ): Promise<ProcessResult> {
   assertBuilt();
+  return runProcess(OCC, args, childEnvironment(storage, extraEnv), input);
+}
+
+/** Runs an executable (an `occ` at another path, `node …`) to its end, from the repository root. */
+export function runProcess(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+  cwd = REPO_ROOT,
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(OCC, args, {
-      cwd: REPO_ROOT,
-      env: childEnvironment(storage, extraEnv),
+    const child = spawn(file, args, {
+      cwd,
+      env,
       stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     if (input !== undefined) child.stdin?.end(input);

@@ -20,9 +20,11 @@ export class ServerProcess {
     readonly name = "server",
     /** More environment variables (e.g. timeouts), over the defaults above. */
     extraEnv: Record<string, string> = {},
+    /** The server's entry script: `dist/main.js` of this checkout unless a test installs it elsewhere. */
+    script = COMPILED_MAIN,
   ) {
     assertBuilt();
-    this.child = spawn(process.execPath, [COMPILED_MAIN], {
+    this.child = spawn(process.execPath, [script], {
       cwd: REPO_ROOT,
       env: childEnvironment(storage, { HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...extraEnv }),
       stdio: ["ignore", "pipe", "pipe"],

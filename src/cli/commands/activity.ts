@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { activityErrorMessage } from "../../activity/domain/errors.js";
 import { type CommandContext, CommandError } from "../context.js";
+import { type OutputFormat, outputOption, printData } from "../output.js";
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) throw new CommandError("give the event with --json '<event>' or on stdin");
@@ -16,15 +17,17 @@ export function registerActivityCommands(
 ): void {
   program
     .command("activity:publish")
+    .summary("publish activities; prints their ids")
     .description(
-      "publish an activity (JSON event from --json or stdin; affectedusers: [...] writes one row each); prints the ids",
+      "Publish an activity: a JSON event from --json or stdin (affectedusers: [...] writes one row each); prints the new ids.",
     )
     .option("--json <event>", "the event as JSON (an object, or an array of objects)")
     .option(
       "--idempotency-key <key>",
       "publish at most once per key within 24 h: a retry with the same key and event prints the first ids and writes nothing",
     )
-    .action(async (options: { json?: string; idempotencyKey?: string }) => {
+    .addOption(outputOption())
+    .action(async (options: { json?: string; idempotencyKey?: string; output: OutputFormat }) => {
       const text = options.json ?? (await stdin());
       let input: unknown;
       try {
@@ -32,22 +35,30 @@ export function registerActivityCommands(
       } catch (error) {
         throw new CommandError(`the event is not valid JSON: ${(error as Error).message}`);
       }
-      const { activity } = await context.open();
+      const { activity } = await context.open({ create: true });
       const result =
         options.idempotencyKey === undefined
           ? await activity.publish(input)
           : await activity.publishOnce(input, { kind: "occ" }, options.idempotencyKey);
       if (!result.ok) throw new CommandError(`nothing published: ${activityErrorMessage(result.error)}`);
       const ids = Array.isArray(result.value) ? result.value : result.value.ids;
-      for (const id of ids) context.print(String(id));
+      printData(context, options.output, { ids }, () => {
+        for (const id of ids) context.print(String(id));
+      });
     });
 
   program
     .command("activity:expire")
-    .description("delete activities older than activity_expire_days (default 365)")
-    .action(async () => {
+    .summary("delete activities past activity_expire_days")
+    .description("Delete activities older than activity_expire_days (default 365), as the daily job does.")
+    .addOption(outputOption())
+    .action(async (options: { output: OutputFormat }) => {
       const { activity, settings } = await context.open();
+      const days = Math.max(1, settings.get("activity_expire_days"));
+      context.progress(`activity:expire: deleting activities older than ${days} days…`);
       const deleted = await activity.expire();
-      context.print(`Deleted ${deleted} activities older than ${Math.max(1, settings.get("activity_expire_days"))} days`);
+      printData(context, options.output, { deleted, days }, () =>
+        context.print(`Deleted ${deleted} activities older than ${days} days`),
+      );
     });
 }

@@ -5,7 +5,8 @@ import { type CommandContext, CommandError } from "../context.js";
 export function registerAvatarCommands(program: Command, context: CommandContext): void {
   program
     .command("user:set-avatar")
-    .description("set a user's avatar (a PNG or JPEG file; the OAuth userinfo `picture`)")
+    .summary("set a user's avatar")
+    .description("Set a user's avatar from a PNG or JPEG file (the OAuth userinfo `picture`).")
     .argument("<uid>")
     .argument("<file>")
     .action(async (uid: string, file: string) => {
@@ -23,7 +24,8 @@ export function registerAvatarCommands(program: Command, context: CommandContext
 
   program
     .command("user:remove-avatar")
-    .description("remove a user's avatar")
+    .summary("remove a user's avatar")
+    .description("Remove a user's avatar.")
     .argument("<uid>")
     .action(async (uid: string) => {
       const { avatars } = await context.open();

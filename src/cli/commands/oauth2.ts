@@ -2,16 +2,12 @@ import type { Command } from "commander";
 import type { AdminResult } from "../../oauth/client-administration.js";
 import type { OAuthClient } from "../../oauth/ports.js";
 import { type CommandContext, CommandError } from "../context.js";
+import { type OutputFormat, outputOption, printData } from "../output.js";
 
 /** A refused operation becomes exit 1 with ownCloud's message (research A.5). */
 function unwrap<T>(result: AdminResult<T>): T {
   if (!result.ok) throw new CommandError(result.message);
   return result.value;
-}
-
-/** PHP's json_encode escapes slashes (`http:\/\/localhost:*`); list-clients output keeps that form. */
-function phpJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/\//g, "\\/");
 }
 
 function listing(clients: OAuthClient[]): Record<string, Record<string, string | boolean>> {
@@ -31,10 +27,18 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
   );
 }
 
+const CLEANUP_STEPS = {
+  codes: "authorization codes",
+  accessTokens: "access tokens",
+  refreshTokens: "refresh tokens",
+  grants: "empty grants",
+} as const;
+
 export function registerOAuth2Commands(program: Command, context: CommandContext): void {
   program
     .command("oauth2:add-client")
-    .description("Adds an OAuth2 client")
+    .summary("add an OAuth2 client")
+    .description("Add an OAuth2 client (ownCloud's arguments and messages).")
     .argument("<name>", "display name on the consent page")
     .argument("<client-id>", "client identifier, at least 32 characters")
     .argument("<client-secret>", "client secret, at least 32 characters")
@@ -56,7 +60,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
         forceTrust: string | undefined,
         options: { trusted?: string; forceTrust?: string; resourceServer: string },
       ) => {
-        const { oauth } = await context.open();
+        const { oauth } = await context.open({ create: true });
         unwrap(
           await oauth.clients.add({
             name,
@@ -74,28 +78,20 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
 
   program
     .command("oauth2:list-clients")
-    .description("Lists OAuth2 clients")
-    .option("--output <format>", "plain, json or json_pretty", "plain")
-    .action(async (options: { output: string }) => {
-      if (!["plain", "json", "json_pretty"].includes(options.output)) {
-        throw new CommandError(`--output must be plain, json or json_pretty, got "${options.output}"`);
-      }
+    .summary("list OAuth2 clients")
+    .description("List the OAuth2 clients with every field, secrets included (as ownCloud's).")
+    .addOption(outputOption())
+    .action(async (options: { output: OutputFormat }) => {
       const { oauth } = await context.open();
       const clients = listing(await oauth.clients.list());
-      if (options.output === "plain") {
-        for (const [name, fields] of Object.entries(clients)) {
-          context.print(`  - ${name}:`);
-          for (const [key, value] of Object.entries(fields)) context.print(`    - ${key}: ${String(value)}`);
-        }
-        return;
-      }
-      const data = Object.keys(clients).length === 0 ? [] : clients;
-      context.print(phpJson(data, options.output === "json_pretty" ? 4 : undefined));
+      // PHP's json_encode of an empty array: `[]`.
+      printData(context, options.output, Object.keys(clients).length === 0 ? [] : clients);
     });
 
   program
     .command("oauth2:modify-client")
-    .description("Modify OAuth2 client details")
+    .summary("modify an OAuth2 client")
+    .description("Modify one field of an OAuth2 client (ownCloud's keys and messages).")
     .argument("<name>", "the client's current name")
     .argument("<key>", "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted or resource-server")
     .argument("<value>", "the new value")
@@ -107,7 +103,8 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
 
   program
     .command("oauth2:remove-client")
-    .description("Removes an OAuth2 client (and at once all its codes and tokens)")
+    .summary("remove an OAuth2 client")
+    .description("Remove an OAuth2 client, and at once all its codes and tokens.")
     .argument("<client-id>")
     .action(async (clientId: string) => {
       const { oauth } = await context.open();
@@ -117,12 +114,21 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
 
   program
     .command("oauth2:cleanup")
-    .description("Deletes authorization codes, access and refresh tokens one week after their expiry")
-    .action(async () => {
+    .summary("delete expired codes and tokens")
+    .description(
+      "Delete authorization codes, access and refresh tokens one week after their expiry, then the grants " +
+        "left empty; each step's count is reported on stderr as it completes.",
+    )
+    .addOption(outputOption())
+    .action(async (options: { output: OutputFormat }) => {
       const { oauth } = await context.open();
-      const counts = await oauth.cleanup();
-      context.print(
-        `Deleted ${counts.codes} authorization codes, ${counts.accessTokens} access tokens, ${counts.refreshTokens} refresh tokens and ${counts.grants} empty grants.`,
+      const counts = await oauth.cleanup((step, deleted) =>
+        context.progress(`oauth2:cleanup: ${CLEANUP_STEPS[step]}: ${deleted} deleted`),
+      );
+      printData(context, options.output, { ...counts }, () =>
+        context.print(
+          `Deleted ${counts.codes} authorization codes, ${counts.accessTokens} access tokens, ${counts.refreshTokens} refresh tokens and ${counts.grants} empty grants.`,
+        ),
       );
     });
 }

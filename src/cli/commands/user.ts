@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { type CommandContext, CommandError, printList } from "../context.js";
+import { type CommandContext, CommandError } from "../context.js";
+import { type OutputFormat, outputOption, printData } from "../output.js";
 
 /** ownCloud's convention: `--password-from-env` reads the password from OC_PASS. */
 function passwordFromEnvironment(): string {
@@ -11,7 +12,8 @@ function passwordFromEnvironment(): string {
 export function registerUserCommands(program: Command, context: CommandContext): void {
   program
     .command("user:add")
-    .description("add a user")
+    .summary("add a user")
+    .description("Add a user; the password comes from OC_PASS with --password-from-env, as in ownCloud.")
     .argument("<uid>", "user name (letters, digits, spaces and _.@-')")
     .option("--display-name <name>", "full name shown in the interface")
     .option("--email <email>", "email address")
@@ -20,7 +22,7 @@ export function registerUserCommands(program: Command, context: CommandContext):
     .action(
       async (uid: string, options: { displayName?: string; email?: string; passwordFromEnv?: boolean; admin?: boolean }) => {
         const password = options.passwordFromEnv ? passwordFromEnvironment() : undefined;
-        const { users } = await context.open();
+        const { users } = await context.open({ create: true });
         const user = await users.create({
           uid,
           password,
@@ -39,24 +41,19 @@ export function registerUserCommands(program: Command, context: CommandContext):
 
   program
     .command("user:list")
-    .description("list users")
-    .option("--output <format>", "plain, json or json_pretty", "plain")
-    .action(async (options: { output: string }) => {
+    .summary("list users")
+    .description("List the users: user name and display name.")
+    .addOption(outputOption())
+    .action(async (options: { output: OutputFormat }) => {
       const { users } = await context.open();
       const all = await users.list();
-      printList(
-        context,
-        options.output,
-        () => {
-          for (const u of all) context.print(`  - ${u.uid}: ${u.displayName}`);
-        },
-        Object.fromEntries(all.map((u) => [u.uid, u.displayName])),
-      );
+      printData(context, options.output, Object.fromEntries(all.map((u) => [u.uid, u.displayName])));
     });
 
   program
     .command("user:delete")
-    .description("delete a user and everything that belongs to them")
+    .summary("delete a user")
+    .description("Delete a user and everything that belongs to them (sessions, app passwords, grants, activities).")
     .argument("<uid>")
     .action(async (uid: string) => {
       const { users } = await context.open();
@@ -70,7 +67,8 @@ export function registerUserCommands(program: Command, context: CommandContext):
   ] as const) {
     program
       .command(name)
-      .description(enabled ? "enable a user" : "disable a user (ends their sessions)")
+      .summary(enabled ? "enable a user" : "disable a user")
+      .description(enabled ? "Enable a user: they can log in again." : "Disable a user: ends their sessions and refuses logins.")
       .argument("<uid>")
       .action(async (uid: string) => {
         const { users } = await context.open();
@@ -81,7 +79,8 @@ export function registerUserCommands(program: Command, context: CommandContext):
 
   program
     .command("user:resetpassword")
-    .description("set a user's password")
+    .summary("set a user's password")
+    .description("Set a user's password, read from OC_PASS with --password-from-env.")
     .argument("<uid>")
     .option("--password-from-env", "read the password from the environment variable OC_PASS")
     .action(async (uid: string, options: { passwordFromEnv?: boolean }) => {
@@ -94,13 +93,15 @@ export function registerUserCommands(program: Command, context: CommandContext):
 
   program
     .command("user:add-app-password")
-    .description("create an app password for a user and print it (alone, on stdout)")
+    .summary("create an app password for a user")
+    .description("Create an app password for a user and print it (plain: the password alone, on stdout).")
     .argument("<uid>")
     .option("--name <name>", "name of the device or program", "occ")
-    .action(async (uid: string, options: { name: string }) => {
+    .addOption(outputOption())
+    .action(async (uid: string, options: { name: string; output: OutputFormat }) => {
       const { users, appPasswords } = await context.open();
       await users.require(uid);
       const { secret } = await appPasswords.create(uid, options.name);
-      context.print(secret);
+      printData(context, options.output, { uid, name: options.name, password: secret }, () => context.print(secret));
     });
 }
