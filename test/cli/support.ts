@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import type { Command } from "commander";
 import { CommandContext } from "../../src/cli/context.js";
-import { DEFAULT_SERVER_TIMEOUTS } from "../../src/config/timeouts.js";
 import { buildProgram } from "../../src/cli/occ.js";
+import { DEFAULT_SERVER_TIMEOUTS } from "../../src/config/timeouts.js";
 import { REPO_ROOT } from "../support/occ.js";
 
 /** The program as `./occ` builds it, for walking its command tree (nothing is opened). */
