@@ -3,7 +3,7 @@ import { buildApp } from "./app.js";
 import type { Environment } from "./config/environment.js";
 import { createServices } from "./services.js";
 import { openStorage } from "./storage/connect.js";
-import { migrateToLatest } from "./storage/migrate.js";
+import { migrateWhenAvailable } from "./storage/startup.js";
 
 /** The log leaves in writes of this size under load... */
 const LOG_BATCH_BYTES = 4096;
@@ -27,8 +27,15 @@ export async function startServer(environment: Environment): Promise<{ url: stri
     databaseUrl: environment.databaseUrl,
     dataDir: environment.dataDir,
     backgroundCheckpoints: { onError: (message) => log.error({ event: "sqlite_checkpoint_failed" }, message) },
+    timeouts: { connectMs: environment.database?.connectTimeoutMs, statementMs: environment.database?.statementTimeoutMs },
+    log,
   });
-  const migrations = await migrateToLatest(storage);
+  const migrations = await migrateWhenAvailable(storage, { timeoutMs: environment.database?.startupTimeoutMs, log }).catch(
+    async (error: unknown) => {
+      await storage.close().catch(() => undefined);
+      throw error;
+    },
+  );
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
   const services = createServices({ storage, dataDir: environment.dataDir, log });
   const app = await buildApp({ services, trustedProxies: environment.trustedProxies });

@@ -29,7 +29,14 @@ export class CommandContext {
       import("../storage/connect.js"),
       import("../storage/migrate.js"),
     ]);
-    const storage = openStorage({ databaseUrl: this.environment.databaseUrl, dataDir: this.environment.dataDir });
+    const storage = openStorage({
+      databaseUrl: this.environment.databaseUrl,
+      dataDir: this.environment.dataDir,
+      timeouts: {
+        connectMs: this.environment.database?.connectTimeoutMs,
+        statementMs: this.environment.database?.statementTimeoutMs,
+      },
+    });
     await migrateToLatest(storage);
     // Commands print their own results; the structured log goes to stderr, warnings only.
     const log = pino({ level: process.env.LOG_LEVEL ?? "warn" }, pino.destination(2));

@@ -1,4 +1,5 @@
 import { type Kysely, type MigrationResult, Migrator, sql } from "kysely";
+import { isDatabaseUnavailable } from "./availability.js";
 import type { Storage } from "./connect.js";
 import { allMigrations } from "./migrations/index.js";
 
@@ -14,7 +15,9 @@ export interface MigrationReport {
  * holds the file's write lock (the other process waits, busy_timeout) and is all-or-nothing.
  */
 export async function migrateToLatest(storage: Storage): Promise<MigrationReport> {
-  if (storage.dialect !== "sqlite") return runMigrations(storage.db, storage.dialect);
+  // On PostgreSQL without the statement timeout: a migration may rebuild a large table, and a node
+  // waits on the migration lock for as long as another node migrates.
+  if (storage.dialect !== "sqlite") return storage.withoutStatementTimeout((db) => runMigrations(db, storage.dialect));
   return storage.db.connection().execute(async (db) => {
     await sql`BEGIN IMMEDIATE`.execute(db);
     try {
@@ -36,8 +39,12 @@ async function runMigrations(db: Kysely<any>, dialect: Storage["dialect"]): Prom
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r: MigrationResult) => r.status === "Error");
+    // No migration failed (the database could not be reached or locked), or one failed because the
+    // database went away: the error as it is, so that it classifies as an outage (availability.ts)
+    // and start-up retries; the run was one transaction, so nothing of it stayed.
+    if (!failed || isDatabaseUnavailable(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`migration ${failed?.migrationName ?? "(unknown)"} failed: ${message}`);
+    throw new Error(`migration ${failed.migrationName} failed: ${message}`, { cause: error });
   }
   return { applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName) };
 }

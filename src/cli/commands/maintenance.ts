@@ -11,7 +11,11 @@ export function registerMaintenanceCommands(program: Command, context: CommandCo
         import("../../storage/connect.js"),
         import("../../storage/migrate.js"),
       ]);
-      const storage = openStorage({ databaseUrl: environment.databaseUrl, dataDir: environment.dataDir });
+      const storage = openStorage({
+        databaseUrl: environment.databaseUrl,
+        dataDir: environment.dataDir,
+        timeouts: { connectMs: environment.database?.connectTimeoutMs, statementMs: environment.database?.statementTimeoutMs },
+      });
       try {
         const { applied } = await migrateToLatest(storage);
         context.print(
