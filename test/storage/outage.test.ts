@@ -297,7 +297,13 @@ describe("background jobs during an outage", () => {
     await eventually("the scheduler reported the outage", () => log.events("database_unavailable").length === 1);
     // ... and a job whose own work fails on the unavailable database, on a scheduler that works.
     const working = new JobScheduler(t.storage.db, systemClock, jobLog, 600, down.availability);
-    working.register({ name: "test:cleanup", intervalSeconds: () => 1, run: () => down.db.deleteFrom("sessions").execute() });
+    working.register({
+      name: "test:cleanup",
+      intervalSeconds: () => 1,
+      run: async () => {
+        await down.db.deleteFrom("sessions").execute();
+      },
+    });
     assert.deepEqual(await working.runDueJobs(), []);
     assert.deepEqual(unhandled, []);
     assert.deepEqual(errors, [], "an outage is not logged as a job error with a stack, each time");

@@ -18,11 +18,13 @@ export class ServerProcess {
   constructor(
     storage: Pick<TestStorage, "dataDir" | "databaseUrl">,
     readonly name = "server",
+    /** More environment variables (timeouts …). */
+    env: Record<string, string> = {},
   ) {
     assertBuilt();
     this.child = spawn(process.execPath, [COMPILED_MAIN], {
       cwd: REPO_ROOT,
-      env: childEnvironment(storage, { HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info" }),
+      env: childEnvironment(storage, { HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
