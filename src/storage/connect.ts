@@ -52,7 +52,8 @@ export interface Storage {
 export function openStorage(options: StorageOptions): Storage {
   const timeouts: DatabaseTimeouts = {
     connectMs: options.timeouts?.connectMs ?? DEFAULT_DATABASE_TIMEOUTS.connectMs,
-    statementMs: options.timeouts?.statementMs ?? DEFAULT_DATABASE_TIMEOUTS.statementMs,
+    statementMs:
+      options.timeouts?.statementMs ?? DEFAULT_DATABASE_TIMEOUTS.statementMs[options.databaseUrl ? "postgres" : "sqlite"],
   };
   if (options.databaseUrl) return openPostgres(options.databaseUrl, timeouts, options);
   return openSqlite(path.join(options.dataDir, options.sqliteFile ?? "keystream.sqlite"), timeouts, options);

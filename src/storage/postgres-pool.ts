@@ -10,7 +10,13 @@ export interface DatabaseTimeouts {
   statementMs: number;
 }
 
-export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 5000, statementMs: 5000 };
+/**
+ * Defaults. The statement timeout differs: on PostgreSQL it must leave room for the longest
+ * legitimate statement (a background job's delete, a bulk insert on a busy machine took 8 s in the
+ * test suite) and stay below a proxy's read timeout (nginx: 60 s); on SQLite a lock wait blocks the
+ * whole process, so it stays at the 5 s it always was.
+ */
+export const DEFAULT_DATABASE_TIMEOUTS = { connectMs: 5000, statementMs: { postgres: 30_000, sqlite: 5000 } } as const;
 
 /** pg.Pool options for the timeouts: the server enforces the statement timeout (SQLSTATE 57014). */
 export function postgresTimeoutOptions(timeouts: DatabaseTimeouts): pg.PoolConfig {

@@ -9,6 +9,7 @@ import { systemClock } from "../../src/clock.js";
 import { JobScheduler } from "../../src/jobs/scheduler.js";
 import { DatabaseUnavailableError, isDatabaseUnavailable } from "../../src/storage/availability.js";
 import { openStorage } from "../../src/storage/connect.js";
+import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { appWithOwnStorage, captureLog, eventually, freezableRelay, type OutageApp, refusedPort } from "../support/outage.js";
 import { createTestStorage, type TestStorage, testDatabaseDialect } from "../support/storage.js";
 
@@ -174,6 +175,36 @@ describe("PostgreSQL connections dropped under the pool", { skip: POSTGRES_ONLY 
     relay.thaw();
     await eventually("service returns", async () => (await publish(events(1))).statusCode === 201);
     assert.equal(node.log.events("database_unavailable").length, 1);
+  });
+});
+
+describe("a settings form during an outage", {
+  skip: testDatabaseDialect === "postgres" ? false : "PostgreSQL only (a fault on one table's writes is a trigger there)",
+}, () => {
+  it("creating an app password on a full disk answers 503, not the database's message in a 400 page", async () => {
+    const t = await testStorage();
+    const node = await app(t);
+    await node.services.users.create({ uid: "alice", password: "alice password" });
+    const browser = new FormClient(node.app);
+    assert.equal((await browser.login("alice", "alice password")).statusCode, 303);
+    const token = requestTokenOf((await browser.get("/index.php/settings/personal")).body);
+    // The disk is full for this table's writes only: the page around the form still reads.
+    const admin = await adminClient(t);
+    await admin.query(`CREATE FUNCTION ks_test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`);
+    await admin.query(
+      "CREATE TRIGGER ks_test_disk_full BEFORE INSERT ON app_passwords FOR EACH ROW EXECUTE FUNCTION ks_test_disk_full()",
+    );
+    const refused = await browser.post(
+      "/index.php/settings/personal/app-passwords",
+      { requesttoken: token, name: "phone" },
+      { accept: "text/html" },
+    );
+    assertUnavailable(refused);
+    assert.doesNotMatch(refused.body, /No space|extend file/i);
+    await admin.query("DROP TRIGGER ks_test_disk_full ON app_passwords");
+    const created = await browser.post("/index.php/settings/personal/app-passwords", { requesttoken: token, name: "phone" });
+    assert.equal(created.statusCode, 200);
   });
 });
 
