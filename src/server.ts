@@ -26,7 +26,10 @@ export async function startServer(environment: Environment): Promise<{ url: stri
   const storage = openStorage({
     databaseUrl: environment.databaseUrl,
     dataDir: environment.dataDir,
-    backgroundCheckpoints: { onError: (message) => log.error({ event: "sqlite_checkpoint_failed" }, message) },
+    backgroundCheckpoints: {
+      onError: (message) => log.error({ event: "sqlite_checkpoint_failed" }, message),
+      onRecovered: () => log.info({ event: "sqlite_checkpoint_recovered" }, "SQLite checkpoints work again"),
+    },
     timeouts: { connectMs: environment.database?.connectTimeoutMs, statementMs: environment.database?.statementTimeoutMs },
     log,
   });

@@ -28,7 +28,7 @@ export interface StorageOptions {
    * SQLite: checkpoint the WAL on a worker thread (see SqliteCheckpointer), for the server. Off for
    * short-lived openers (`./occ`, tests), whose own auto-checkpoint is enough.
    */
-  backgroundCheckpoints?: { onError(message: string): void };
+  backgroundCheckpoints?: { onError(message: string): void; onRecovered?(): void };
   /** Bounds on waiting for the database; DEFAULT_DATABASE_TIMEOUTS where absent. */
   timeouts?: { connectMs?: number | undefined; statementMs?: number | undefined } | undefined;
   /** Where database outages are logged (a warning as one starts, an info line as it ends). */
@@ -117,7 +117,8 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
       }
     }),
   );
-  const checkpointer = backgroundCheckpoints && new SqliteCheckpointer(file, backgroundCheckpoints.onError);
+  const checkpointer =
+    backgroundCheckpoints && new SqliteCheckpointer(file, backgroundCheckpoints.onError, backgroundCheckpoints.onRecovered);
   const availability = availabilityOf(db, `sqlite:${file}`, options);
   return {
     db,

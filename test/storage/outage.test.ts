@@ -1,14 +1,20 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, it } from "node:test";
+import { setTimeout as delay } from "node:timers/promises";
 import SqliteDatabase from "better-sqlite3";
 import type { LightMyRequestResponse } from "fastify";
 import { sql } from "kysely";
 import pg from "pg";
-import { systemClock } from "../../src/clock.js";
+import { ManualClock, systemClock } from "../../src/clock.js";
 import { JobScheduler } from "../../src/jobs/scheduler.js";
 import { DatabaseUnavailableError, isDatabaseUnavailable } from "../../src/storage/availability.js";
 import { openStorage } from "../../src/storage/connect.js";
+import { migrateToLatest } from "../../src/storage/migrate.js";
+import { createAppOn } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { appWithOwnStorage, captureLog, eventually, freezableRelay, type OutageApp, refusedPort } from "../support/outage.js";
 import { createTestStorage, type TestStorage, testDatabaseDialect } from "../support/storage.js";
@@ -49,7 +55,9 @@ async function adminClient(t: TestStorage): Promise<pg.Client> {
 }
 
 /** The admin user publishing activities over HTTP Basic with an app password. */
-async function publisher(node: OutageApp): Promise<(events: unknown[]) => Promise<LightMyRequestResponse>> {
+async function publisher(
+  node: Pick<OutageApp, "app" | "services">,
+): Promise<(events: unknown[]) => Promise<LightMyRequestResponse>> {
   await node.services.users.create({ uid: "admin", password: "admin password", isAdmin: true });
   const { secret } = await node.services.appPasswords.create("admin", "outage test");
   const authorization = `Basic ${Buffer.from(`admin:${secret}`).toString("base64")}`;
@@ -76,7 +84,7 @@ function events(count: number, objectName = (i: number) => `/file-${i}.txt`): un
   }));
 }
 
-async function activityCount(node: OutageApp): Promise<number> {
+async function activityCount(node: Pick<OutageApp, "storage">): Promise<number> {
   const row = await node.storage.db
     .selectFrom("activity")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -299,6 +307,83 @@ describe("a full disk", () => {
     assert.equal(accepted.statusCode, 201, accepted.body);
     assert.equal(await activityCount(node), stored + 1000);
     await eventually("the outage's end was logged", () => node.log.events("database_available").length === 1);
+  });
+});
+
+/** A tmpfs of `sizeMb` at a fresh directory (a real disk that fills up), or undefined where mounting is not allowed. */
+function mountSmallDisk(sizeMb: number): { dir: string; resize(mb: number): void; unmount(): void } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-full-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${sizeMb}m`, "tmpfs", dir], { stdio: "ignore" });
+  } catch {
+    fs.rmdirSync(dir);
+    return undefined;
+  }
+  return {
+    dir,
+    resize: (mb) => execFileSync("mount", ["-o", `remount,size=${mb}m`, dir], { stdio: "ignore" }),
+    unmount: () => {
+      execFileSync("umount", [dir], { stdio: "ignore" });
+      fs.rmdirSync(dir);
+    },
+  };
+}
+
+describe("a real full disk under SQLite", {
+  skip: testDatabaseDialect === "sqlite" ? false : "SQLite only (its file is on the disk)",
+}, () => {
+  it("on a real full disk SQLite writes answer 503 with Retry-After and write nothing half, the WAL checkpointer reports the failure once, and both resume when space returns", async (t) => {
+    const disk = mountSmallDisk(1);
+    if (!disk) {
+      t.skip("needs root to mount a 1 MB tmpfs (the max_page_count test above runs everywhere)");
+      return;
+    }
+    cleanups.push(async () => disk.unmount());
+    const checkpointErrors: string[] = [];
+    let checkpointsRecovered = 0;
+    const log = captureLog();
+    const storage = openStorage({
+      dataDir: disk.dir,
+      log,
+      probeIntervalMs: 100,
+      backgroundCheckpoints: {
+        onError: (message) => checkpointErrors.push(message),
+        onRecovered: () => {
+          checkpointsRecovered++;
+        },
+      },
+    });
+    cleanups.push(() => storage.close());
+    await migrateToLatest(storage);
+    const node = await createAppOn(storage, disk.dir, new ManualClock());
+    cleanups.push(() => node.app.close());
+    const publish = await publisher(node);
+    let refused: LightMyRequestResponse | undefined;
+    let stored = 0;
+    for (let i = 0; i < 200 && !refused; i++) {
+      const counted = await activityCount({ storage });
+      const response = await publish(events(200));
+      if (response.statusCode === 201) continue;
+      refused = response;
+      stored = counted;
+    }
+    assert.ok(refused, "the disk filled up");
+    assertUnavailable(refused);
+    assert.equal(await activityCount({ storage }), stored, "nothing of the refused batch was written");
+    assert.match(String(log.events("database_unavailable")[0]?.reason), /SQLITE_FULL/);
+    // The checkpoint worker runs every 20 ms on its own thread (no clock to advance): let it fail
+    // a few times over.
+    await eventually("a checkpoint failed", () => checkpointErrors.length > 0);
+    await delay(200);
+    assert.equal(checkpointErrors.length, 1, "one report for a streak of failed checkpoints");
+
+    disk.resize(16);
+    await eventually("writes resume", async () => (await publish(events(200))).statusCode === 201);
+    assert.equal(await activityCount({ storage }), stored + 200);
+    await eventually("checkpoints resume", () => checkpointsRecovered === 1);
+    assert.equal(checkpointErrors.length, 1);
+    await eventually("the outage's end was logged", () => log.events("database_available").length === 1);
   });
 });
 
