@@ -4,7 +4,7 @@ import type { Environment } from "./config/environment.js";
 import { boundedClose } from "./http/connections.js";
 import { createServices } from "./services.js";
 import { openStorage } from "./storage/connect.js";
-import { migrateToLatest } from "./storage/migrate.js";
+import { migrateWhenAvailable } from "./storage/startup.js";
 
 /** The log leaves in writes of this size under load... */
 const LOG_BATCH_BYTES = 4096;
@@ -28,11 +28,21 @@ export async function startServer(environment: Environment): Promise<{ url: stri
   const storage = openStorage({
     databaseUrl: environment.databaseUrl,
     dataDir: environment.dataDir,
-    backgroundCheckpoints: { onError: (message) => log.error({ event: "sqlite_checkpoint_failed" }, message) },
+    backgroundCheckpoints: {
+      onError: (message) => log.error({ event: "sqlite_checkpoint_failed" }, message),
+      onRecovered: () => log.info({ event: "sqlite_checkpoint_recovered" }, "SQLite checkpoints work again"),
+    },
+    timeouts: { connectMs: environment.database?.connectTimeoutMs, statementMs: environment.database?.statementTimeoutMs },
+    log,
     onPermissionsFixed: (report) =>
       log.warn({ event: "data_dir_permissions_fixed", ...report }, "data directory made readable by its owner only"),
   });
-  const migrations = await migrateToLatest(storage);
+  const migrations = await migrateWhenAvailable(storage, { timeoutMs: environment.database?.startupTimeoutMs, log }).catch(
+    async (error: unknown) => {
+      await storage.close().catch(() => undefined);
+      throw error;
+    },
+  );
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
   const services = createServices({ storage, dataDir: environment.dataDir, log });
   const app = await buildApp({ services, trustedProxies: environment.trustedProxies, timeouts: environment.timeouts });

@@ -58,7 +58,7 @@ export function createServices(options: ServiceOptions): Services {
   const appPasswords = new AppPasswords(db, clock);
   const sessions = new Sessions(db, clock, () => settings.get("session.lifetime"));
   const authenticator = new Authenticator(users, appPasswords, sessions, settings);
-  const jobs = new JobScheduler(db, clock, log);
+  const jobs = new JobScheduler(db, clock, log, undefined, storage.availability);
   jobs.register({
     name: "accounts:expired-sessions",
     intervalSeconds: () => 3600,

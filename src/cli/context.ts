@@ -46,6 +46,7 @@ export async function openInstance(
   const storage = openStorage({
     databaseUrl,
     dataDir,
+    timeouts: { connectMs: environment.database?.connectTimeoutMs, statementMs: environment.database?.statementTimeoutMs },
     onPermissionsFixed: ({ fixed, failed }) =>
       progress(
         `data directory ${dataDir} made readable by its owner only (${fixed.length} fixed` +

@@ -16,6 +16,15 @@ export interface Environment {
   trustedProxies: string[];
   /** HTTP timeouts and the shutdown grace period (config/timeouts.ts). */
   timeouts: ServerTimeouts;
+  /**
+   * Bounds on waiting for the database (issue 16), in ms; absent values take the storage's
+   * defaults (storage/postgres-pool.ts, storage/startup.ts).
+   */
+  database?: {
+    connectTimeoutMs?: number | undefined;
+    statementTimeoutMs?: number | undefined;
+    startupTimeoutMs?: number | undefined;
+  };
 }
 
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
@@ -35,5 +44,21 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
       .map((s) => s.trim())
       .filter(Boolean),
     timeouts: readTimeouts(env),
+    database: {
+      connectTimeoutMs: milliseconds(env, "KEYSTREAM_DB_CONNECT_TIMEOUT_MS"),
+      statementTimeoutMs: milliseconds(env, "KEYSTREAM_DB_STATEMENT_TIMEOUT_MS"),
+      startupTimeoutMs: milliseconds(env, "KEYSTREAM_DB_STARTUP_TIMEOUT_MS"),
+    },
   };
+}
+
+/** A positive whole number of milliseconds, or undefined when the variable is unset. */
+function milliseconds(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 86_400_000) {
+    throw new Error(`${name} must be a whole number of milliseconds from 1 to 86400000, got "${raw}"`);
+  }
+  return value;
 }

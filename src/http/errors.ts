@@ -1,14 +1,28 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { isDatabaseUnavailable } from "../storage/availability.js";
+import { sendUnavailable } from "./unavailable.js";
 
 /**
  * The last line of error handling: anything a route did not turn into a response itself.
- * Client mistakes Fastify detects (bad JSON, oversized body, wrong content type) keep their 4xx
- * status with a plain message; everything else is logged and answered as a fixed 500 that
- * reveals nothing of the internals.
+ * - The database unavailable (down, hung, full: storage/availability.ts decides): 503 with
+ *   Retry-After, reported to the storage's availability monitor, which logs the outage once.
+ * - Client mistakes Fastify detects (bad JSON, oversized body, wrong content type) keep their 4xx
+ *   status with Fastify's plain message.
+ * - Everything else is logged and answered as a fixed 500 that reveals nothing of the internals:
+ *   never the error's message or code (a Node error such as ERR_INVALID_CHAR names a header).
  */
 export function handleUncaughtError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) {
+  // Headers the route had set may be what failed (an invalid character in Location throws while
+  // the head is written), and none of them belong on an error answer.
+  for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
+  if (isDatabaseUnavailable(error)) {
+    request.server.services.storage.availability.failed(error);
+    return sendUnavailable(request, reply);
+  }
+  // Fastify's own 4xx errors (bad JSON, oversized body, wrong content type) carry a status and a
+  // message written for the client.
+  const status = error.statusCode;
+  if (typeof status === "number" && status >= 400 && status < 500) {
     return reply.status(status).send({ error: "invalid_request", error_description: error.message });
   }
   request.log.error({ err: error }, "unhandled error");

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { Clock } from "../clock.js";
 import { randomToken } from "../security/secrets.js";
+import { isDatabaseUnavailable } from "../storage/availability.js";
 import type { Db } from "../storage/database.js";
 
 export interface Job {
@@ -13,6 +14,11 @@ export interface Job {
 interface Logger {
   info(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
+}
+
+/** Where a database outage met by a job is reported (Storage.availability logs it once per outage). */
+interface OutageReporter {
+  failed(error: unknown, context: string): void;
 }
 
 /**
@@ -31,6 +37,7 @@ export class JobScheduler {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly leaseSeconds = 600,
+    private readonly outages?: OutageReporter,
   ) {}
 
   register(job: Job): void {
@@ -39,10 +46,12 @@ export class JobScheduler {
 
   start(tickMs = 60_000): void {
     const tick = () => {
+      // A tick that fails (the database away while taking or giving back a lease) is reported and
+      // retried at the next tick; the process carries on.
       this.running ??= this.runDueJobs()
         .then(
           () => undefined,
-          () => undefined,
+          (error: unknown) => this.reportFailure(error, "background jobs"),
         )
         .finally(() => {
           this.running = undefined;
@@ -68,12 +77,17 @@ export class JobScheduler {
         ran.push(job.name);
         this.log.info({ job: job.name }, "background job finished");
       } catch (error) {
-        this.log.error({ job: job.name, err: error }, "background job failed");
+        this.reportFailure(error, job.name);
       } finally {
         await this.release(job);
       }
     }
     return ran;
+  }
+
+  private reportFailure(error: unknown, job: string): void {
+    if (this.outages && isDatabaseUnavailable(error)) this.outages.failed(error, `job ${job}`);
+    else this.log.error({ job, err: error }, "background job failed");
   }
 
   private async tryAcquire(job: Job): Promise<boolean> {

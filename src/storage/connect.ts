@@ -1,10 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig, sql } from "kysely";
 import pg from "pg";
+import { type AvailabilityLog, DatabaseAvailability } from "./availability.js";
 import { type PermissionsReport, secureDataDir } from "./data-dir-permissions.js";
 import type { Database, Dialect } from "./database.js";
+import {
+  type DatabaseTimeouts,
+  DEFAULT_DATABASE_TIMEOUTS,
+  PostgresConnectionGuard,
+  postgresTimeoutOptions,
+} from "./postgres-pool.js";
 import { type DirectExecutor, executeDirectlyOn, runTransactionsWith, serverStatementName } from "./prepared.js";
 import { SqliteCheckpointer } from "./sqlite-checkpointer.js";
 
@@ -22,9 +29,15 @@ export interface StorageOptions {
    * SQLite: checkpoint the WAL on a worker thread (see SqliteCheckpointer), for the server. Off for
    * short-lived openers (`./occ`, tests), whose own auto-checkpoint is enough.
    */
-  backgroundCheckpoints?: { onError(message: string): void };
+  backgroundCheckpoints?: { onError(message: string): void; onRecovered?(): void };
   /** Told which data directory permissions were tightened at open (security review #9); the server logs it. */
   onPermissionsFixed?(report: PermissionsReport): void;
+  /** Bounds on waiting for the database; DEFAULT_DATABASE_TIMEOUTS where absent. */
+  timeouts?: { connectMs?: number | undefined; statementMs?: number | undefined } | undefined;
+  /** Where database outages are logged (a warning as one starts, an info line as it ends). */
+  log?: AvailabilityLog | undefined;
+  /** How often an unavailable database is probed (ms, default 1000). */
+  probeIntervalMs?: number | undefined;
 }
 
 export interface Storage {
@@ -32,6 +45,10 @@ export interface Storage {
   dialect: Dialect;
   /** Human-readable target, without credentials, for logs. */
   describe: string;
+  /** Outages of this database: see availability.ts. */
+  availability: DatabaseAvailability;
+  /** Runs `work` on one connection without the statement timeout (migrations may run long). */
+  withoutStatementTimeout<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -39,21 +56,38 @@ export interface Storage {
 export const SQLITE_FILE = "keystream.sqlite";
 
 export function openStorage(options: StorageOptions): Storage {
+  const timeouts: DatabaseTimeouts = {
+    connectMs: options.timeouts?.connectMs ?? DEFAULT_DATABASE_TIMEOUTS.connectMs,
+    statementMs:
+      options.timeouts?.statementMs ?? DEFAULT_DATABASE_TIMEOUTS.statementMs[options.databaseUrl ? "postgres" : "sqlite"],
+  };
   const sqliteFile = options.sqliteFile ?? SQLITE_FILE;
-  const postgres = options.databaseUrl ? openPostgres(options.databaseUrl) : undefined;
+  const postgres = options.databaseUrl ? openPostgres(options.databaseUrl, timeouts, options) : undefined;
   // Data directory 0700, its files 0600, the SQLite file created 0600 (data-dir-permissions.ts).
   secureDataDir(options.dataDir, postgres ? undefined : sqliteFile, options.onPermissionsFixed);
-  return postgres ?? openSqlite(path.join(options.dataDir, sqliteFile), options.backgroundCheckpoints);
+  return postgres ?? openSqlite(path.join(options.dataDir, sqliteFile), timeouts, options);
 }
 
-function openSqlite(file: string, backgroundCheckpoints: StorageOptions["backgroundCheckpoints"]): Storage {
+/** The availability monitor of a storage: probes with a `select 1` on its own Kysely instance. */
+function availabilityOf(db: Kysely<Database>, database: string, options: StorageOptions): DatabaseAvailability {
+  return new DatabaseAvailability({
+    database,
+    probe: () => sql`select 1`.execute(db),
+    log: options.log,
+    probeIntervalMs: options.probeIntervalMs,
+  });
+}
+
+function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOptions): Storage {
+  const { backgroundCheckpoints } = options;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
-  // `./occ` runs beside the server on the same file: wait for a writer instead of failing.
-  sqlite.pragma("busy_timeout = 5000");
+  // `./occ` runs beside the server on the same file: wait for a writer instead of failing, but
+  // boundedly (the wait blocks the process): past it, SQLITE_BUSY answers 503 (availability.ts).
+  sqlite.pragma(`busy_timeout = ${Math.trunc(timeouts.statementMs)}`);
   // Checkpoint every ~40 MB of WAL instead of SQLite's default ~4 MB: each checkpoint copies the
   // pages back and syncs both files, and token writes touch random index pages (hashes), so fewer,
   // larger checkpoints write each hot page once instead of many times (issue 6 profile: a third of
@@ -92,12 +126,18 @@ function openSqlite(file: string, backgroundCheckpoints: StorageOptions["backgro
       }
     }),
   );
-  const checkpointer = backgroundCheckpoints && new SqliteCheckpointer(file, backgroundCheckpoints.onError);
+  const checkpointer =
+    backgroundCheckpoints && new SqliteCheckpointer(file, backgroundCheckpoints.onError, backgroundCheckpoints.onRecovered);
+  const availability = availabilityOf(db, `sqlite:${file}`, options);
   return {
     db,
     dialect: "sqlite",
     describe: `sqlite:${file}`,
+    availability,
+    // SQLite has no statement timeout (busy_timeout only bounds waiting for a lock).
+    withoutStatementTimeout: (work) => work(db),
     close: async () => {
+      availability.close();
       await checkpointer?.stop();
       await db.destroy();
     },
@@ -147,18 +187,38 @@ function keepHotStatementsPrepared(client: pg.PoolClient): void {
   (client as unknown as { query: typeof withNames }).query = withNames;
 }
 
-function openPostgres(url: string): Storage {
+function openPostgres(url: string, timeouts: DatabaseTimeouts, options: StorageOptions): Storage {
   if (!/^postgres(ql)?:\/\//.test(url)) {
     throw new Error("KEYSTREAM_DATABASE_URL must start with postgres:// or postgresql://");
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, ...postgresTimeoutOptions(timeouts) });
   pool.on("connect", keepHotStatementsPrepared);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const parsed = new URL(url);
+  const describe = `postgres://${parsed.host}${parsed.pathname}`;
+  let availability: DatabaseAvailability | undefined;
+  const guard = new PostgresConnectionGuard(pool, timeouts, (error) => availability?.failed(error, "idle connection"));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guard.kyselyPool() }) });
+  availability = availabilityOf(db, describe, options);
   return {
     db,
     dialect: "postgres",
-    describe: `postgres://${parsed.host}${parsed.pathname}`,
-    close: () => db.destroy(),
+    describe,
+    availability,
+    withoutStatementTimeout: (work) =>
+      guard.unboundedWhile(() =>
+        db.connection().execute(async (connection) => {
+          await sql`SET statement_timeout = 0`.execute(connection);
+          try {
+            return await work(connection);
+          } finally {
+            // A connection that failed is dropped by the pool; a healthy one goes back bounded.
+            await sql`RESET statement_timeout`.execute(connection).catch(() => undefined);
+          }
+        }),
+      ),
+    close: async () => {
+      availability?.close();
+      await db.destroy();
+    },
   };
 }

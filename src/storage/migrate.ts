@@ -1,4 +1,5 @@
 import { DEFAULT_MIGRATION_TABLE, type Kysely, type Migration, type MigrationResult, Migrator, sql } from "kysely";
+import { isDatabaseUnavailable } from "./availability.js";
 import type { Storage } from "./connect.js";
 import { allMigrations } from "./migrations/index.js";
 
@@ -17,7 +18,11 @@ export type MigrationProgress = (step: { name: string; position: number; count: 
  * holds the file's write lock (the other process waits, busy_timeout) and is all-or-nothing.
  */
 export async function migrateToLatest(storage: Storage, onProgress?: MigrationProgress): Promise<MigrationReport> {
-  if (storage.dialect !== "sqlite") return runMigrations(storage.db, storage.dialect, onProgress);
+  if (storage.dialect !== "sqlite") {
+    // On PostgreSQL without the statement timeout: a migration may rebuild a large table, and a node
+    // waits on the migration lock for as long as another node migrates.
+    return storage.withoutStatementTimeout((db) => runMigrations(db, storage.dialect, onProgress));
+  }
   return storage.db.connection().execute(async (db) => {
     await sql`BEGIN IMMEDIATE`.execute(db);
     try {
@@ -44,8 +49,12 @@ async function runMigrations(
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r: MigrationResult) => r.status === "Error");
+    // No migration failed (the database could not be reached or locked), or one failed because the
+    // database went away: the error as it is, so that it classifies as an outage (availability.ts)
+    // and start-up retries; the run was one transaction, so nothing of it stayed.
+    if (!failed || isDatabaseUnavailable(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`migration ${failed?.migrationName ?? "(unknown)"} failed: ${message}`);
+    throw new Error(`migration ${failed.migrationName} failed: ${message}`, { cause: error });
   }
   return { applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName) };
 }

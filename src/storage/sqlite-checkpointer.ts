@@ -11,7 +11,10 @@ export interface CheckpointStats {
   framesCopied: number;
 }
 
-type WorkerMessage = { type: "stats"; checkpoints: number; framesCopied: number } | { type: "error"; message: string };
+type WorkerMessage =
+  | { type: "stats"; checkpoints: number; framesCopied: number }
+  | { type: "error"; message: string }
+  | { type: "recovered" };
 
 /**
  * The worker thread's program, plain CommonJS: evaluated as a string so that it runs the same from
@@ -21,12 +24,15 @@ type WorkerMessage = { type: "stats"; checkpoints: number; framesCopied: number 
  * PASSIVE never waits for (nor blocks) the server's connection: it copies what no open read still
  * needs. `checkpointed` counts frames from the WAL's last restart, so it drops when the WAL starts
  * over (after the server's own auto-checkpoint).
+ *
+ * A failure is reported once per streak (issue 16: a full disk failed every checkpoint, 50 error
+ * lines a second), and the first success after it as "recovered".
  */
 const WORKER_PROGRAM = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.betterSqlite3);
 const connection = new Database(workerData.file);
-let checkpoints = 0, framesCopied = 0, lastCheckpointed = 0, timer;
+let checkpoints = 0, framesCopied = 0, lastCheckpointed = 0, timer, failing = false;
 function checkpoint() {
   try {
     const [result] = connection.pragma("wal_checkpoint(PASSIVE)");
@@ -37,8 +43,11 @@ function checkpoint() {
       lastCheckpointed = checkpointed;
     }
     checkpoints += 1;
+    if (failing) parentPort.postMessage({ type: "recovered" });
+    failing = false;
   } catch (error) {
-    parentPort.postMessage({ type: "error", message: String(error && error.message) });
+    if (!failing) parentPort.postMessage({ type: "error", message: String(error && error.message) });
+    failing = true;
   }
   timer = setTimeout(checkpoint, workerData.intervalMs);
 }
@@ -71,7 +80,7 @@ export class SqliteCheckpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
 
-  constructor(file: string, onError: (message: string) => void) {
+  constructor(file: string, onError: (message: string) => void, onRecovered: () => void = () => {}) {
     const betterSqlite3 = createRequire(import.meta.url).resolve("better-sqlite3");
     this.worker = new Worker(WORKER_PROGRAM, {
       eval: true,
@@ -79,6 +88,7 @@ export class SqliteCheckpointer {
     });
     this.worker.on("message", (message: WorkerMessage) => {
       if (message.type === "error") onError(message.message);
+      else if (message.type === "recovered") onRecovered();
     });
     this.worker.on("error", (error) => onError(error.message));
     this.exited = new Promise((resolve) => this.worker.once("exit", () => resolve()));

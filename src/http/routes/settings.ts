@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
+import { AccountError } from "../../accounts/errors.js";
 import { html, type SafeHtml } from "../html.js";
 import { layout, messagePage, sendPage } from "../pages/layout.js";
 import { csrfValid, requirePageUser } from "../plugins/authentication.js";
@@ -164,7 +165,9 @@ ${users.map(
 <p><code class="secret">${secret}</code></p><p class="muted">Use it with your username <strong>${principal.user.uid}</strong>.</p></div>`;
       return sendSettingsPage(request, reply, principal, "personal", { sectionId: "app-passwords", message });
     } catch (error) {
-      const message = html`<p class="error">${(error as Error).message}</p>`;
+      // Only a refused name is the user's to read; anything else (the database away) is not.
+      if (!(error instanceof AccountError)) throw error;
+      const message = html`<p class="error">${error.message}</p>`;
       return sendSettingsPage(request, reply, principal, "personal", { sectionId: "app-passwords", message }, 400);
     }
   });

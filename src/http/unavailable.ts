@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { sendActivityOcs } from "./activity-errors.js";
+import { noStore } from "./oauth-errors.js";
+import { sendOcs } from "./ocs.js";
+import { messagePage, sendPage } from "./pages/layout.js";
+
+/** What a client is told to wait before retrying while the database is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 10;
+
+const DESCRIPTION = "The service is temporarily unavailable; try again later.";
+
+/**
+ * The answer while the database is unavailable (issue 16): 503 with Retry-After (RFC 9110 §15.6.4,
+ * as maintenance mode answers), in the error form of the route's family: RFC 6749 JSON
+ * `temporarily_unavailable` on the OAuth API (as its throttle's 429), the OCS envelope on the OCS and
+ * activity APIs, an HTML page for a browser, the JSON error form elsewhere. Nothing about the cause.
+ */
+export function sendUnavailable(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+  const path = request.url.split("?", 1)[0] ?? "";
+  if (path.startsWith("/index.php/apps/oauth2/api/")) {
+    return noStore(reply).status(503).send({ error: "temporarily_unavailable", error_description: DESCRIPTION });
+  }
+  if (path.includes("/apps/activity/api/")) return sendActivityOcs(request, reply, [], 503);
+  if (path.startsWith("/ocs/")) return sendOcs(request, reply, 2, [], 503, DESCRIPTION);
+  if ((request.headers.accept ?? "").includes("text/html")) {
+    return sendPage(reply, messagePage("Temporarily unavailable", DESCRIPTION), 503);
+  }
+  return reply
+    .status(503)
+    .header("cache-control", "no-store")
+    .send({ error: "temporarily_unavailable", error_description: DESCRIPTION });
+}
