@@ -216,6 +216,8 @@ export class Deployment {
                 grant_id: grantIds[j]!,
                 code_challenge: null,
                 code_challenge_method: null,
+                // As the authorization request would have stored it (RFC 6749 §4.1.3, migration 0007).
+                redirect_uri: CLIENT.redirect,
                 created_at: now,
                 expires_at: now + 3600,
                 consumed_at: null,
