@@ -26,6 +26,8 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
         "allow-sub-domains": c.allowSubdomains,
         trusted: c.trusted,
         "resource-server": c.resourceServer,
+        // Only when registered, so listings of clients without one read as before (issue 15).
+        ...(c.postLogoutRedirectUri === null ? {} : { "post-logout-redirect-url": c.postLogoutRedirectUri }),
       },
     ]),
   );
@@ -45,6 +47,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .option("--trusted <value>", "same as the trusted argument")
     .option("--force-trust <value>", "same as the force-trust argument")
     .option("--resource-server <value>", "true or false: may introspect the tokens of every client", "false")
+    .option("--post-logout-redirect-url <url>", "OpenID Connect: where logout may return to (RP-initiated logout)")
     .action(
       async (
         name: string,
@@ -54,7 +57,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
         allowSubdomains: string,
         trusted: string,
         forceTrust: string | undefined,
-        options: { trusted?: string; forceTrust?: string; resourceServer: string },
+        options: { trusted?: string; forceTrust?: string; resourceServer: string; postLogoutRedirectUrl?: string },
       ) => {
         const { oauth } = await context.open();
         unwrap(
@@ -67,6 +70,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
             trusted: options.trusted ?? trusted,
             forceTrust: options.forceTrust ?? forceTrust,
             resourceServer: options.resourceServer,
+            postLogoutRedirectUri: options.postLogoutRedirectUrl,
           }),
         );
       },
@@ -97,7 +101,10 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .command("oauth2:modify-client")
     .description("Modify OAuth2 client details")
     .argument("<name>", "the client's current name")
-    .argument("<key>", "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted or resource-server")
+    .argument(
+      "<key>",
+      "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted, resource-server or post-logout-redirect-url",
+    )
     .argument("<value>", "the new value")
     .option("--force-trust <value>", "true allows trusting a localhost or 127.0.0.1 client (testing only)")
     .action(async (name: string, key: string, value: string, options: { forceTrust?: string }) => {

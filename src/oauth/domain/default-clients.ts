@@ -17,6 +17,7 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     allowSubdomains: false,
     trusted: false,
     resourceServer: false,
+    postLogoutRedirectUri: null,
   },
   {
     name: "Android",
@@ -26,6 +27,7 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     allowSubdomains: false,
     trusted: false,
     resourceServer: false,
+    postLogoutRedirectUri: null,
   },
   {
     name: "iOS",
@@ -35,5 +37,6 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     allowSubdomains: false,
     trusted: false,
     resourceServer: false,
+    postLogoutRedirectUri: null,
   },
 ];

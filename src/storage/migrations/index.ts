@@ -8,6 +8,7 @@ import { tokenWriteIndexesMigration } from "./2026_11_21_0005_token_write_indexe
 import { tokenRowidsMigration } from "./2026_11_21_0006_token_rowids.js";
 import { codeRedirectUriMigration } from "./2026_11_24_0007_code_redirect_uri.js";
 import { clientResourceServerMigration } from "./2026_11_24_0008_client_resource_server.js";
+import { oidcMigration } from "./2026_11_24_0011_oidc.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -22,5 +23,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_21_0006_token_rowids": tokenRowidsMigration(dialect),
     "2026_11_24_0007_code_redirect_uri": codeRedirectUriMigration(),
     "2026_11_24_0008_client_resource_server": clientResourceServerMigration(),
+    "2026_11_24_0011_oidc": oidcMigration(),
   };
 }
