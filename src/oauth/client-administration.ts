@@ -79,7 +79,7 @@ export class ClientAdministration {
       allowSubdomains: input.allowSubdomains,
       trusted: input.trusted,
       resourceServer: input.resourceServer,
-      postLogoutRedirectUri: postLogoutRedirectUri === "" ? null : postLogoutRedirectUri,
+      ...(postLogoutRedirectUri === "" ? {} : { postLogoutRedirectUri }),
     });
   }
 

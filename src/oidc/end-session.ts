@@ -25,7 +25,7 @@ export interface EndSessionFacts {
   /** The verified claims of `id_token_hint`; "invalid" when it was given and does not verify. */
   hint: Record<string, unknown> | "invalid" | undefined;
   issuer: string;
-  findClient(clientId: string): Promise<{ name: string; postLogoutRedirectUri: string | null } | undefined>;
+  findClient(clientId: string): Promise<{ name: string; postLogoutRedirectUri?: string | null } | undefined>;
 }
 
 function audienceOf(claims: Record<string, unknown>): string | undefined {
@@ -56,7 +56,7 @@ export async function checkEndSession(params: EndSessionParams, facts: EndSessio
   const target = params.post_logout_redirect_uri;
   if (target === undefined) return { kind: "valid", redirect: undefined, hintedSubject, clientName: client?.name };
   if (!client) return { kind: "invalid", detail: "post_logout_redirect_uri needs id_token_hint or client_id" };
-  if (client.postLogoutRedirectUri === null || client.postLogoutRedirectUri !== target) {
+  if (!client.postLogoutRedirectUri || client.postLogoutRedirectUri !== target) {
     return { kind: "invalid", detail: "post_logout_redirect_uri is not registered for this client" };
   }
   return {

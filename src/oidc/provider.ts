@@ -12,7 +12,7 @@ export interface OpenIdProviderOptions {
   users: { find(uid: string): Promise<User | undefined> };
   /** The user's avatar as an absolute URL under `baseUrl`, or undefined (accounts/avatars.ts). */
   pictureUrl(baseUrl: string, uid: string): Promise<string | undefined>;
-  clients: { findByClientId(clientId: string): Promise<{ name: string; postLogoutRedirectUri: string | null } | undefined> };
+  clients: { findByClientId(clientId: string): Promise<{ name: string; postLogoutRedirectUri?: string | null } | undefined> };
 }
 
 /**

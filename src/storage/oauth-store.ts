@@ -102,7 +102,7 @@ export class KyselyClientStore implements ClientStore {
       allow_subdomains: fields.allowSubdomains ? 1 : 0,
       trusted: fields.trusted ? 1 : 0,
       resource_server: fields.resourceServer ? 1 : 0,
-      post_logout_redirect_uri: fields.postLogoutRedirectUri,
+      post_logout_redirect_uri: fields.postLogoutRedirectUri ?? null,
       created_at: now,
     };
   }
@@ -127,7 +127,7 @@ export class KyselyClientStore implements ClientStore {
       allowSubdomains: row.allow_subdomains === 1,
       trusted: row.trusted === 1,
       resourceServer: row.resource_server === 1,
-      postLogoutRedirectUri: row.post_logout_redirect_uri,
+      ...(row.post_logout_redirect_uri === null ? {} : { postLogoutRedirectUri: row.post_logout_redirect_uri }),
     };
   }
 

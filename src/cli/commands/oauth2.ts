@@ -27,7 +27,7 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
         trusted: c.trusted,
         "resource-server": c.resourceServer,
         // Only when registered, so listings of clients without one read as before (issue 15).
-        ...(c.postLogoutRedirectUri === null ? {} : { "post-logout-redirect-url": c.postLogoutRedirectUri }),
+        ...(c.postLogoutRedirectUri ? { "post-logout-redirect-url": c.postLogoutRedirectUri } : {}),
       },
     ]),
   );

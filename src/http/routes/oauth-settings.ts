@@ -43,12 +43,12 @@ ${flash ?? ""}
 ${
   clients.length === 0
     ? html`<p class="muted" id="oauth2-no-clients">No clients registered.</p>`
-    : html`<table id="oauth2-clients"><tr><th>Name</th><th>Redirection URI</th><th>Client Identifier</th><th>Secret</th><th>Subdomains allowed</th><th>Trusted client</th><th>Resource server</th><th>Post-logout redirection URI</th><th></th></tr>
+    : html`<table id="oauth2-clients"><tr><th>Name</th><th>Redirection URI</th><th>Post-logout redirection URI</th><th>Client Identifier</th><th>Secret</th><th>Subdomains allowed</th><th>Trusted client</th><th>Resource server</th><th></th></tr>
 ${clients.map(
   (
     c,
-  ) => html`<tr><td>${c.name}</td><td>${c.redirectUri}</td><td><code>${c.clientId}</code></td><td><code class="secret">${c.secret}</code></td>
-<td>${c.allowSubdomains ? "✓" : ""}</td><td>${c.trusted ? "✓" : ""}</td><td>${c.resourceServer ? "✓" : ""}</td><td>${c.postLogoutRedirectUri ?? ""}</td><td>
+  ) => html`<tr><td>${c.name}</td><td>${c.redirectUri}</td><td>${c.postLogoutRedirectUri ?? ""}</td><td><code>${c.clientId}</code></td><td><code class="secret">${c.secret}</code></td>
+<td>${c.allowSubdomains ? "✓" : ""}</td><td>${c.trusted ? "✓" : ""}</td><td>${c.resourceServer ? "✓" : ""}</td><td>
 <form method="post" action="${CLIENTS_PATH}/${String(c.id)}/delete"><input type="hidden" name="requesttoken" value="${csrfToken}">
 <button class="danger" type="submit">Delete</button></form></td></tr>`,
 )}</table>`

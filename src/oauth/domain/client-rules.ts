@@ -23,9 +23,10 @@ export interface ClientFields {
   resourceServer: boolean;
   /**
    * OpenID Connect RP-Initiated Logout 1.0 §3: the one URI the end-session endpoint may send the
-   * browser back to after logout (issue 15); null: none registered, logout ends on Keystream's page.
+   * browser back to after logout (issue 15); absent or null: none registered, logout ends on
+   * Keystream's page. Absent rather than null on clients read back, so they compare as before.
    */
-  postLogoutRedirectUri: string | null;
+  postLogoutRedirectUri?: string | null;
 }
 
 export const MODIFIABLE_KEYS = [
@@ -165,7 +166,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
       allowSubdomains: input.allowSubdomains === "true",
       trusted: input.trusted === "true",
       resourceServer: input.resourceServer === "true",
-      postLogoutRedirectUri: input.postLogoutRedirectUri ? input.postLogoutRedirectUri : null,
+      ...(input.postLogoutRedirectUri ? { postLogoutRedirectUri: input.postLogoutRedirectUri } : {}),
     },
   };
 }

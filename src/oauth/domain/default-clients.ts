@@ -17,7 +17,6 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     allowSubdomains: false,
     trusted: false,
     resourceServer: false,
-    postLogoutRedirectUri: null,
   },
   {
     name: "Android",
@@ -27,7 +26,6 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     allowSubdomains: false,
     trusted: false,
     resourceServer: false,
-    postLogoutRedirectUri: null,
   },
   {
     name: "iOS",
@@ -37,6 +35,5 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     allowSubdomains: false,
     trusted: false,
     resourceServer: false,
-    postLogoutRedirectUri: null,
   },
 ];
