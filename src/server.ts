@@ -31,6 +31,8 @@ export async function startServer(environment: Environment): Promise<{ url: stri
   const migrations = await migrateToLatest(storage);
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
   const services = createServices({ storage, dataDir: environment.dataDir, log });
+  // The OpenID Connect signing key is generated at first start (kept in the database, sealed).
+  await services.oidc.keys.ensure();
   const app = await buildApp({ services, trustedProxies: environment.trustedProxies });
   await app.listen({ host: environment.host, port: environment.port });
   services.jobs.start();
