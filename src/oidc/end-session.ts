@@ -61,7 +61,7 @@ export async function checkEndSession(params: EndSessionParams, facts: EndSessio
   }
   return {
     kind: "valid",
-    redirect: redirectTarget(target, { state: params.state }),
+    redirect: params.state === undefined ? target : redirectTarget(target, { state: params.state }),
     hintedSubject,
     clientName: client.name,
   };

@@ -77,9 +77,11 @@ export class SigningKeys {
   /** RFC 7517 JWK Set of the public keys that verify: live ones and those retired within the grace period. */
   async publicJwks(): Promise<{ keys: JWK[] }> {
     const cutoff = this.clock.nowSeconds() - this.graceSeconds();
+    // The signing key first, then the retired ones, most recently retired first.
+    const order = (k: StoredSigningKey) => (k.retiredAt === null ? Number.POSITIVE_INFINITY : k.retiredAt);
     const keys = (await this.store.list())
       .filter((k) => k.retiredAt === null || k.retiredAt > cutoff)
-      .sort((a, b) => b.createdAt - a.createdAt || (a.kid < b.kid ? -1 : 1));
+      .sort((a, b) => order(b) - order(a) || b.createdAt - a.createdAt || (a.kid < b.kid ? -1 : 1));
     return { keys: keys.map((k) => k.publicJwk) };
   }
 
