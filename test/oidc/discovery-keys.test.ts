@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { decodeProtectedHeader } from "jose";
-import { loggedIn } from "../oauth/support.js";
+import { basic, loggedIn, WEB_CLIENT } from "../oauth/support.js";
 import { createAppOn, type TestApp } from "../support/app.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { createOidcTestApp, ISSUER, JWKS, openIdTokens, verifyIdToken } from "./support.js";
@@ -78,6 +78,21 @@ describe(`discovery (OpenID Connect Discovery 1.0, RFC 8414, ${testDatabaseDiale
       (await verifyIdToken(t, tokens.id_token)).iss,
       (await get("/.well-known/oauth-authorization-server")).json().issuer,
     );
+  });
+
+  it("RFC 7662 2.2: an active introspection answer names the issuer of the discovery document", async () => {
+    const tokens = await openIdTokens(t, await loggedIn(t));
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/index.php/apps/oauth2/api/v1/introspect",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: basic(WEB_CLIENT.clientId, WEB_CLIENT.secret),
+      },
+      payload: new URLSearchParams({ token: tokens.access_token }).toString(),
+    });
+    assert.equal(response.json().active, true);
+    assert.equal(response.json().iss, (await get("/index.php/apps/oauth2/.well-known/openid-configuration")).json().issuer);
   });
 });
 
