@@ -4,7 +4,7 @@ import { errorRedirect } from "../../oauth/authorize.js";
 import { isOpenIdScope } from "../../oidc/claims.js";
 import { decideInteraction, queryAfterLogin } from "../../oidc/interaction.js";
 import { promptValues } from "../../oidc/request.js";
-import { html } from "../html.js";
+import { html, type SafeHtml } from "../html.js";
 import { issuerOf } from "../issuer.js";
 import { sendAuthorizationFailure } from "../oauth-errors.js";
 import { strictParams } from "../oauth-params.js";
@@ -93,29 +93,40 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       : html`The application "${name}" is requesting access to your account. To authorize it, please log in first.`;
   });
 
+  /**
+   * OIDC Core §3.1.2.1 `prompt=none` with nobody logged in: no login page. Once the client and
+   * redirect URI are proven, `login_required` goes to the redirect URI (an unproven request gets the
+   * error page as always). Undefined for any other request: on to the login page.
+   */
+  const silentAnswerWithoutSession = async (
+    query: Record<string, string>,
+    issuer: string,
+  ): Promise<{ kind: "page"; page: SafeHtml } | { kind: "redirect"; location: string } | undefined> => {
+    if (!isOpenId(query) || !promptValues(query).has("none")) return undefined;
+    const check = await oauth.checkAuthorization(query, issuer);
+    if (check.kind === "invalid") return { kind: "page", page: authorizeErrorPage(check.clientName, undefined) };
+    if (check.kind === "redirect") return { kind: "redirect", location: check.location };
+    if (check.kind !== "valid") return undefined;
+    const next = decideInteraction({
+      openid: check.request.openid,
+      session: undefined,
+      now: app.services.clock.nowSeconds(),
+      trusted: check.request.client.trusted,
+      consentedBefore: false,
+    });
+    return next.kind === "error"
+      ? { kind: "redirect", location: errorRedirect(check.request, next.error, next.description) }
+      : undefined;
+  };
+
   app.get(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
     if (!query) return sendPage(reply, authorizeErrorPage(null, undefined), 400);
     const issuer = issuerOf(request);
     const auth = await authenticate(request);
     if (!("principal" in auth) || auth.principal.method !== "session") {
-      // OIDC Core §3.1.2.1 `prompt=none`: no login page; once the client and redirect URI are
-      // proven, `login_required` goes to the redirect URI.
-      if (isOpenId(query) && promptValues(query).has("none")) {
-        const check = await oauth.checkAuthorization(query, issuer);
-        if (check.kind === "invalid") return sendPage(reply, authorizeErrorPage(check.clientName, undefined), 400);
-        if (check.kind === "redirect") return reply.redirect(check.location, 303);
-        if (check.kind === "valid") {
-          const next = decideInteraction({
-            openid: check.request.openid,
-            session: undefined,
-            now: app.services.clock.nowSeconds(),
-            trusted: check.request.client.trusted,
-            consentedBefore: false,
-          });
-          if (next.kind === "error") return reply.redirect(errorRedirect(check.request, next.error, next.description), 303);
-        }
-      }
+      const silent = await silentAnswerWithoutSession(query, issuer);
+      if (silent) return silent.kind === "page" ? sendPage(reply, silent.page, 400) : reply.redirect(silent.location, 303);
       // Not logged in: to the login page and back.
       return reply.redirect(loginRedirect(request.url, query, isOpenId(query), false), 303);
     }
