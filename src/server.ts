@@ -45,6 +45,8 @@ export async function startServer(environment: Environment): Promise<{ url: stri
   );
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
   const services = createServices({ storage, dataDir: environment.dataDir, log });
+  // The OpenID Connect signing key is generated at first start (kept in the database, sealed).
+  await services.oidc.keys.ensure();
   const app = await buildApp({ services, trustedProxies: environment.trustedProxies, timeouts: environment.timeouts });
   const closeApp = boundedClose(app, environment.timeouts.shutdownGraceMs, log);
   await app.listen({ host: environment.host, port: environment.port });

@@ -11,7 +11,10 @@ import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import type { OAuthService } from "./oauth/service.js";
-import { createOAuthService } from "./oauth/setup.js";
+import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./oauth/setup.js";
+import type { OpenIdProvider } from "./oidc/provider.js";
+import { createOpenIdProvider } from "./oidc/setup.js";
+import { keyFileSecretBox } from "./security/secret-box.js";
 import { LOGIN_THROTTLE, Throttle, TOKEN_THROTTLE } from "./security/throttle.js";
 import { ActivityStore } from "./storage/activity-store.js";
 import type { Storage } from "./storage/connect.js";
@@ -37,6 +40,8 @@ export interface Services {
   jobs: JobScheduler;
   avatars: Avatars;
   oauth: OAuthService;
+  /** OpenID Connect on top of `oauth` (issue 15): ID tokens, signing keys, logout. */
+  oidc: OpenIdProvider;
   activity: ActivityService;
 }
 
@@ -94,6 +99,17 @@ export function createServices(options: ServiceOptions): Services {
     authenticator,
     events: oauthActivityEvents(activity),
   });
+  const avatars = new Avatars(db, clock);
+  // The private signing keys are sealed with the client-secret key file (docs/decisions.md).
+  const oidc = createOpenIdProvider({
+    db,
+    clock,
+    settings,
+    users,
+    avatars,
+    oauth,
+    sealer: keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE),
+  });
   return {
     storage,
     settings,
@@ -107,8 +123,9 @@ export function createServices(options: ServiceOptions): Services {
     tokenThrottle,
     authenticator,
     jobs,
-    avatars: new Avatars(db, clock),
+    avatars,
     oauth,
+    oidc,
     activity,
   };
 }

@@ -9,6 +9,8 @@ export interface Principal {
   method: "session" | "password" | "app-password" | "bearer";
   /** For method "bearer": the OAuth client the token was issued to. */
   clientId?: string;
+  /** For method "bearer": the scope the token's grant was given (UserInfo answers by it). */
+  scope?: string | null;
   /** For method "session": the session, whose CSRF token guards state-changing forms. */
   session?: Session;
 }
@@ -19,7 +21,7 @@ export interface Principal {
  * so accounts code does not depend on OAuth.
  */
 export interface BearerTokenResolver {
-  resolve(token: string): Promise<{ user: User; clientId: string } | undefined>;
+  resolve(token: string): Promise<{ user: User; clientId: string; scope?: string | null } | undefined>;
 }
 
 export type AuthenticationFailure =
@@ -114,6 +116,8 @@ export class Authenticator {
   async bearer(token: string): Promise<AuthenticationResult> {
     const resolved = token && this.bearerResolver ? await this.bearerResolver.resolve(token) : undefined;
     if (!resolved?.user.enabled) return { failure: "invalid_token" };
-    return { principal: { user: resolved.user, method: "bearer", clientId: resolved.clientId } };
+    return {
+      principal: { user: resolved.user, method: "bearer", clientId: resolved.clientId, scope: resolved.scope ?? null },
+    };
   }
 }

@@ -24,6 +24,11 @@ export interface Avatar {
 }
 
 /** User avatars (the userinfo `picture`), set with `./occ user:set-avatar` or on the personal page. */
+/** The absolute URL of a user's avatar (userinfo and ID token `picture`): one form everywhere. */
+export function avatarUrlFor(baseUrl: string, uid: string, extension: string): string {
+  return `${baseUrl}/remote.php/dav/avatars/${encodeURIComponent(uid)}/96.${extension}`;
+}
+
 export class Avatars {
   /** Asked on every userinfo request (see PreparedQuery). */
   private readonly contentTypeOf: PreparedQuery<{ uid: string }, { content_type: string }>;

@@ -9,6 +9,11 @@ export interface Session {
   uid: string | null;
   csrfToken: string;
   expiresAt: number;
+  /**
+   * When its user logged in (OIDC Core §2 `auth_time`): the session's creation, since a logged-in
+   * session is only ever started by a login (login.ts replaces the anonymous one).
+   */
+  authenticatedAt: number;
 }
 
 /**
@@ -20,7 +25,7 @@ export class Sessions {
   /** Every request with a session cookie reads its session (see PreparedQuery). */
   private readonly byIdHash: PreparedQuery<
     { idHash: string },
-    { uid: string | null; csrf_token: string; expires_at: number; enabled: number | null }
+    { uid: string | null; csrf_token: string; created_at: number; expires_at: number; enabled: number | null }
   >;
 
   constructor(
@@ -32,7 +37,7 @@ export class Sessions {
       db
         .selectFrom("sessions")
         .leftJoin("users", "users.uid", "sessions.uid")
-        .select(["sessions.uid", "sessions.csrf_token", "sessions.expires_at", "users.enabled"])
+        .select(["sessions.uid", "sessions.csrf_token", "sessions.created_at", "sessions.expires_at", "users.enabled"])
         .where("sessions.id_hash", "=", slot("idHash")),
     );
   }
@@ -45,6 +50,7 @@ export class Sessions {
       csrfToken: randomToken(32),
       // Anonymous sessions only carry a CSRF token for one login form: keep them short.
       expiresAt: now + (uid === null ? 3600 : this.lifetimeSeconds()),
+      authenticatedAt: now,
     };
     await this.db
       .insertInto("sessions")
@@ -65,7 +71,13 @@ export class Sessions {
     const row = await this.byIdHash.first(this.db, { idHash: sha256Hex(token) });
     if (!row || row.expires_at <= this.clock.nowSeconds()) return undefined;
     if (row.uid !== null && row.enabled !== 1) return undefined;
-    return { token, uid: row.uid, csrfToken: row.csrf_token, expiresAt: row.expires_at };
+    return {
+      token,
+      uid: row.uid,
+      csrfToken: row.csrf_token,
+      expiresAt: row.expires_at,
+      authenticatedAt: Number(row.created_at),
+    };
   }
 
   /** Slides the expiry forward for an active user (at most once a minute per session). */

@@ -9,6 +9,7 @@ import { registerCompletionCommand } from "./commands/completion.js";
 import { registerConfigCommands } from "./commands/config.js";
 import { registerMaintenanceCommands } from "./commands/maintenance.js";
 import { registerOAuth2Commands } from "./commands/oauth2.js";
+import { registerOidcCommands } from "./commands/oidc.js";
 import { registerStatusCommand } from "./commands/status.js";
 import { registerUserCommands } from "./commands/user.js";
 import { CommandContext, CommandError } from "./context.js";
@@ -51,6 +52,7 @@ export function buildProgram(context: CommandContext): Command {
   registerConfigCommands(program, context);
   registerMaintenanceCommands(program, context);
   registerOAuth2Commands(program, context);
+  registerOidcCommands(program, context);
   registerAvatarCommands(program, context);
   registerActivityCommands(program, context);
   pointUsageHintsToHelp(program);

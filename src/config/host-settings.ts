@@ -118,6 +118,16 @@ export const hostSettingDefinitions = {
     60,
     2_592_000,
   ),
+  "oidc.key_grace_period": integerSetting(
+    "Seconds an OpenID Connect signing key replaced by ./occ oidc:rotate-key stays published (JWKS), so ID tokens it signed still verify (default 7 days).",
+    604_800,
+    3600,
+    31_536_000,
+  ),
+  "oidc.root_discovery": booleanSetting(
+    "When true, /.well-known/openid-configuration also answers at the root. Off by default: the ownCloud desktop client switches to its OIDC mode when it finds that document.",
+    false,
+  ),
   "cors.allowed-domains": originListSetting(
     "Comma-separated origins whose browsers may call the OAuth token and userinfo endpoints (CORS).",
   ),

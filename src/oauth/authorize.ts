@@ -1,3 +1,4 @@
+import { checkOpenIdRequest, type OpenIdRequest } from "../oidc/request.js";
 import { CODE_LIFETIME_SECONDS } from "./domain/lifetimes.js";
 import { type ChallengeMethod, checkChallenge } from "./domain/pkce.js";
 import { decodeSuppliedRedirectUri, redirectTarget, redirectUriMatches } from "./domain/redirect-uri.js";
@@ -18,6 +19,10 @@ export interface AuthorizationRequest {
   responseMode: string | undefined;
   /** RFC 9207: the issuer identifier, sent as `iss` in every authorization response. */
   issuer: string;
+  /** The `scope` parameter as sent (kept with the grant); undefined when absent. */
+  scope: string | undefined;
+  /** OpenID Connect parameters (src/oidc/request.ts), null when `scope` lacks `openid`. */
+  openid: OpenIdRequest | null;
 }
 
 export type AuthorizationCheck =
@@ -45,7 +50,10 @@ function optionalString(query: AuthorizationQuery, name: string): string | undef
  * 5. response type `code` or `token`, else a redirect with `unsupported_response_type`;
  * 6. for `code`, the PKCE parameters (RFC 7636 §4.4.1, `checkChallenge`), else a redirect with
  *    `invalid_request` (the redirect URI is proven by then). The implicit flow issues no code to
- *    bind a challenge to, so there they are ignored, as before.
+ *    bind a challenge to, so there they are ignored, as before;
+ * 7. with `openid` in `scope`, the OpenID Connect parameters (OIDC Core §3.1.2.2,
+ *    `checkOpenIdRequest`), else a redirect with the OIDC error. Without `openid` nothing new is
+ *    looked at: ownCloud's requests behave as before.
  */
 export async function checkAuthorizationRequest(
   clients: ClientStore,
@@ -56,6 +64,7 @@ export async function checkAuthorizationRequest(
   const clientId = optionalString(query, "client_id");
   const suppliedRedirect = optionalString(query, "redirect_uri");
   const state = optionalString(query, "state");
+  const scope = optionalString(query, "scope");
   const challenge = optionalString(query, "code_challenge");
   const method = optionalString(query, "code_challenge_method");
   const responseMode = optionalString(query, "response_mode");
@@ -64,6 +73,7 @@ export async function checkAuthorizationRequest(
     typeof clientId !== "string" ||
     typeof suppliedRedirect !== "string" ||
     state === null ||
+    scope === null ||
     challenge === null ||
     method === null ||
     responseMode === null
@@ -110,6 +120,20 @@ export async function checkAuthorizationRequest(
     };
   }
 
+  const openid = checkOpenIdRequest(query);
+  if (!openid.ok) {
+    return {
+      kind: "redirect",
+      location: redirectTarget(redirectUri, {
+        error: openid.error,
+        error_description: openid.description,
+        state,
+        iss: options.issuer,
+      }),
+      detail: `Invalid OpenID Connect request: ${openid.description}`,
+    };
+  }
+
   return {
     kind: "valid",
     request: {
@@ -121,8 +145,23 @@ export async function checkAuthorizationRequest(
       codeChallengeMethod: pkce.pkce?.method ?? null,
       responseMode,
       issuer: options.issuer,
+      scope,
+      openid: openid.request,
     },
   };
+}
+
+/**
+ * An error answered at the validated redirect URI (OIDC Core §3.1.2.6, e.g. `login_required` for
+ * `prompt=none`), with `state` and `iss` (RFC 9207), in the response mode of the request.
+ */
+export function errorRedirect(request: AuthorizationRequest, error: string, description: string): string {
+  return redirectTarget(request.redirectUri, {
+    error,
+    error_description: description,
+    state: request.state,
+    iss: request.issuer,
+  });
 }
 
 /** What issuing stores under the new grant: its code, or (implicit flow) its access token. */

@@ -55,6 +55,8 @@ export class ClientAdministration {
     allowSubdomains: boolean;
     trusted: boolean;
     resourceServer: boolean;
+    /** Empty: none (OpenID Connect RP-initiated logout). */
+    postLogoutRedirectUri?: string;
   }): Promise<AdminResult<OAuthClient>> {
     const name = input.name.trim();
     const redirectUri = input.redirectUri.trim();
@@ -64,6 +66,9 @@ export class ClientAdministration {
     if (redirectUri === "") return refused("Redirect URI must not be empty");
     const redirectProblem = redirectUriMessage(redirectUri, "Redirect URI must be a valid URL");
     if (redirectProblem) return refused(redirectProblem);
+    const postLogoutRedirectUri = (input.postLogoutRedirectUri ?? "").trim();
+    const postLogoutProblem = fieldProblem("post-logout-redirect-url", postLogoutRedirectUri);
+    if (postLogoutProblem) return refused(postLogoutProblem);
     if (await this.clients.findByName(name)) return refused(`Name ${name} already exists`);
     if (trustRefused(redirectUri, input.trusted, false)) return refused(CLIENT_MESSAGES.localhostTrusted);
     return this.insert({
@@ -74,6 +79,7 @@ export class ClientAdministration {
       allowSubdomains: input.allowSubdomains,
       trusted: input.trusted,
       resourceServer: input.resourceServer,
+      ...(postLogoutRedirectUri === "" ? {} : { postLogoutRedirectUri }),
     });
   }
 
@@ -121,6 +127,9 @@ export class ClientAdministration {
         break;
       case "resource-server":
         changes.resourceServer = parseStrictBoolean(value) as boolean;
+        break;
+      case "post-logout-redirect-url":
+        changes.postLogoutRedirectUri = value === "" ? null : value;
         break;
     }
     const next = { ...client, ...changes };

@@ -17,6 +17,8 @@ export type IntrospectionResponse =
       iat: number;
       /** `Bearer` for an access token; a refresh token has no RFC 6749 §7.1 type and gets `refresh_token`. */
       token_type: "Bearer" | "refresh_token";
+      /** RFC 7662 §2.2: the issuer, the same value as the metadata's and RFC 9207's `iss` (issue 15). */
+      iss?: string;
     };
 
 const INACTIVE: IntrospectionResponse = { active: false };
@@ -82,6 +84,7 @@ export async function introspectToken(
       exp: found.exp,
       iat: found.iat,
       token_type: found.type,
+      ...(request.origin ? { iss: request.origin.issuer } : {}),
     };
   }
   return INACTIVE;

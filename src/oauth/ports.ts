@@ -1,6 +1,29 @@
 import type { User } from "../accounts/users.js";
 import type { ClientFields } from "./domain/client-rules.js";
 
+/**
+ * OpenID Connect's extension point at the token endpoint (implemented in src/oidc): an ID token for
+ * a grant whose scope contains `openid`, undefined for any other grant (ownCloud's answer, unchanged).
+ */
+export interface IdTokenMinter {
+  mint(input: {
+    /** Where the token request was addressed: the issuer and the base URL of absolute URLs (picture). */
+    origin: RequestOrigin;
+    clientId: string;
+    uid: string;
+    identity: GrantIdentity;
+    /** The access token issued with it (`at_hash`); `nonce` only when `withNonce` (the code exchange). */
+    accessToken: string;
+    withNonce: boolean;
+  }): Promise<string | undefined>;
+}
+
+/** The issuer identifier and base URL a request was addressed to (the HTTP layer decides them). */
+export interface RequestOrigin {
+  issuer: string;
+  baseUrl: string;
+}
+
 /** A registered client, secret decrypted. `id` is internal; `clientId` is the public identifier. */
 export interface OAuthClient extends ClientFields {
   id: number;
@@ -39,7 +62,21 @@ export interface NewCode {
   redirectUri: string;
 }
 
-export interface CodeRecord {
+/**
+ * What an authorization granted, for OpenID Connect (issue 15, migration 0011): kept on the grant, so
+ * the code exchange, every refresh and UserInfo read the same values. All null on a grant recorded
+ * before migration 0011.
+ */
+export interface GrantIdentity {
+  /** The authorization request's `scope`, as sent; null when it had none. */
+  scope: string | null;
+  /** When the user logged in (OIDC Core §2 `auth_time`). */
+  authTime: number | null;
+  /** The authorization request's `nonce` (OIDC Core §3.1.2.1). */
+  nonce: string | null;
+}
+
+export interface CodeRecord extends GrantIdentity {
   grantId: number;
   clientInternalId: number;
   uid: string;
@@ -53,7 +90,7 @@ export interface CodeRecord {
   userEnabled: boolean;
 }
 
-export interface RefreshTokenRecord {
+export interface RefreshTokenRecord extends GrantIdentity {
   id: number;
   grantId: number;
   clientInternalId: number;
@@ -72,6 +109,8 @@ export interface RefreshTokenRecord {
 
 export interface AccessTokenRecord {
   id: number;
+  /** The grant's scope (UserInfo answers the claims it grants, issue 15). */
+  scope: string | null;
   grantId: number;
   uid: string;
   clientId: string;
@@ -110,7 +149,7 @@ export type CleanupProgress = (step: keyof CleanupCounts, deleted: number) => vo
 export interface GrantStore {
   /** A new grant (one authorization of a client by a user) with its first code or implicit token. */
   createGrant(
-    input: { clientInternalId: number; uid: string; now: number },
+    input: { clientInternalId: number; uid: string; now: number; identity?: GrantIdentity },
     first: { code: NewCode } | { tokens: NewTokens },
   ): Promise<number>;
   findCode(codeHash: string): Promise<CodeRecord | undefined>;

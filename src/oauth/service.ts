@@ -16,7 +16,15 @@ import type { OAuthError } from "./domain/errors.js";
 import { isExpired } from "./domain/lifetimes.js";
 import type { GrantDeps } from "./grants/types.js";
 import { type IntrospectionResponse, introspectToken } from "./introspection.js";
-import type { AuthorizedClient, CleanupCounts, CleanupProgress, ClientStore, GrantStore } from "./ports.js";
+import type {
+  AuthorizedClient,
+  CleanupCounts,
+  CleanupProgress,
+  ClientStore,
+  GrantStore,
+  IdTokenMinter,
+  OAuthClient,
+} from "./ports.js";
 import { revokeToken } from "./revocation.js";
 import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
 import type { EventLog } from "./token-request.js";
@@ -59,6 +67,7 @@ export class OAuthService implements BearerTokenResolver {
   private readonly store: ClientStore;
   private readonly grants: GrantStore;
   private events: OAuthEvents | undefined;
+  private idTokens: IdTokenMinter | undefined;
 
   constructor(private readonly options: OAuthServiceOptions) {
     this.events = options.events;
@@ -84,11 +93,16 @@ export class OAuthService implements BearerTokenResolver {
     });
   }
 
-  /** Records a new grant with its code (or implicit token) and returns the redirect target. */
-  async authorize(request: AuthorizationRequest, uid: string): Promise<string> {
+  /**
+   * Records a new grant with its code (or implicit token) and returns the redirect target. The grant
+   * keeps the request's scope and nonce and when the user logged in (`authTime`, from the session),
+   * for the ID tokens and UserInfo of OpenID Connect (issue 15).
+   */
+  async authorize(request: AuthorizationRequest, uid: string, authTime: number | null): Promise<string> {
     const now = this.options.clock.nowSeconds();
     const { location, first } = issueForRequest(request, now);
-    const grantId = await this.grants.createGrant({ clientInternalId: request.client.id, uid, now }, first);
+    const identity = { scope: request.scope ?? null, authTime, nonce: request.openid?.nonce ?? null };
+    const grantId = await this.grants.createGrant({ clientInternalId: request.client.id, uid, now, identity }, first);
     this.options.log.info(
       {
         event: "code" in first ? "oauth2_code_issued" : "oauth2_token_issued",
@@ -100,6 +114,21 @@ export class OAuthService implements BearerTokenResolver {
     );
     await this.notify("clientAuthorized", uid, request.client);
     return location;
+  }
+
+  /** OpenID Connect's ID tokens (src/oidc), wired after construction like the events listener. */
+  useIdTokens(minter: IdTokenMinter | undefined): void {
+    this.idTokens = minter;
+  }
+
+  /** A registered client by its public identifier. */
+  findClient(clientId: string): Promise<OAuthClient | undefined> {
+    return this.store.findByClientId(clientId);
+  }
+
+  /** The user has a live grant for this client: consent given before (OIDC Core §3.1.2.1 `prompt=none`). */
+  async hasAuthorized(uid: string, clientInternalId: number): Promise<boolean> {
+    return (await this.authorizedClients(uid)).some((client) => client.id === clientInternalId);
   }
 
   token(request: TokenRequest): Promise<TokenResponse | OAuthError> {
@@ -114,6 +143,7 @@ export class OAuthService implements BearerTokenResolver {
       refreshReuseGrace: this.options.refreshReuseGrace(),
       sealer: this.options.sealer,
       log,
+      idTokens: this.idTokens,
     };
   }
 
@@ -133,11 +163,11 @@ export class OAuthService implements BearerTokenResolver {
   }
 
   /** BearerTokenResolver: a live access token's user and client (the chain checks the user is enabled). */
-  async resolve(token: string): Promise<{ user: User; clientId: string } | undefined> {
+  async resolve(token: string): Promise<{ user: User; clientId: string; scope: string | null } | undefined> {
     if (token.length !== TOKEN_LENGTH) return undefined;
     const found = await this.grants.findAccessTokenWithUser(sha256Hex(token));
     if (!found || isExpired(found.token.expiresAt, this.options.clock.nowSeconds())) return undefined;
-    return { user: found.user, clientId: found.token.clientId };
+    return { user: found.user, clientId: found.token.clientId, scope: found.token.scope };
   }
 
   authorizedClients(uid: string): Promise<AuthorizedClient[]> {

@@ -29,5 +29,6 @@ export async function handleTokenRequest(
     method: authenticated.method,
     params,
     userAgent: request.userAgent,
+    origin: request.origin,
   });
 }

@@ -1,3 +1,5 @@
+import type { RequestOrigin } from "./ports.js";
+
 /** Where a request's OAuth events (code redeemed, refresh, replay …) are logged. */
 export interface EventLog {
   info(fields: object, message: string): void;
@@ -15,6 +17,8 @@ export interface TokenRequest {
    * (http/access-log.ts). Absent: the service's log.
    */
   log?: EventLog;
+  /** The issuer and base URL this request was addressed to (ID tokens, issue 15); absent: no ID token. */
+  origin?: RequestOrigin;
 }
 
 export function stringParam(body: Record<string, unknown>, name: string): string | undefined {

@@ -34,6 +34,8 @@ export interface TokenResponse {
   expires_in: number;
   refresh_token: string;
   user_id: string;
+  /** OpenID Connect Core §3.1.3.3: only for a grant whose scope contains `openid`. */
+  id_token?: string;
 }
 
 export function tokenResponse(accessToken: string, refreshToken: string, uid: string): TokenResponse {

@@ -60,6 +60,7 @@ export class KyselyClientStore implements ClientStore {
           "allow_subdomains",
           "trusted",
           "resource_server",
+          "post_logout_redirect_uri",
           "created_at",
         ])
         .where("client_id", "=", slot("clientId")),
@@ -102,6 +103,7 @@ export class KyselyClientStore implements ClientStore {
       allow_subdomains: fields.allowSubdomains ? 1 : 0,
       trusted: fields.trusted ? 1 : 0,
       resource_server: fields.resourceServer ? 1 : 0,
+      post_logout_redirect_uri: fields.postLogoutRedirectUri ?? null,
       created_at: now,
     };
   }
@@ -126,6 +128,7 @@ export class KyselyClientStore implements ClientStore {
       allowSubdomains: row.allow_subdomains === 1,
       trusted: row.trusted === 1,
       resourceServer: row.resource_server === 1,
+      ...(row.post_logout_redirect_uri === null ? {} : { postLogoutRedirectUri: row.post_logout_redirect_uri }),
     };
   }
 
@@ -194,6 +197,7 @@ export class KyselyClientStore implements ClientStore {
     if (changes.allowSubdomains !== undefined) set.allow_subdomains = changes.allowSubdomains ? 1 : 0;
     if (changes.trusted !== undefined) set.trusted = changes.trusted ? 1 : 0;
     if (changes.resourceServer !== undefined) set.resource_server = changes.resourceServer ? 1 : 0;
+    if (changes.postLogoutRedirectUri !== undefined) set.post_logout_redirect_uri = changes.postLogoutRedirectUri;
     try {
       await this.db.updateTable("oauth2_clients").set(set).where("id", "=", id).execute();
       return true;
@@ -231,6 +235,9 @@ function grantStatements(db: Db) {
           "c.redirect_uri",
           "c.expires_at",
           "c.consumed_at",
+          "g.scope",
+          "g.auth_time",
+          "g.nonce",
         ])
         .where("c.code_hash", "=", slot("codeHash")),
     ),
@@ -291,6 +298,9 @@ function grantStatements(db: Db) {
           "r.created_at",
           "r.expires_at",
           "r.rotated_at",
+          "g.scope",
+          "g.auth_time",
+          "g.nonce",
         ])
         .where("r.token_hash", "=", slot("tokenHash")),
     ),
@@ -314,14 +324,25 @@ function grantStatements(db: Db) {
         .innerJoin("oauth2_grants as g", "g.id", "a.grant_id")
         .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
         .innerJoin("users as u", "u.uid", "g.uid")
-        .select(["a.id", "a.grant_id", "c.client_id", "a.created_at", "a.expires_at"])
+        .select(["a.id", "a.grant_id", "c.client_id", "a.created_at", "a.expires_at", "g.scope"])
         .select(["u.uid", "u.display_name", "u.email", "u.enabled", "u.is_admin", "u.created_at as user_created_at"])
         .where("a.token_hash", "=", slot("tokenHash")),
     ),
   };
 }
 
-interface CodeRow {
+/** The grant's OpenID Connect columns (migration 0011), read with its codes and tokens. */
+interface GrantIdentityRow {
+  scope: string | null;
+  auth_time: number | null;
+  nonce: string | null;
+}
+
+function identityOf(row: GrantIdentityRow) {
+  return { scope: row.scope, authTime: row.auth_time === null ? null : Number(row.auth_time), nonce: row.nonce };
+}
+
+interface CodeRow extends GrantIdentityRow {
   grant_id: number;
   client_id: number;
   uid: string;
@@ -333,7 +354,7 @@ interface CodeRow {
   user_enabled: number;
 }
 
-interface RefreshRow {
+interface RefreshRow extends GrantIdentityRow {
   id: number;
   grant_id: number;
   client_internal_id: number;
@@ -354,6 +375,7 @@ interface AccessRow extends Omit<UsersTable, "created_at" | "password_hash"> {
   created_at: number;
   expires_at: number;
   user_created_at: number;
+  scope: string | null;
 }
 
 /** What a one-statement write binds for the pair it issues. */
@@ -556,13 +578,20 @@ export class KyselyGrantStore implements GrantStore {
   }
 
   async createGrant(
-    input: { clientInternalId: number; uid: string; now: number },
+    input: Parameters<GrantStore["createGrant"]>[0],
     first: Parameters<GrantStore["createGrant"]>[1],
   ): Promise<number> {
     return transaction(this.db, async (trx) => {
       const grant = await trx
         .insertInto("oauth2_grants")
-        .values({ client_id: input.clientInternalId, uid: input.uid, authorized_at: input.now })
+        .values({
+          client_id: input.clientInternalId,
+          uid: input.uid,
+          authorized_at: input.now,
+          scope: input.identity?.scope ?? null,
+          auth_time: input.identity?.authTime ?? null,
+          nonce: input.identity?.nonce ?? null,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       const grantId = Number(grant.id);
@@ -605,6 +634,7 @@ export class KyselyGrantStore implements GrantStore {
       expiresAt: row.expires_at,
       consumed: row.consumed_at !== null,
       userEnabled: row.user_enabled === 1,
+      ...identityOf(row),
     };
   }
 
@@ -647,6 +677,7 @@ export class KyselyGrantStore implements GrantStore {
       rotated: row.rotated_at !== null,
       publicClient: row.public_client === 1,
       userEnabled: row.user_enabled === 1,
+      ...identityOf(row),
     };
   }
 
@@ -724,6 +755,7 @@ export class KyselyGrantStore implements GrantStore {
       clientId: row.client_id,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
+      scope: row.scope,
     };
     return { token, user: userFromRow({ ...row, created_at: row.user_created_at }) };
   }

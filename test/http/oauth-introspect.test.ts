@@ -95,6 +95,7 @@ describe("POST /index.php/apps/oauth2/api/v1/introspect (RFC 7662)", () => {
       exp: issuedAt + 3600,
       iat: issuedAt,
       token_type: "Bearer",
+      iss: "http://localhost:80/index.php/apps/oauth2",
     });
   });
 

@@ -37,12 +37,16 @@ const PAGES: Record<string, { url: string; as: "admin" | "anonymous" }> = {
   "/index.php/apps/oauth2/logout": { url: "/index.php/apps/oauth2/logout?requesttoken=wrong", as: "admin" },
   "/index.php/apps/activity/": { url: "/index.php/apps/activity/", as: "admin" },
   "/index.php/apps/activity/:filter": { url: "/index.php/apps/activity/self", as: "admin" },
+  // OpenID Connect logout (issue 15): the confirmation page for a logged-in user.
+  "/index.php/apps/oauth2/end-session": { url: "/index.php/apps/oauth2/end-session", as: "admin" },
 };
 
 /** Extra page states of a route: error pages are pages too. */
 const MORE_PAGES: Array<{ url: string; as: "admin" | "anonymous" }> = [
   { url: "/index.php/apps/oauth2/authorize?client_id=unknown", as: "admin" },
   { url: authorizeUrl(WEB_CLIENT, { user: "somebody-else" }), as: "admin" },
+  { url: "/index.php/apps/oauth2/end-session", as: "anonymous" },
+  { url: "/index.php/apps/oauth2/end-session?id_token_hint=not-a-token", as: "admin" },
 ];
 
 /** GET routes that are not HTML pages (APIs, redirects, images, JSON documents). */
@@ -66,6 +70,10 @@ const NOT_PAGES = new Set([
   "/ocs/v2.php/apps/activity/api/v2/activity/filters",
   "/ocs/v2.php/apps/activity/api/v2/activity/:filter",
   "/.well-known/oauth-authorization-server",
+  "/.well-known/oauth-authorization-server/index.php/apps/oauth2",
+  "/.well-known/openid-configuration",
+  "/index.php/apps/oauth2/.well-known/openid-configuration",
+  "/index.php/apps/oauth2/jwks",
   "/remote.php/dav/avatars/:uid/:file",
 ]);
 

@@ -187,7 +187,7 @@ describe("authorization endpoint (research A.2)", () => {
     });
     it("5. another response type → 303 to the redirect URI with unsupported_response_type, the state and iss", async () => {
       // issue 5 adds RFC 9207 `iss` (the request's base URL; inject's host is localhost:80).
-      const iss = `iss=${encodeURIComponent("http://localhost:80")}`;
+      const iss = `iss=${encodeURIComponent("http://localhost:80/index.php/apps/oauth2")}`;
       const response = await browser.get(authorizeUrl(WEB_CLIENT, { response_type: "qwertz", state: "a b" }));
       assert.equal(response.statusCode, 303);
       assert.equal(response.headers.location, `${WEB_CLIENT.redirectUri}?error=unsupported_response_type&state=a%20b&${iss}`);
@@ -239,7 +239,7 @@ describe("authorization endpoint (research A.2)", () => {
       const params = new URLSearchParams(fragment);
       assert.deepEqual([...params.keys()], ["access_token", "token_type", "expires_in", "state", "iss"]);
       assert.equal(params.get("token_type"), "Bearer");
-      assert.equal(params.get("iss"), "http://localhost:80", "RFC 9207 (issue 5)");
+      assert.equal(params.get("iss"), "http://localhost:80/index.php/apps/oauth2", "RFC 9207 (issue 5)");
       assert.equal(params.get("expires_in"), "3600");
       assert.equal(params.get("state"), "imp");
       const token = params.get("access_token") as string;

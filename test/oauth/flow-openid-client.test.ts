@@ -44,7 +44,7 @@ describe("full flow driven by openid-client (a library nobody on the team wrote)
   after(() => t.close());
 
   const serverMetadata = () => ({
-    issuer: base,
+    issuer: `${base}/index.php/apps/oauth2`,
     authorization_endpoint: `${base}/index.php/apps/oauth2/authorize`,
     token_endpoint: `${base}/index.php/apps/oauth2/api/v1/token`,
     userinfo_endpoint: `${base}/index.php/apps/oauth2/api/v1/userinfo`,

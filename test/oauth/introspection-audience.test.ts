@@ -109,6 +109,7 @@ describe("introspection callers (issue 16)", () => {
       exp: t.clock.nowSeconds() + 3600,
       iat: t.clock.nowSeconds(),
       token_type: "Bearer",
+      iss: "http://localhost:80/index.php/apps/oauth2",
     });
   });
 

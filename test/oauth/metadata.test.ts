@@ -84,7 +84,7 @@ describe("RFC 8414 metadata at /.well-known/oauth-authorization-server", () => {
   after(() => t.close());
 
   it("names the issuer from overwrite.cli.url and the endpoints under it", () => {
-    assert.equal(metadata.issuer, ISSUER);
+    assert.equal(metadata.issuer, `${ISSUER}/index.php/apps/oauth2`);
     assert.equal(metadata.authorization_endpoint, `${ISSUER}/index.php/apps/oauth2/authorize`);
     assert.equal(metadata.token_endpoint, `${ISSUER}/index.php/apps/oauth2/api/v1/token`);
     assert.deepEqual(metadata.code_challenge_methods_supported, ["S256", "plain"]);
@@ -137,7 +137,7 @@ describe("RFC 8414 metadata at /.well-known/oauth-authorization-server", () => {
     const response = await browser.get(`${pathOf(metadata.authorization_endpoint)}?${query}`);
     const location = new URL(String(response.headers.location));
     assert.equal(location.searchParams.get("error"), "unsupported_response_type");
-    assert.equal(location.searchParams.get("iss"), ISSUER);
+    assert.equal(location.searchParams.get("iss"), `${ISSUER}/index.php/apps/oauth2`);
   });
 
   it("every PKCE method and token endpoint auth method redeems a code; every grant type works", async () => {
@@ -226,9 +226,9 @@ describe("metadata issuer without overwrite.cli.url", () => {
   it("is the request's base URL, believing X-Forwarded-* only from a trusted proxy", async () => {
     const headers = { host: "internal:8080", "x-forwarded-proto": "https", "x-forwarded-host": "cloud.example.com" };
     const direct = (await t.app.inject({ method: "GET", url: "/.well-known/oauth-authorization-server", headers })).json();
-    assert.equal(direct.issuer, "http://internal:8080");
+    assert.equal(direct.issuer, "http://internal:8080/index.php/apps/oauth2");
     const viaProxy = (await proxied.inject({ method: "GET", url: "/.well-known/oauth-authorization-server", headers })).json();
-    assert.equal(viaProxy.issuer, "https://cloud.example.com");
+    assert.equal(viaProxy.issuer, "https://cloud.example.com/index.php/apps/oauth2");
     assert.equal(viaProxy.token_endpoint, "https://cloud.example.com/index.php/apps/oauth2/api/v1/token");
   });
 

@@ -159,6 +159,7 @@ describe("RFC 7662 introspection: POST /index.php/apps/oauth2/api/v1/introspect"
       exp: now + 3600,
       iat: now,
       token_type: "Bearer",
+      iss: "http://localhost:80/index.php/apps/oauth2",
     });
   });
 

@@ -22,6 +22,8 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
         "allow-sub-domains": c.allowSubdomains,
         trusted: c.trusted,
         "resource-server": c.resourceServer,
+        // Only when registered, so listings of clients without one read as before (issue 15).
+        ...(c.postLogoutRedirectUri ? { "post-logout-redirect-url": c.postLogoutRedirectUri } : {}),
       },
     ]),
   );
@@ -49,6 +51,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .option("--trusted <value>", "same as the trusted argument")
     .option("--force-trust <value>", "same as the force-trust argument")
     .option("--resource-server <value>", "true or false: may introspect the tokens of every client", "false")
+    .option("--post-logout-redirect-url <url>", "OpenID Connect: where logout may return to (RP-initiated logout)")
     .action(
       async (
         name: string,
@@ -58,7 +61,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
         allowSubdomains: string,
         trusted: string,
         forceTrust: string | undefined,
-        options: { trusted?: string; forceTrust?: string; resourceServer: string },
+        options: { trusted?: string; forceTrust?: string; resourceServer: string; postLogoutRedirectUrl?: string },
       ) => {
         const { oauth } = await context.open({ create: true });
         unwrap(
@@ -71,6 +74,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
             trusted: options.trusted ?? trusted,
             forceTrust: options.forceTrust ?? forceTrust,
             resourceServer: options.resourceServer,
+            postLogoutRedirectUri: options.postLogoutRedirectUrl,
           }),
         );
       },
@@ -93,7 +97,10 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .summary("modify an OAuth2 client")
     .description("Modify one field of an OAuth2 client (ownCloud's keys and messages).")
     .argument("<name>", "the client's current name")
-    .argument("<key>", "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted or resource-server")
+    .argument(
+      "<key>",
+      "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted, resource-server or post-logout-redirect-url",
+    )
     .argument("<value>", "the new value")
     .option("--force-trust <value>", "true allows trusting a localhost or 127.0.0.1 client (testing only)")
     .action(async (name: string, key: string, value: string, options: { forceTrust?: string }) => {

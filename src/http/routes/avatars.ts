@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { MAX_AVATAR_BYTES } from "../../accounts/avatars.js";
+import { avatarUrlFor, MAX_AVATAR_BYTES } from "../../accounts/avatars.js";
 import { AccountError } from "../../accounts/errors.js";
 import { baseUrl } from "../base-url.js";
 import { html } from "../html.js";
@@ -10,7 +10,7 @@ const AVATAR_UPLOAD_PATH = "/index.php/settings/personal/avatar";
 
 /** research A.7: the avatar's absolute URL, ownCloud's DAV avatar path. */
 export function avatarUrl(request: FastifyRequest, uid: string, extension: string): string {
-  return `${baseUrl(request)}/remote.php/dav/avatars/${encodeURIComponent(uid)}/96.${extension}`;
+  return avatarUrlFor(baseUrl(request), uid, extension);
 }
 
 /** Avatar serving (any authenticated user, as ownCloud), and the personal page's upload form. */

@@ -45,7 +45,9 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     const query = request.query as Record<string, unknown>;
     const redirectUrl = sameOriginPath(query.redirect_url);
     const auth = await authenticate(request);
-    if ("principal" in auth && auth.principal.method === "session") {
+    // `prompt=login` (set by the authorization endpoint for OIDC Core §3.1.2.1 `prompt=login` and
+    // `max_age`): the form even for a logged-in user, whose new login replaces the session.
+    if ("principal" in auth && auth.principal.method === "session" && query.prompt !== "login") {
       return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
     }
     const session = await ensureBrowserSession(request, reply);

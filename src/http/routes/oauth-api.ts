@@ -4,6 +4,7 @@ import type { TokenRequest } from "../../oauth/token-endpoint.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
 import { eventLogOf } from "../access-log.js";
 import { baseUrl } from "../base-url.js";
+import { originOf } from "../issuer.js";
 import { noStore, sendTokenError } from "../oauth-errors.js";
 import { strictParams } from "../oauth-params.js";
 import { requireUser } from "../plugins/authentication.js";
@@ -68,6 +69,7 @@ async function clientEndpoint<T>(
             authorization: request.headers.authorization,
             userAgent: request.headers["user-agent"],
             log: eventLogOf(request),
+            origin: originOf(request),
           })
         : new OAuthError("invalid_request", params.description, { detail: params.detail }),
     (outcome): AttemptOutcome =>
@@ -118,12 +120,18 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
     return noStore(reply).send(outcome.result);
   });
 
-  // research A.7: sub, picture (only with an avatar), name, email (when set), in this order.
+  // research A.7: sub, picture (only with an avatar), name, email (when set), in this order; for a
+  // token whose grant had `openid`, the claims its scope grants (OIDC Core §5.3, src/oidc/claims.ts).
   app.get(USERINFO_PATH, async (request, reply) => {
     allowListedOrigin(request, reply);
     const principal = await requireUser(request, reply);
     if (!principal) return;
     const { user } = principal;
+    const openIdClaims =
+      principal.method === "bearer"
+        ? await app.services.oidc.userInfo(user, principal.scope ?? null, originOf(request))
+        : undefined;
+    if (openIdClaims) return noStore(reply).send(openIdClaims);
     const extension = await avatars.extensionOf(user.uid);
     return noStore(reply).send({
       sub: user.uid,

@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
-import { baseUrl } from "../base-url.js";
-import { html } from "../html.js";
+import { errorRedirect } from "../../oauth/authorize.js";
+import { isOpenIdScope } from "../../oidc/claims.js";
+import { decideInteraction, queryAfterLogin } from "../../oidc/interaction.js";
+import { promptValues } from "../../oidc/request.js";
+import { html, type SafeHtml } from "../html.js";
+import { issuerOf } from "../issuer.js";
 import { sendAuthorizationFailure } from "../oauth-errors.js";
 import { strictParams } from "../oauth-params.js";
 import { messagePage, sendPage } from "../pages/layout.js";
@@ -23,6 +27,10 @@ const CARRIED = [
   "code_challenge",
   "code_challenge_method",
   "response_mode",
+  // OpenID Connect (issue 15). Not `prompt` or `max_age`: the login that follows satisfies them.
+  "scope",
+  "nonce",
+  "login_hint",
 ];
 
 /**
@@ -37,6 +45,10 @@ function queryOf(request: FastifyRequest): Record<string, string> | undefined {
   return undefined;
 }
 
+function isOpenId(query: Record<string, string>): boolean {
+  return isOpenIdScope(query.scope);
+}
+
 function carried(query: Record<string, unknown>, extra: Record<string, string>): string {
   const params = new URLSearchParams(extra);
   for (const name of CARRIED) {
@@ -48,6 +60,20 @@ function carried(query: Record<string, unknown>, extra: Record<string, string>):
 
 function pageUser(principal: Principal): PageUser {
   return { uid: principal.user.uid, displayName: principal.user.displayName, csrfToken: principal.session?.csrfToken ?? "" };
+}
+
+/**
+ * To the login page and back to this authorization request. The `user` parameter (ownCloud), else
+ * OIDC's `login_hint`, fills in the user name. `fresh`: the login form even though a session exists
+ * (`prompt=login`, `max_age`, OIDC Core §3.1.2.1); the way back then drops what the login satisfies.
+ */
+function loginRedirect(requestUrl: string, query: Record<string, string>, openid: boolean, fresh: boolean): string {
+  const afterLogin = queryAfterLogin(query);
+  const changed = afterLogin.prompt !== query.prompt || afterLogin.max_age !== query.max_age;
+  const back = openid && changed ? `${AUTHORIZE_PATH}?${new URLSearchParams(afterLogin)}` : requestUrl;
+  const hint = query.user || (openid ? query.login_hint : undefined);
+  const extra = `${hint ? `&user=${encodeURIComponent(hint)}` : ""}${fresh ? "&prompt=login" : ""}`;
+  return `/index.php/login?redirect_url=${encodeURIComponent(back)}${extra}`;
 }
 
 /** research A.2.5: logs out, then back to login with the same authorization request. */
@@ -67,30 +93,74 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       : html`The application "${name}" is requesting access to your account. To authorize it, please log in first.`;
   });
 
+  /**
+   * OIDC Core §3.1.2.1 `prompt=none` with nobody logged in: no login page. Once the client and
+   * redirect URI are proven, `login_required` goes to the redirect URI (an unproven request gets the
+   * error page as always). Undefined for any other request: on to the login page.
+   */
+  const silentAnswerWithoutSession = async (
+    query: Record<string, string>,
+    issuer: string,
+  ): Promise<{ kind: "page"; page: SafeHtml } | { kind: "redirect"; location: string } | undefined> => {
+    if (!isOpenId(query) || !promptValues(query).has("none")) return undefined;
+    const check = await oauth.checkAuthorization(query, issuer);
+    if (check.kind === "invalid") return { kind: "page", page: authorizeErrorPage(check.clientName, undefined) };
+    if (check.kind === "redirect") return { kind: "redirect", location: check.location };
+    if (check.kind !== "valid") return undefined;
+    const next = decideInteraction({
+      openid: check.request.openid,
+      session: undefined,
+      now: app.services.clock.nowSeconds(),
+      trusted: check.request.client.trusted,
+      consentedBefore: false,
+    });
+    return next.kind === "error"
+      ? { kind: "redirect", location: errorRedirect(check.request, next.error, next.description) }
+      : undefined;
+  };
+
   app.get(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
     if (!query) return sendPage(reply, authorizeErrorPage(null, undefined), 400);
+    const issuer = issuerOf(request);
     const auth = await authenticate(request);
     if (!("principal" in auth) || auth.principal.method !== "session") {
-      // Not logged in: to the login page and back; the `user` parameter becomes the login hint.
-      const hint = typeof query.user === "string" && query.user !== "" ? `&user=${encodeURIComponent(query.user)}` : "";
-      return reply.redirect(`/index.php/login?redirect_url=${encodeURIComponent(request.url)}${hint}`, 303);
+      const silent = await silentAnswerWithoutSession(query, issuer);
+      if (silent) return silent.kind === "page" ? sendPage(reply, silent.page, 400) : reply.redirect(silent.location, 303);
+      // Not logged in: to the login page and back.
+      return reply.redirect(loginRedirect(request.url, query, isOpenId(query), false), 303);
     }
     const principal = auth.principal;
     const user = pageUser(principal);
-    const check = await oauth.checkAuthorization(query, baseUrl(request), principal.user.uid);
+    const check = await oauth.checkAuthorization(query, issuer, principal.user.uid);
     const requestedUser = typeof query.user === "string" ? query.user : "";
     if (check.kind !== "valid") {
       if (check.kind !== "switch_user") log.error({ event: "oauth2_authorize_refused", uid: user.uid }, check.detail);
       return sendAuthorizationFailure(reply, check, { user, logoutUrl: logoutUrl(query, principal, requestedUser) });
     }
-    if (check.request.client.trusted) {
-      return reply.redirect(await oauth.authorize(check.request, principal.user.uid), 303);
+    const { client, openid } = check.request;
+    const authenticatedAt = principal.session?.authenticatedAt ?? null;
+    const next = decideInteraction({
+      openid,
+      session: { authenticatedAt: authenticatedAt ?? 0 },
+      now: app.services.clock.nowSeconds(),
+      trusted: client.trusted,
+      // Only `prompt=none` needs to know (a query per request otherwise wasted).
+      consentedBefore: openid?.prompt.has("none") === true && (await oauth.hasAuthorized(principal.user.uid, client.id)),
+    });
+    switch (next.kind) {
+      case "login":
+        return reply.redirect(loginRedirect(request.url, query, openid !== null, true), 303);
+      case "error":
+        return reply.redirect(errorRedirect(check.request, next.error, next.description), 303);
+      case "grant":
+        return reply.redirect(await oauth.authorize(check.request, principal.user.uid, authenticatedAt), 303);
+      case "consent":
+        return sendPage(
+          reply,
+          consentPage({ clientName: client.name, user, logoutUrl: logoutUrl(query, principal, requestedUser) }),
+        );
     }
-    return sendPage(
-      reply,
-      consentPage({ clientName: check.request.client.name, user, logoutUrl: logoutUrl(query, principal, requestedUser) }),
-    );
   });
 
   // research A.2.4: the consent form. CSRF checked; `user` and `trusted` are not re-checked.
@@ -99,9 +169,10 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     if (!query) return sendPage(reply, authorizeErrorPage(null, undefined), 400);
     const principal = await requireFormUser(request, reply);
     if (!principal) return;
-    const check = await oauth.checkAuthorization(query, baseUrl(request));
+    const check = await oauth.checkAuthorization(query, issuerOf(request));
     if (check.kind !== "valid") return reply.redirect(DEFAULT_LANDING, 303);
-    return reply.redirect(await oauth.authorize(check.request, principal.user.uid), 303);
+    const authenticatedAt = principal.session?.authenticatedAt ?? null;
+    return reply.redirect(await oauth.authorize(check.request, principal.user.uid, authenticatedAt), 303);
   });
 
   app.get(LOGOUT_PATH, async (request, reply) => {

@@ -1,40 +1,62 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CHALLENGE_METHODS } from "../../oauth/domain/pkce.js";
+import { providerMetadata } from "../../oidc/discovery.js";
 import { baseUrl, cacheByBaseUrl } from "../base-url.js";
+import { ISSUER_PATH, issuerOf } from "../issuer.js";
 import { INTROSPECTION_PATH, REVOCATION_PATH, TOKEN_PATH, USERINFO_PATH } from "./oauth-api.js";
 import { AUTHORIZE_PATH } from "./oauth-authorize.js";
+import { END_SESSION_PATH, JWKS_PATH } from "./oidc.js";
 
 export const METADATA_PATH = "/.well-known/oauth-authorization-server";
+/** RFC 8414 §3: the well-known segment inserted between the host and the issuer's path. */
+export const PATH_INSERTED_METADATA_PATH = `${METADATA_PATH}${ISSUER_PATH}`;
+/** OpenID Connect Discovery 1.0 §4: the issuer with `/.well-known/openid-configuration` appended. */
+export const OPENID_CONFIGURATION_PATH = `${ISSUER_PATH}/.well-known/openid-configuration`;
+export const ROOT_OPENID_CONFIGURATION_PATH = "/.well-known/openid-configuration";
+
+function metadataOf(request: FastifyRequest): Record<string, unknown> {
+  const base = baseUrl(request);
+  return providerMetadata(
+    {
+      issuer: issuerOf(request),
+      authorization: `${base}${AUTHORIZE_PATH}`,
+      token: `${base}${TOKEN_PATH}`,
+      userinfo: `${base}${USERINFO_PATH}`,
+      revocation: `${base}${REVOCATION_PATH}`,
+      introspection: `${base}${INTROSPECTION_PATH}`,
+      jwks: `${base}${JWKS_PATH}`,
+      endSession: `${base}${END_SESSION_PATH}`,
+    },
+    CHALLENGE_METHODS,
+  );
+}
+
+function sendMetadata(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return cacheByBaseUrl(request, reply, 3600).send(metadataOf(request));
+}
 
 /**
- * RFC 8414 authorization server metadata. Advertises only what the endpoints accept (a test walks
- * this document and calls each). The issuer is the base URL (`overwrite.cli.url`, else the request's
- * scheme and host), the same value sent as `iss` in authorization responses (RFC 9207). Publicly
- * cacheable only when `overwrite.cli.url` fixes it (`cacheByBaseUrl`).
+ * RFC 8414 authorization server metadata and the OpenID Provider Configuration: one document
+ * (src/oidc/discovery.ts), so they always agree. The issuer is `<base URL>/index.php/apps/oauth2`
+ * (http/issuer.ts); the base URL is `overwrite.cli.url`, else the request's scheme and host, the
+ * same value sent as `iss` in authorization responses (RFC 9207) and ID tokens.
+ * Publicly cacheable only when `overwrite.cli.url` fixes it (`cacheByBaseUrl`).
  *
- * Deliberately absent: `/.well-known/openid-configuration`. Keystream issues no ID tokens, and the
- * ownCloud desktop client switches to an OIDC mode that breaks its login when that document exists
- * (research owncloud-desktop-client.md §2). No `scopes_supported`: scopes are accepted and ignored.
+ * Where it is served:
+ * - `/.well-known/oauth-authorization-server`: where clients and operators found it before the
+ *   issuer had a path, kept;
+ * - `/.well-known/oauth-authorization-server/index.php/apps/oauth2`: RFC 8414 §3 for this issuer;
+ * - `/index.php/apps/oauth2/.well-known/openid-configuration`: OpenID Discovery §4 for this issuer;
+ * - `/.well-known/openid-configuration` only with the host setting `oidc.root_discovery`: the ownCloud
+ *   desktop client switches to an OIDC mode when that document exists (research
+ *   owncloud-desktop-client.md §2), so by default the root answers 404.
  */
 export async function oauthMetadataRoutes(app: FastifyInstance): Promise<void> {
-  app.get(METADATA_PATH, async (request, reply) => {
-    const issuer = baseUrl(request);
-    return cacheByBaseUrl(request, reply, 3600).send({
-      issuer,
-      authorization_endpoint: `${issuer}${AUTHORIZE_PATH}`,
-      token_endpoint: `${issuer}${TOKEN_PATH}`,
-      userinfo_endpoint: `${issuer}${USERINFO_PATH}`,
-      revocation_endpoint: `${issuer}${REVOCATION_PATH}`,
-      introspection_endpoint: `${issuer}${INTROSPECTION_PATH}`,
-      response_types_supported: ["code", "token"],
-      response_modes_supported: ["query", "fragment"],
-      grant_types_supported: ["authorization_code", "refresh_token", "implicit"],
-      code_challenge_methods_supported: [...CHALLENGE_METHODS],
-      // `none`: a public client (client_id with PKCE, or client_id alone on a PKCE grant's refresh).
-      token_endpoint_auth_methods_supported: ["client_secret_basic", "none"],
-      revocation_endpoint_auth_methods_supported: ["client_secret_basic", "none"],
-      introspection_endpoint_auth_methods_supported: ["client_secret_basic"],
-      authorization_response_iss_parameter_supported: true,
-    });
+  app.get(METADATA_PATH, sendMetadata);
+  app.get(PATH_INSERTED_METADATA_PATH, sendMetadata);
+  app.get(OPENID_CONFIGURATION_PATH, sendMetadata);
+  app.get(ROOT_OPENID_CONFIGURATION_PATH, async (request, reply) => {
+    if (!app.services.settings.get("oidc.root_discovery")) return reply.callNotFound();
+    return sendMetadata(request, reply);
   });
 }

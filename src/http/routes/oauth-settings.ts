@@ -43,11 +43,11 @@ ${flash ?? ""}
 ${
   clients.length === 0
     ? html`<p class="muted" id="oauth2-no-clients">No clients registered.</p>`
-    : html`<table id="oauth2-clients"><tr><th>Name</th><th>Redirection URI</th><th>Client Identifier</th><th>Secret</th><th>Subdomains allowed</th><th>Trusted client</th><th>Resource server</th><th></th></tr>
+    : html`<table id="oauth2-clients"><tr><th>Name</th><th>Redirection URI</th><th>Post-logout redirection URI</th><th>Client Identifier</th><th>Secret</th><th>Subdomains allowed</th><th>Trusted client</th><th>Resource server</th><th></th></tr>
 ${clients.map(
   (
     c,
-  ) => html`<tr><td>${c.name}</td><td>${c.redirectUri}</td><td><code>${c.clientId}</code></td><td><code class="secret">${c.secret}</code></td>
+  ) => html`<tr><td>${c.name}</td><td>${c.redirectUri}</td><td>${c.postLogoutRedirectUri ?? ""}</td><td><code>${c.clientId}</code></td><td><code class="secret">${c.secret}</code></td>
 <td>${c.allowSubdomains ? "✓" : ""}</td><td>${c.trusted ? "✓" : ""}</td><td>${c.resourceServer ? "✓" : ""}</td><td>
 <form method="post" action="${CLIENTS_PATH}/${String(c.id)}/delete"><input type="hidden" name="requesttoken" value="${csrfToken}">
 <button class="danger" type="submit">Delete</button></form></td></tr>`,
@@ -58,6 +58,7 @@ ${clients.map(
 <input type="hidden" name="requesttoken" value="${csrfToken}">
 <label for="oauth2-name">Name</label><input type="text" id="oauth2-name" name="name" maxlength="80" required>
 <label for="oauth2-redirect">Redirection URI</label><input type="text" id="oauth2-redirect" name="redirect_uri" required>
+<label for="oauth2-post-logout-redirect">Post-logout redirection URI (OpenID Connect, optional)</label><input type="text" id="oauth2-post-logout-redirect" name="post_logout_redirect_uri">
 <label><input type="checkbox" name="allow_subdomains" value="1"> Allow subdomains</label>
 <label><input type="checkbox" name="trusted" value="1"> Trusted client</label>
 <label><input type="checkbox" name="resource_server" value="1"> Resource server (may introspect every client's tokens)</label>
@@ -95,6 +96,7 @@ ${clients.map(
       allowSubdomains: field(request, "allow_subdomains") !== undefined,
       trusted: field(request, "trusted") !== undefined,
       resourceServer: field(request, "resource_server") !== undefined,
+      postLogoutRedirectUri: field(request, "post_logout_redirect_uri") ?? "",
     });
     const message = result.ok
       ? html`<p class="notice" id="oauth2-client-added">The client “${result.value.name}” has been added.</p>`

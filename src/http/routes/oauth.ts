@@ -4,15 +4,17 @@ import { oauthApiRoutes } from "./oauth-api.js";
 import { oauthAuthorizeRoutes } from "./oauth-authorize.js";
 import { oauthMetadataRoutes } from "./oauth-metadata.js";
 import { oauthSettingsRoutes } from "./oauth-settings.js";
+import { oidcRoutes } from "./oidc.js";
 
 /**
  * Everything the OAuth 2.0 service serves (`/index.php/apps/oauth2/...`), its RFC 8414 metadata,
- * plus user avatars.
+ * the OpenID Connect endpoints (JWKS, logout), plus user avatars.
  */
 export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   await app.register(oauthAuthorizeRoutes);
   await app.register(oauthApiRoutes);
   await app.register(oauthSettingsRoutes);
   await app.register(oauthMetadataRoutes);
+  await app.register(oidcRoutes);
   await app.register(avatarRoutes);
 }

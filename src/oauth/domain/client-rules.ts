@@ -21,6 +21,12 @@ export interface ClientFields {
    * administrator sets it (occ, admin page); it is never set by default.
    */
   resourceServer: boolean;
+  /**
+   * OpenID Connect RP-Initiated Logout 1.0 §3: the one URI the end-session endpoint may send the
+   * browser back to after logout (issue 15); absent or null: none registered, logout ends on
+   * Keystream's page. Absent rather than null on clients read back, so they compare as before.
+   */
+  postLogoutRedirectUri?: string | null;
 }
 
 export const MODIFIABLE_KEYS = [
@@ -31,6 +37,7 @@ export const MODIFIABLE_KEYS = [
   "allow-sub-domains",
   "trusted",
   "resource-server",
+  "post-logout-redirect-url",
 ] as const;
 export type ModifiableKey = (typeof MODIFIABLE_KEYS)[number];
 
@@ -48,6 +55,7 @@ export const CLIENT_MESSAGES = {
   allowSubdomainsNotBoolean: "Please enter true or false for allowed-sub-domains.",
   trustedNotBoolean: "Please enter true or false for trusted.",
   resourceServerNotBoolean: "Please enter true or false for resource-server.",
+  invalidPostLogoutRedirect: "The post-logout redirect URL is not valid.",
   localhostTrusted: "Cannot set localhost as trusted.",
   nameTaken: (name: string) => `Client name ${name} is already known.`,
   clientIdTaken: (id: string) => `Client ${id} is already known.`,
@@ -113,6 +121,9 @@ export function fieldProblem(key: ModifiableKey, value: string): string | undefi
       return parseStrictBoolean(value) === undefined ? CLIENT_MESSAGES.trustedNotBoolean : undefined;
     case "resource-server":
       return parseStrictBoolean(value) === undefined ? CLIENT_MESSAGES.resourceServerNotBoolean : undefined;
+    case "post-logout-redirect-url":
+      // Empty removes it; otherwise the registration rule of redirect URIs (redirect-uri.ts).
+      return value === "" ? undefined : redirectUriMessage(value, CLIENT_MESSAGES.invalidPostLogoutRedirect);
   }
 }
 
@@ -127,6 +138,8 @@ export interface NewClientArguments {
   forceTrust: string | undefined;
   /** `--resource-server`: `true` or `false`; absent means false. */
   resourceServer?: string | undefined;
+  /** `--post-logout-redirect-url`: absent or empty means none. */
+  postLogoutRedirectUri?: string | undefined;
 }
 
 export function validateNewClient(input: NewClientArguments): { fields: ClientFields } | { problem: string } {
@@ -137,6 +150,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
     ["allow-sub-domains", input.allowSubdomains],
     ["trusted", input.trusted],
     ["resource-server", input.resourceServer ?? "false"],
+    ["post-logout-redirect-url", input.postLogoutRedirectUri ?? ""],
     ["name", input.name],
   ];
   for (const [key, value] of checks) {
@@ -152,6 +166,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
       allowSubdomains: input.allowSubdomains === "true",
       trusted: input.trusted === "true",
       resourceServer: input.resourceServer === "true",
+      ...(input.postLogoutRedirectUri ? { postLogoutRedirectUri: input.postLogoutRedirectUri } : {}),
     },
   };
 }

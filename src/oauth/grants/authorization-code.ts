@@ -5,6 +5,7 @@ import { hasChallenge, verifyPkce } from "../domain/pkce.js";
 import { decodeSuppliedRedirectUri, redirectUriMatches } from "../domain/redirect-uri.js";
 import type { CodeRecord } from "../ports.js";
 import { newTokens, type TokenResponse, tokenResponse } from "../tokens.js";
+import { withIdToken } from "./id-token.js";
 import type { GrantDeps, GrantInput } from "./types.js";
 
 /** RFC 6749 §4.1.3, in ownCloud's order (research A.1.2, `authorization_code`). */
@@ -116,5 +117,9 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
   // Lost the compare-and-set to a concurrent redemption of the same code: that is a replay too.
   if (!redeemed) return replayed(deps, input, record.grantId);
   logRedeemed("tokens issued");
-  return tokenResponse(issued.accessToken, issued.refreshToken as string, record.uid);
+  return withIdToken(deps, input, tokenResponse(issued.accessToken, issued.refreshToken as string, record.uid), {
+    uid: record.uid,
+    identity: record,
+    withNonce: true,
+  });
 }

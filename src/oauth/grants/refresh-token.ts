@@ -4,6 +4,7 @@ import { isLegacyDesktopRefreshLoop } from "../domain/legacy-clients.js";
 import { isExpired } from "../domain/lifetimes.js";
 import type { RefreshTokenRecord } from "../ports.js";
 import { newTokens, type TokenResponse, tokenResponse } from "../tokens.js";
+import { withIdToken } from "./id-token.js";
 import type { GrantDeps, GrantInput } from "./types.js";
 
 /** RFC 6749 §6 with rotation (research A.1.2, `refresh_token`; refresh expiry per issue 3). */
@@ -47,7 +48,11 @@ async function reused(deps: GrantDeps, input: GrantInput, record: RefreshTokenRe
         { event: "oauth2_refresh_grace", client: input.client.clientId, uid: record.uid, grant: record.grantId },
         "a rotated refresh token was retried within the grace window: the same pair is sent again",
       );
-      return tokenResponse(pair.access_token, pair.refresh_token, record.uid);
+      return withIdToken(deps, input, tokenResponse(pair.access_token, pair.refresh_token, record.uid), {
+        uid: record.uid,
+        identity: record,
+        withNonce: false,
+      });
     }
   }
   const revoked = await deps.grants.revokeGrant(record.grantId);
@@ -107,5 +112,10 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
     { event: "oauth2_refresh", client: input.client.clientId, uid: record.uid, grant: record.grantId },
     `A refresh token has been used by the client "${input.client.name}" to request an access token.`,
   );
-  return tokenResponse(issued.accessToken, refreshToken, record.uid);
+  // OIDC Core §12.2: a refresh of an `openid` grant answers a new ID token too (same sub, auth_time; no nonce).
+  return withIdToken(deps, input, tokenResponse(issued.accessToken, refreshToken, record.uid), {
+    uid: record.uid,
+    identity: record,
+    withNonce: false,
+  });
 }

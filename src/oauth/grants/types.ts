@@ -1,7 +1,7 @@
 import type { SecretSealer } from "../../security/secret-box.js";
 import type { AuthenticatedClient } from "../client-authentication.js";
 import type { OAuthError } from "../domain/errors.js";
-import type { GrantStore, OAuthClient } from "../ports.js";
+import type { GrantStore, IdTokenMinter, OAuthClient, RequestOrigin } from "../ports.js";
 import type { EventLog } from "../token-request.js";
 import type { TokenResponse } from "../tokens.js";
 
@@ -15,6 +15,8 @@ export interface GrantDeps {
   /** Seals the grace pair (AES-256-GCM, the client-secret key); plain tokens are never stored. */
   sealer: SecretSealer;
   log: EventLog;
+  /** OpenID Connect (issue 15): signs ID tokens for `openid` grants; absent, none is issued. */
+  idTokens?: IdTokenMinter | undefined;
 }
 
 export interface GrantInput {
@@ -24,6 +26,7 @@ export interface GrantInput {
   /** Only the parameters the grant declares (the endpoint drops the rest). */
   params: Record<string, string | undefined>;
   userAgent: string | undefined;
+  origin?: RequestOrigin | undefined;
 }
 
 /** One grant type of the token endpoint (node-oidc-provider's grant module). */

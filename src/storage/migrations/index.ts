@@ -10,6 +10,7 @@ import { codeRedirectUriMigration } from "./2026_11_24_0007_code_redirect_uri.js
 import { clientResourceServerMigration } from "./2026_11_24_0008_client_resource_server.js";
 import { idempotencyKeysMigration } from "./2026_11_24_0009_idempotency_keys.js";
 import { throttleKeysMigration } from "./2026_11_24_0010_throttle_keys.js";
+import { oidcMigration } from "./2026_11_24_0011_oidc.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -26,5 +27,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_24_0008_client_resource_server": clientResourceServerMigration(),
     "2026_11_24_0009_idempotency_keys": idempotencyKeysMigration(),
     "2026_11_24_0010_throttle_keys": throttleKeysMigration(),
+    "2026_11_24_0011_oidc": oidcMigration(),
   };
 }

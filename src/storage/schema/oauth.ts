@@ -15,6 +15,8 @@ export interface OAuthClientsTable {
   created_at: EpochSeconds;
   /** 1: may introspect other clients' tokens (issue 16, migration 0008); 0 for every client before it. */
   resource_server: Generated<number>;
+  /** Where RP-initiated logout may send the browser back to (issue 15, migration 0011); null: nowhere. */
+  post_logout_redirect_uri: string | null;
 }
 
 /**
@@ -29,6 +31,12 @@ export interface OAuthGrantsTable {
   authorized_at: EpochSeconds;
   /** 1 when the code was redeemed by a public client (PKCE, no secret): refresh with client_id alone. */
   public_client: Generated<number>;
+  /** The authorization request's `scope`, as sent (issue 15, migration 0011); null before it or when absent. */
+  scope: string | null;
+  /** OIDC Core §2 `auth_time`: when the user logged in for this authorization; null before migration 0011. */
+  auth_time: EpochSeconds | null;
+  /** OIDC Core §3.1.2.1 `nonce` of the authorization request, echoed in the code exchange's ID token. */
+  nonce: string | null;
 }
 
 export interface OAuthCodesTable {
@@ -94,6 +102,17 @@ export interface UserAvatarsTable {
   updated_at: EpochSeconds;
 }
 
+/** An ID token signing key (issue 15): the private JWK sealed with the client-secret key. */
+export interface OidcSigningKeysTable {
+  kid: string;
+  alg: string;
+  public_jwk: string;
+  private_jwk_sealed: string;
+  created_at: EpochSeconds;
+  /** When a rotation replaced it: published (verifies) for the grace period after, never signs again. */
+  retired_at: EpochSeconds | null;
+}
+
 export interface OAuthTables {
   oauth2_clients: OAuthClientsTable;
   oauth2_grants: OAuthGrantsTable;
@@ -103,4 +122,5 @@ export interface OAuthTables {
   oauth2_refresh_grace: OAuthRefreshGraceTable;
   oauth2_pending_seeds: OAuthPendingSeedsTable;
   user_avatars: UserAvatarsTable;
+  oidc_signing_keys: OidcSigningKeysTable;
 }

@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Principal } from "../../accounts/authentication.js";
+import type { EndSessionParams } from "../../oidc/end-session.js";
+import { issuerOf } from "../issuer.js";
+import { strictParams } from "../oauth-params.js";
+import { messagePage, sendPage } from "../pages/layout.js";
+import { endSessionConfirmPage, loggedOutPage } from "../pages/oidc.js";
+import { authenticate, clearSessionCookie } from "../plugins/authentication.js";
+import { requireFormUser } from "./settings.js";
+
+export const JWKS_PATH = "/index.php/apps/oauth2/jwks";
+export const END_SESSION_PATH = "/index.php/apps/oauth2/end-session";
+const END_SESSION_CONFIRM_PATH = `${END_SESSION_PATH}/confirm`;
+
+/** RP-Initiated Logout 1.0 §2 parameters Keystream reads (others, e.g. ui_locales, are ignored). */
+const END_SESSION_PARAMS = ["id_token_hint", "client_id", "post_logout_redirect_uri", "state"] as const;
+
+function endSessionParams(source: unknown): EndSessionParams | undefined {
+  const parsed = strictParams(source);
+  if (!parsed.ok) return undefined;
+  const params: Record<string, string> = {};
+  for (const name of END_SESSION_PARAMS) {
+    const value = parsed.params[name];
+    if (value !== undefined && value !== "") params[name] = value;
+  }
+  return params;
+}
+
+const invalidLogout = (reply: FastifyReply) => sendPage(reply, messagePage("Log out", "This logout request is not valid."), 400);
+
+/** The JWKS endpoint and RP-initiated logout (`end_session_endpoint`). */
+export async function oidcRoutes(app: FastifyInstance): Promise<void> {
+  const { oidc, sessions } = app.services;
+
+  // RFC 7517 JWK Set: the public keys that verify ID tokens, the retired ones within their grace period.
+  app.get(JWKS_PATH, async (_request, reply) => {
+    await oidc.keys.ensure();
+    return reply
+      .header("content-type", "application/jwk-set+json")
+      .header("cache-control", "max-age=300")
+      .send(await oidc.keys.publicJwks());
+  });
+
+  const finish = async (request: FastifyRequest, reply: FastifyReply, principal: Principal | undefined, to?: string) => {
+    if (principal?.session) {
+      await sessions.end(principal.session.token);
+      request.log.info({ event: "oidc_logout", uid: principal.user.uid }, "user logged out by a relying party");
+    }
+    clearSessionCookie(request, reply);
+    return to === undefined ? sendPage(reply, loggedOutPage()) : reply.redirect(to, 303);
+  };
+
+  /**
+   * RP-Initiated Logout 1.0 §2–§3 (src/oidc/end-session.ts checks). Nobody logged in: nothing to
+   * end, straight on. A verified `id_token_hint` naming the logged-in user: logged out at once.
+   * Otherwise the user is asked (the request alone does not prove they want it).
+   */
+  const endSession = async (request: FastifyRequest, reply: FastifyReply, source: unknown) => {
+    const params = endSessionParams(source);
+    if (!params) return invalidLogout(reply);
+    const check = await oidc.checkEndSession(params, issuerOf(request));
+    if (check.kind === "invalid") {
+      request.log.info({ event: "oidc_logout_refused", detail: check.detail }, "logout request refused");
+      return invalidLogout(reply);
+    }
+    const auth = await authenticate(request);
+    const principal = "principal" in auth && auth.principal.method === "session" ? auth.principal : undefined;
+    if (!principal || check.hintedSubject === principal.user.uid) return finish(request, reply, principal, check.redirect);
+    const csrfToken = principal.session?.csrfToken ?? "";
+    return sendPage(
+      reply,
+      endSessionConfirmPage({
+        action: END_SESSION_CONFIRM_PATH,
+        csrfToken,
+        params: { ...params },
+        clientName: check.clientName,
+        user: { displayName: principal.user.displayName, csrfToken },
+      }),
+    );
+  };
+
+  // §2: the OP supports both GET and POST at the end_session_endpoint.
+  app.get(END_SESSION_PATH, (request, reply) => endSession(request, reply, request.query));
+  app.post(END_SESSION_PATH, (request, reply) => endSession(request, reply, request.body));
+
+  // The confirmation form (CSRF-checked): the parameters are checked again, then the session ends.
+  app.post(END_SESSION_CONFIRM_PATH, async (request, reply) => {
+    const principal = await requireFormUser(request, reply);
+    if (!principal) return;
+    const params = endSessionParams(request.body);
+    if (!params) return invalidLogout(reply);
+    const check = await oidc.checkEndSession(params, issuerOf(request));
+    if (check.kind === "invalid") return invalidLogout(reply);
+    return finish(request, reply, principal, check.redirect);
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * Scopes and the user claims they grant (OpenID Connect Core 1.0 §5.4), one rule for the ID token
+ * and UserInfo alike, so both always agree on `sub` and on what a scope discloses.
+ */
+
+/** `offline_access` is accepted: Keystream issues refresh tokens to every code grant (ownCloud's rule). */
+export const SCOPES_SUPPORTED = ["openid", "profile", "email", "offline_access"] as const;
+
+export const CLAIMS_SUPPORTED = [
+  "sub",
+  "iss",
+  "aud",
+  "exp",
+  "iat",
+  "auth_time",
+  "nonce",
+  "at_hash",
+  "name",
+  "preferred_username",
+  "picture",
+  "email",
+  "email_verified",
+] as const;
+
+/** The space-separated values of a `scope` parameter (RFC 6749 §3.3). */
+export function scopeValues(scope: string | null | undefined): Set<string> {
+  return new Set((scope ?? "").split(" ").filter((value) => value !== ""));
+}
+
+/** An OpenID Connect request or grant: its scope contains `openid` (OIDC Core §3.1.2.1). */
+export function isOpenIdScope(scope: string | null | undefined): boolean {
+  return scopeValues(scope).has("openid");
+}
+
+/** The user as claims describe them. `sub` is the user id: stable, never reassigned (OIDC Core §2). */
+export interface ClaimsSubject {
+  uid: string;
+  displayName: string;
+  email: string | null;
+  /** Absolute URL of the avatar; undefined when the user has none. */
+  pictureUrl: string | undefined;
+}
+
+/**
+ * OIDC Core §5.4: `profile` → `name`, `preferred_username`, `picture` (when there is one);
+ * `email` → `email`, `email_verified` (when there is an address). `email_verified` is false:
+ * Keystream never proves that a user controls the address (docs/decisions.md).
+ */
+export function scopedUserClaims(subject: ClaimsSubject, scope: string | null | undefined): Record<string, unknown> {
+  const scopes = scopeValues(scope);
+  const claims: Record<string, unknown> = { sub: subject.uid };
+  if (scopes.has("profile")) {
+    claims.name = subject.displayName;
+    claims.preferred_username = subject.uid;
+    if (subject.pictureUrl !== undefined) claims.picture = subject.pictureUrl;
+  }
+  if (scopes.has("email") && subject.email !== null) {
+    claims.email = subject.email;
+    claims.email_verified = false;
+  }
+  return claims;
+}

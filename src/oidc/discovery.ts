@@ -1,0 +1,50 @@
+import { CLAIMS_SUPPORTED, SCOPES_SUPPORTED } from "./claims.js";
+import { SIGNING_ALGORITHM } from "./signing-keys.js";
+
+/** The absolute URLs the metadata names (the HTTP layer knows the paths and the base URL). */
+export interface ProviderEndpoints {
+  issuer: string;
+  authorization: string;
+  token: string;
+  userinfo: string;
+  revocation: string;
+  introspection: string;
+  jwks: string;
+  endSession: string;
+}
+
+/**
+ * The one metadata document, served both as RFC 8414 authorization server metadata and as the
+ * OpenID Provider Configuration (OpenID Connect Discovery 1.0 §3), so the two always agree. It
+ * advertises only what the endpoints accept (test/oauth/metadata.test.ts walks it).
+ */
+export function providerMetadata(endpoints: ProviderEndpoints, pkceMethods: readonly string[]): Record<string, unknown> {
+  return {
+    issuer: endpoints.issuer,
+    authorization_endpoint: endpoints.authorization,
+    token_endpoint: endpoints.token,
+    userinfo_endpoint: endpoints.userinfo,
+    jwks_uri: endpoints.jwks,
+    end_session_endpoint: endpoints.endSession,
+    revocation_endpoint: endpoints.revocation,
+    introspection_endpoint: endpoints.introspection,
+    scopes_supported: [...SCOPES_SUPPORTED],
+    response_types_supported: ["code", "token"],
+    response_modes_supported: ["query", "fragment"],
+    grant_types_supported: ["authorization_code", "refresh_token", "implicit"],
+    code_challenge_methods_supported: [...pkceMethods],
+    // `none`: a public client (client_id with PKCE, or client_id alone on a PKCE grant's refresh).
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "none"],
+    revocation_endpoint_auth_methods_supported: ["client_secret_basic", "none"],
+    introspection_endpoint_auth_methods_supported: ["client_secret_basic"],
+    authorization_response_iss_parameter_supported: true,
+    subject_types_supported: ["public"],
+    id_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
+    claims_supported: [...CLAIMS_SUPPORTED],
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    // Discovery §3: the default is true, so say that request_uri is not supported.
+    request_uri_parameter_supported: false,
+    prompt_values_supported: ["none", "login", "consent", "select_account"],
+  };
+}

@@ -1,0 +1,78 @@
+import type { User } from "../accounts/users.js";
+import type { Clock } from "../clock.js";
+import type { GrantIdentity, IdTokenMinter, RequestOrigin } from "../oauth/ports.js";
+import { type ClaimsSubject, isOpenIdScope, scopedUserClaims } from "./claims.js";
+import { checkEndSession, type EndSessionCheck, type EndSessionParams } from "./end-session.js";
+import { idTokenClaims } from "./id-token.js";
+import type { SigningKeys } from "./signing-keys.js";
+
+export interface OpenIdProviderOptions {
+  keys: SigningKeys;
+  clock: Clock;
+  users: { find(uid: string): Promise<User | undefined> };
+  /** The user's avatar as an absolute URL under `baseUrl`, or undefined (accounts/avatars.ts). */
+  pictureUrl(baseUrl: string, uid: string): Promise<string | undefined>;
+  clients: { findByClientId(clientId: string): Promise<{ name: string; postLogoutRedirectUri?: string | null } | undefined> };
+}
+
+/**
+ * The OpenID Provider (issue 15), on top of the OAuth service: ID tokens for `openid` grants (the
+ * token endpoint's `IdTokenMinter`), the claims UserInfo answers, and RP-initiated logout's rules.
+ * No HTTP here: routes in src/http/routes/oidc.ts call it.
+ */
+export class OpenIdProvider implements IdTokenMinter {
+  constructor(private readonly options: OpenIdProviderOptions) {}
+
+  get keys(): SigningKeys {
+    return this.options.keys;
+  }
+
+  async mint(input: Parameters<IdTokenMinter["mint"]>[0]): Promise<string | undefined> {
+    const { identity } = input;
+    if (!isOpenIdScope(identity.scope)) return undefined;
+    const user = await this.options.users.find(input.uid);
+    if (!user) return undefined;
+    const claims = idTokenClaims({
+      issuer: input.origin.issuer,
+      clientId: input.clientId,
+      subject: await this.subjectOf(user, input.origin.baseUrl),
+      scope: identity.scope as string,
+      authTime: identity.authTime,
+      nonce: input.withNonce ? identity.nonce : null,
+      accessToken: input.accessToken,
+      now: this.options.clock.nowSeconds(),
+    });
+    return this.options.keys.sign(claims);
+  }
+
+  /**
+   * OIDC Core §5.3.2: the claims of an `openid` token's scope, `sub` as in its ID tokens. A token
+   * issued without `openid` gets undefined: UserInfo then answers ownCloud's claims, as before.
+   */
+  async userInfo(user: User, scope: GrantIdentity["scope"], origin: RequestOrigin): Promise<Record<string, unknown> | undefined> {
+    if (!isOpenIdScope(scope)) return undefined;
+    return scopedUserClaims(await this.subjectOf(user, origin.baseUrl), scope);
+  }
+
+  /** RP-Initiated Logout 1.0 (src/oidc/end-session.ts decides). */
+  async checkEndSession(params: EndSessionParams, issuer: string): Promise<EndSessionCheck> {
+    const hint =
+      params.id_token_hint === undefined
+        ? undefined
+        : ((await this.options.keys.verifiedClaims(params.id_token_hint)) ?? ("invalid" as const));
+    return checkEndSession(params, {
+      hint,
+      issuer,
+      findClient: (clientId) => this.options.clients.findByClientId(clientId),
+    });
+  }
+
+  private async subjectOf(user: User, baseUrl: string): Promise<ClaimsSubject> {
+    return {
+      uid: user.uid,
+      displayName: user.displayName,
+      email: user.email,
+      pictureUrl: await this.options.pictureUrl(baseUrl, user.uid),
+    };
+  }
+}
