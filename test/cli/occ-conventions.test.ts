@@ -30,6 +30,7 @@ const DATA_COMMAND_ARGUMENTS: Record<string, string[]> = {
   "maintenance:mode": [],
   "oauth2:list-clients": [],
   "oauth2:cleanup": [],
+  "oidc:rotate-key": [],
   "activity:publish": ["--json", EVENT],
   "activity:expire": [],
 };

@@ -40,6 +40,7 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "oauth2:modify-client": ["Some app", "name", "Other app"],
     "oauth2:remove-client": ["nobody"],
     "oauth2:cleanup": [],
+    "oidc:rotate-key": [],
     "activity:expire": [],
   };
 }

@@ -104,7 +104,7 @@ describe("RFC 8414 metadata at /.well-known/oauth-authorization-server", () => {
       url: "/.well-known/oauth-authorization-server",
       headers: { host: "evil.example" },
     });
-    assert.equal(response.json().issuer, ISSUER, "the Host header changes nothing");
+    assert.equal(response.json().issuer, `${ISSUER}/index.php/apps/oauth2`, "the Host header changes nothing");
     assert.equal(response.headers["cache-control"], "public, max-age=3600");
     assert.equal(response.headers.vary, undefined);
   });
@@ -239,7 +239,7 @@ describe("metadata issuer without overwrite.cli.url", () => {
         url: "/.well-known/oauth-authorization-server",
         headers: { host: "evil.example" },
       });
-      assert.equal(response.json().issuer, "http://evil.example");
+      assert.equal(response.json().issuer, "http://evil.example/index.php/apps/oauth2");
       const cacheControl = String(response.headers["cache-control"]);
       assert.match(cacheControl, /\bprivate\b|\bno-store\b/);
       assert.doesNotMatch(cacheControl, /\bpublic\b|s-maxage/);
