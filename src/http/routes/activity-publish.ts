@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { sendActivityError } from "../activity-errors.js";
 import { apiWriteAllowed, requireUser } from "../plugins/authentication.js";
+import { publishRouteSchema } from "../schemas/activity.js";
 
 /**
  * `POST /index.php/apps/activity/api/v2/events`: an administrator publishes one event or an
@@ -8,9 +9,11 @@ import { apiWriteAllowed, requireUser } from "../plugins/authentication.js";
  * With `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) a retry within 24 h gets the
  * first answer again (201, same body, plus `Idempotent-Replayed: true`) and writes nothing; the
  * same key with another body → 422, a malformed key → 400. Keys are per administrator.
+ * The body schema documents the event; the domain's `validateBatch` (shared with `occ
+ * activity:publish`) decides and words the refusal, so the schema's own verdict is not acted on.
  */
 export async function activityPublishRoutes(app: FastifyInstance): Promise<void> {
-  app.post("/index.php/apps/activity/api/v2/events", async (request, reply) => {
+  app.post("/index.php/apps/activity/api/v2/events", { schema: publishRouteSchema, attachValidation: true }, async (request, reply) => {
     const principal = await requireUser(request, reply);
     if (!principal) return;
     if (!principal.user.isAdmin) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { CHALLENGE_METHODS } from "../../oauth/domain/pkce.js";
 import { baseUrl, cacheByBaseUrl } from "../base-url.js";
+import { metadataRouteSchema } from "../schemas/oauth.js";
 import { INTROSPECTION_PATH, REVOCATION_PATH, TOKEN_PATH, USERINFO_PATH } from "./oauth-api.js";
 import { AUTHORIZE_PATH } from "./oauth-authorize.js";
 
@@ -17,7 +18,7 @@ export const METADATA_PATH = "/.well-known/oauth-authorization-server";
  * (research owncloud-desktop-client.md §2). No `scopes_supported`: scopes are accepted and ignored.
  */
 export async function oauthMetadataRoutes(app: FastifyInstance): Promise<void> {
-  app.get(METADATA_PATH, async (request, reply) => {
+  app.get(METADATA_PATH, { schema: metadataRouteSchema }, async (request, reply) => {
     const issuer = baseUrl(request);
     return cacheByBaseUrl(request, reply, 3600).send({
       issuer,
