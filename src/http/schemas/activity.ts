@@ -58,10 +58,20 @@ const Parameter = Type.Union([
   ),
 ]);
 
-const RichString = Type.Tuple(
-  [Type.String(), Type.Union([Type.Record(Type.String(), Type.Record(Type.String(), Type.String())), Type.Tuple([])])],
-  { description: "Nextcloud rich string: template with {placeholders}, and the objects they name ([] when none)." },
-);
+/** Nextcloud's rich string `[template, objects]`: a pair, written as 2020-12 `prefixItems`. */
+const RichString = Type.Unsafe<[string, unknown]>({
+  type: "array",
+  prefixItems: [
+    Type.String(),
+    Type.Union([
+      Type.Record(Type.String(), Type.Record(Type.String(), Type.String())),
+      Type.Array(Type.Any(), { maxItems: 0 }),
+    ]),
+  ],
+  items: false,
+  minItems: 2,
+  description: "Nextcloud rich string: template with {placeholders}, and the objects they name ([] when none).",
+});
 
 export const ActivityElement = Type.Object(
   {
@@ -199,7 +209,7 @@ export const publishRouteSchema = {
     201: {
       ...Type.Object({ ids: Type.Array(Type.Integer()) }, { additionalProperties: false }),
       description: "The new activity ids (one per affected user).",
-      headers: { "idempotent-replayed": Type.Optional(Type.Literal("true")) },
+      headers: { "idempotent-replayed": Type.String({ pattern: "^true$", description: "On a replay only." }) },
     },
     400: { ...ErrorBody, description: "`invalid_event` naming the element and field, or `invalid_idempotency_key`." },
     ...AUTHENTICATION_RESPONSES,
