@@ -32,7 +32,8 @@ export function strictParams(source: unknown): StrictParams {
   const entries = Object.entries(source);
   if (entries.length > MAX_PARAMETERS) return refused("too many parameters", `${entries.length} parameters`);
   for (const [name, value] of entries) {
-    if (name.length > MAX_PARAMETER_NAME_LENGTH) return refused("malformed parameter name", "a parameter name longer than 128 characters");
+    if (name.length > MAX_PARAMETER_NAME_LENGTH)
+      return refused("malformed parameter name", "a parameter name longer than 128 characters");
     if (Array.isArray(value)) return refused(`parameter ${safeName(name)} is repeated`, `repeated parameter ${safeName(name)}`);
     if (typeof value !== "string") {
       return refused(`parameter ${safeName(name)} is not a string`, `parameter ${safeName(name)} of type ${typeof value}`);
@@ -62,10 +63,7 @@ export interface ParameterSchemaError {
  * rules as `strictParams`), or the schema's refusal in `strictParams`'s words: a refused request
  * answers the same `invalid_request` body whichever of the two checked it.
  */
-export function parametersOf(
-  source: unknown,
-  validation: readonly ParameterSchemaError[] | undefined,
-): StrictParams {
+export function parametersOf(source: unknown, validation: readonly ParameterSchemaError[] | undefined): StrictParams {
   if (validation === undefined || validation.length === 0) {
     const params: Record<string, string> = Object.create(null);
     if (source !== null && typeof source === "object") Object.assign(params, source);

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import ajvFormats from "ajv-formats";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import ajvFormats from "ajv-formats";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { OPENAPI_PATH } from "../../src/http/openapi.js";
 import { strictParams } from "../../src/http/oauth-params.js";
+import { OPENAPI_PATH } from "../../src/http/openapi.js";
 import { fileEvent } from "../activity/support.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, refresh, userinfo, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
@@ -30,7 +30,6 @@ const REVOKE = "/index.php/apps/oauth2/api/v1/revoke";
 const INTROSPECT = "/index.php/apps/oauth2/api/v1/introspect";
 const EVENTS = "/index.php/apps/activity/api/v2/events";
 
-// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is untyped JSON here
 type Doc = any;
 
 /** Every route of the app as `METHOD path` (Fastify's route tree; HEAD is GET's automatic twin). */
@@ -199,8 +198,18 @@ describe("the OpenAPI 3.1 document", () => {
     const active = await call("POST", INTROSPECT, INTROSPECT, form({ token: accessToken }));
     assert.equal(active.json().active, true);
     await call("POST", INTROSPECT, INTROSPECT, form({ token: "unknown" }));
-    await call("POST", TOKEN, TOKEN, form({ grant_type: "authorization_code", code: "wrong", redirect_uri: WEB_CLIENT.redirectUri }));
-    await call("POST", TOKEN, TOKEN, form({ grant_type: "refresh_token", refresh_token: "x" }, basic(WEB_CLIENT.clientId, "wrong")));
+    await call(
+      "POST",
+      TOKEN,
+      TOKEN,
+      form({ grant_type: "authorization_code", code: "wrong", redirect_uri: WEB_CLIENT.redirectUri }),
+    );
+    await call(
+      "POST",
+      TOKEN,
+      TOKEN,
+      form({ grant_type: "refresh_token", refresh_token: "x" }, basic(WEB_CLIENT.clientId, "wrong")),
+    );
     await call("POST", TOKEN, TOKEN, { ...form({}), payload: "grant_type=a&grant_type=b" });
     await call("OPTIONS", "/index.php/apps/oauth2/api/v1/{*}", TOKEN, { headers: { origin: "https://app.example.com" } });
     await call("GET", "/.well-known/oauth-authorization-server", "/.well-known/oauth-authorization-server");
@@ -215,9 +224,14 @@ describe("the OpenAPI 3.1 document", () => {
     assert.equal(replayed.headers["idempotent-replayed"], "true");
     await call("POST", EVENTS, EVENTS, { ...publish, payload: JSON.stringify({ app: "files" }) });
     const bearer = { authorization: `Bearer ${accessToken}` };
-    const page = await call("GET", "/ocs/v2.php/apps/activity/api/v2/activity", "/ocs/v2.php/apps/activity/api/v2/activity?format=json&limit=1", {
-      headers: bearer,
-    });
+    const page = await call(
+      "GET",
+      "/ocs/v2.php/apps/activity/api/v2/activity",
+      "/ocs/v2.php/apps/activity/api/v2/activity?format=json&limit=1",
+      {
+        headers: bearer,
+      },
+    );
     assert.equal(page.statusCode, 200);
     assert.ok(page.headers.link, "a next link");
     await call("GET", "/index.php/apps/activity/api/v2/activity/{filter}", "/index.php/apps/activity/api/v2/activity/self", {
@@ -233,7 +247,9 @@ describe("the OpenAPI 3.1 document", () => {
       headers: bearer,
     });
     await call("GET", "/index.php/apps/activity/api/v2/activity", "/index.php/apps/activity/api/v2/activity");
-    await call("GET", "/index.php/apps/activity/api/v2/settings", "/index.php/apps/activity/api/v2/settings", { headers: bearer });
+    await call("GET", "/index.php/apps/activity/api/v2/settings", "/index.php/apps/activity/api/v2/settings", {
+      headers: bearer,
+    });
     await call("GET", "/ocs/v2.php/cloud/activity", "/ocs/v2.php/cloud/activity?format=json", { headers: bearer });
     await call("GET", "/ocs/v1.php/cloud/activity", "/ocs/v1.php/cloud/activity?format=json", { headers: bearer });
 

@@ -50,7 +50,9 @@ async function stream(
 /** `GET …/api/v2/activity[/:filter]` and `GET …/api/v2/activity/filters` (spec: Endpoints). */
 export async function activityApiRoutes(app: FastifyInstance): Promise<void> {
   for (const prefix of PREFIXES) {
-    app.get(`${prefix}/api/v2/activity`, { schema: streamRouteSchema }, (request, reply) => stream(request, reply, prefix, "all"));
+    app.get(`${prefix}/api/v2/activity`, { schema: streamRouteSchema }, (request, reply) =>
+      stream(request, reply, prefix, "all"),
+    );
     app.get(`${prefix}/api/v2/activity/filters`, { schema: filtersRouteSchema }, async (request, reply) => {
       const principal = await requireUser(request, reply, { anonymousStatus: 403 });
       if (!principal) return;

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from "typebox";
+import { Type } from "typebox";
 import { MAX_AFFECTED_USERS } from "../../activity/domain/event.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../../activity/domain/page.js";
 import { MAX_COLLECTION_ITEMS, MAX_PARAMETERS, PARAMETER_TYPES } from "../../activity/domain/parameters.js";
@@ -63,10 +63,7 @@ const RichString = Type.Unsafe<[string, unknown]>({
   type: "array",
   prefixItems: [
     Type.String(),
-    Type.Union([
-      Type.Record(Type.String(), Type.Record(Type.String(), Type.String())),
-      Type.Array(Type.Any(), { maxItems: 0 }),
-    ]),
+    Type.Union([Type.Record(Type.String(), Type.Record(Type.String(), Type.String())), Type.Array(Type.Any(), { maxItems: 0 })]),
   ],
   items: false,
   minItems: 2,
@@ -118,8 +115,7 @@ const STREAM_RESPONSES = {
   304: emptyResponse("Nothing to return, or If-None-Match names this very page."),
   401: AUTHENTICATION_RESPONSES[401],
   403: {
-    description:
-      "No credentials (JSON error body), or `since` names another user's activity (OCS envelope, data []).",
+    description: "No credentials (JSON error body), or `since` names another user's activity (OCS envelope, data []).",
     content: {
       "application/json": {
         schema: Type.Union([
@@ -171,7 +167,9 @@ export const ActivityEvent = Type.Object(
   {
     app: Type.String({ minLength: 1, maxLength: 32 }),
     type: Type.String({ minLength: 1, maxLength: 255 }),
-    affecteduser: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Exactly one of affecteduser, affectedusers." })),
+    affecteduser: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "Exactly one of affecteduser, affectedusers." }),
+    ),
     affectedusers: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_AFFECTED_USERS }),
     ),

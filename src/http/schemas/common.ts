@@ -22,7 +22,11 @@ export const SECURITY = {
 export type SecurityRequirements = Record<string, string[]>[];
 
 /** Any user credential the authentication chain accepts (`plugins/authentication.ts`). */
-export const USER_SECURITY: SecurityRequirements = [{ [SECURITY.appPassword]: [] }, { [SECURITY.bearer]: [] }, { [SECURITY.session]: [] }];
+export const USER_SECURITY: SecurityRequirements = [
+  { [SECURITY.appPassword]: [] },
+  { [SECURITY.bearer]: [] },
+  { [SECURITY.session]: [] },
+];
 
 /**
  * The one error body of Keystream's JSON answers: RFC 6749 §5.2 at the OAuth endpoints, and the
@@ -104,6 +108,5 @@ export function ocsResponse(description: string, data: TSchema, headers?: Record
 
 /** `format`: the OCS answer's format (query parameter every OCS route reads). */
 export const OcsFormat = Type.Union([Type.String(), Type.Array(Type.String())], {
-  description:
-    "`json` or `xml`; any other value (or a repeated one) is ignored and the Accept header, then the default, decide.",
+  description: "`json` or `xml`; any other value (or a repeated one) is ignored and the Accept header, then the default, decide.",
 });

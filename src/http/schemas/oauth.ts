@@ -97,7 +97,7 @@ export const TokenSuccess = Type.Object(
     expires_in: Type.Integer({ minimum: 1 }),
     refresh_token: Type.String(),
     user_id: Type.String(),
-    message_url: Type.String({ format: "uri", description: "ownCloud's \"authorization successful\" page." }),
+    message_url: Type.String({ format: "uri", description: 'ownCloud\'s "authorization successful" page.' }),
   },
   { additionalProperties: false, title: "TokenResponse" },
 );
@@ -154,7 +154,7 @@ export const IntrospectionResponse = Type.Union(
 export const introspectionRouteSchema = {
   tags: TAGS,
   summary: "Token introspection (RFC 7662)",
-  description: "Confidential clients only; another client's token is `{\"active\": false}`.",
+  description: 'Confidential clients only; another client\'s token is `{"active": false}`.',
   security: [{ [SECURITY.clientSecretBasic]: [] }] as SecurityRequirements,
   consumes: FORM,
   body: TokenParametersOfToken,
@@ -229,8 +229,7 @@ export const metadataRouteSchema = {
   response: {
     200: {
       ...AuthorizationServerMetadata,
-      description:
-        "Public; `public, max-age=3600` when overwrite.cli.url fixes the issuer, else `private` and varying on Host.",
+      description: "Public; `public, max-age=3600` when overwrite.cli.url fixes the issuer, else `private` and varying on Host.",
       headers: { "cache-control": Type.String() },
     },
     ...MAINTENANCE_RESPONSE,
