@@ -21,7 +21,8 @@ export const OPENAPI_PATH = "/index.php/apps/keystream/api/openapi.json";
 export const VALIDATION_OPTIONS: Pick<FastifyServerOptions, "ajv"> = {
   ajv: {
     customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false },
-    // ajv-formats is CommonJS: under NodeNext its default import is the module, the plugin is `.default`.
+    // ajv-formats is CommonJS: under NodeNext its default import is the module, the plugin is `.default`;
+    // its options type is narrower than the `unknown` Fastify declares, hence the cast.
     plugins: [[ajvFormats.default, {}] as never],
   },
 };
@@ -40,7 +41,7 @@ const SECURITY_SCHEMES = {
     description: "A confidential client's client_id and secret (RFC 6749 §2.3.1, `client_secret_basic`).",
   },
   [SECURITY.session]: { type: "apiKey", in: "cookie", name: "ks_session", description: "A logged-in browser session." },
-};
+} as const;
 
 /** Registers the generator (before any route, so its onRoute hook sees them all) and the document's route. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -63,7 +64,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: "OCS", description: "ownCloud/Nextcloud OCS endpoints clients call after login." },
         { name: "Server", description: "status.php and this document." },
       ],
-      components: { securitySchemes: SECURITY_SCHEMES as never },
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
     hideUntagged: true,
   });
