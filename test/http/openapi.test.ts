@@ -32,18 +32,22 @@ const EVENTS = "/index.php/apps/activity/api/v2/events";
 
 type Doc = any;
 
-/** Every route of the app as `METHOD path` (Fastify's route tree; HEAD is GET's automatic twin). */
+/**
+ * Every route of the app as `METHOD path`, from Fastify's radix tree (printRoutes: one segment per
+ * line, indented 4 per level; a node without methods is only a prefix). HEAD is GET's automatic twin.
+ */
 function routesOf(app: FastifyInstance): string[] {
   const stack: string[] = [];
   const routes: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {
-    const match = /^([│ ]*)[└├]── (.+) \(([^)]+)\)$/.exec(line.replace(/\u00a0/g, " "));
+  for (const line of app.printRoutes().split("\n")) {
+    const match = /^([│ ]*)[└├]── (.+?)(?: \(([^)]+)\))?$/.exec(line.replace(/\u00a0/g, " "));
     if (!match) continue;
     const depth = (match[1] as string).length / 4;
     stack[depth] = match[2] as string;
     stack.length = depth + 1;
-    const path = stack.join("").replace(/\/\/+/g, "/");
-    for (const method of (match[3] as string).split(", ")) if (method !== "HEAD") routes.push(`${method} ${path}`);
+    if (match[3] === undefined) continue;
+    const path = stack.join("");
+    for (const method of match[3].split(", ")) if (method !== "HEAD") routes.push(`${method} ${path}`);
   }
   return routes;
 }
@@ -108,7 +112,28 @@ describe("the OpenAPI 3.1 document", () => {
   ): Promise<LightMyRequestResponse> {
     const response = await t.app.inject({ method, url, headers: options.headers, payload: options.payload });
     checkAnswer(doc, ajv, method, path, response);
+    if (options.payload !== undefined && response.statusCode < 300) checkAcceptedBody(method, path, options);
     return response;
+  }
+
+  /** A body the route accepted validates against the documented request body for its content type. */
+  function checkAcceptedBody(method: string, path: string, options: { headers?: Record<string, string>; payload?: string }) {
+    const type = (options.headers?.["content-type"] ?? "").split(";")[0] as string;
+    const media = doc.paths[path][method.toLowerCase()].requestBody?.content?.[type];
+    assert.ok(media, `${method} ${path}: request content type ${type} not documented`);
+    const payload = String(options.payload);
+    let body: unknown;
+    if (type === "application/json") body = JSON.parse(payload);
+    else {
+      const form: Record<string, string | string[]> = {};
+      for (const [name, value] of new URLSearchParams(payload)) {
+        const seen = form[name];
+        form[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+      }
+      body = form;
+    }
+    const validate = ajv.compile(media.schema);
+    assert.ok(validate(body), `${method} ${path}: accepted body ${ajv.errorsText(validate.errors)}`);
   }
 
   before(async () => {
@@ -173,6 +198,7 @@ describe("the OpenAPI 3.1 document", () => {
       const path = route.slice(route.indexOf(" ") + 1);
       return API_PREFIXES.some((prefix) => path.startsWith(prefix));
     });
+    assert.ok(api.includes("OPTIONS /index.php/apps/oauth2/api/v1/*"), JSON.stringify(api));
     assert.ok(api.length >= 20, JSON.stringify(api));
     const missing = api.filter((route) => {
       const [method, path] = route.split(" ") as [string, string];
@@ -247,9 +273,14 @@ describe("the OpenAPI 3.1 document", () => {
       headers: bearer,
     });
     await call("GET", "/index.php/apps/activity/api/v2/activity", "/index.php/apps/activity/api/v2/activity");
-    await call("GET", "/index.php/apps/activity/api/v2/settings", "/index.php/apps/activity/api/v2/settings", {
+    const settings = await call("GET", "/index.php/apps/activity/api/v2/settings", "/index.php/apps/activity/api/v2/settings", {
       headers: bearer,
     });
+    const updated = await call("PUT", "/index.php/apps/activity/api/v2/settings", "/index.php/apps/activity/api/v2/settings", {
+      headers: { ...bearer, "content-type": "application/json" },
+      payload: JSON.stringify({ stream: settings.json().stream }),
+    });
+    assert.equal(updated.statusCode, 200, updated.body);
     await call("GET", "/ocs/v2.php/cloud/activity", "/ocs/v2.php/cloud/activity?format=json", { headers: bearer });
     await call("GET", "/ocs/v1.php/cloud/activity", "/ocs/v1.php/cloud/activity?format=json", { headers: bearer });
 
