@@ -5,6 +5,7 @@ import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from "./config/timeouts.
 import { AccessLog } from "./http/access-log.js";
 import { connectionOptions } from "./http/connections.js";
 import { handleUncaughtError } from "./http/errors.js";
+import { registerOpenApi, VALIDATION_OPTIONS } from "./http/openapi.js";
 import { activityApiRoutes } from "./http/routes/activity-api.js";
 import { activityLegacyRoutes } from "./http/routes/activity-legacy.js";
 import { activityPageRoutes } from "./http/routes/activity-page.js";
@@ -48,6 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Login and consent forms are small; a huge query string is refused before routing.
     routerOptions: { maxParamLength: 500 },
     ...connectionOptions(options.timeouts ?? DEFAULT_SERVER_TIMEOUTS),
+    ...VALIDATION_OPTIONS,
   });
   app.decorate("services", services);
   app.decorate("needsDbUpgrade", options.needsDbUpgrade ?? false);
@@ -58,6 +60,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 256 * 1024 });
+  await registerOpenApi(app);
 
   // A callback hook, not an async one: it runs on every request, and an async hook costs a promise
   // and a microtask turn each time (issue 6).

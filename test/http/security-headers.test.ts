@@ -75,6 +75,7 @@ const NOT_PAGES = new Set([
   "/index.php/apps/oauth2/.well-known/openid-configuration",
   "/index.php/apps/oauth2/jwks",
   "/remote.php/dav/avatars/:uid/:file",
+  "/index.php/apps/keystream/api/openapi.json",
 ]);
 
 function assertPageHeaders(response: LightMyRequestResponse, url: string): void {

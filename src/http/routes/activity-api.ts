@@ -5,6 +5,7 @@ import type { StreamPage } from "../../activity/list-activities.js";
 import { sendActivityError, sendActivityOcs } from "../activity-errors.js";
 import { baseUrl } from "../base-url.js";
 import { requireUser } from "../plugins/authentication.js";
+import { filteredStreamRouteSchema, filtersRouteSchema, streamRouteSchema } from "../schemas/activity.js";
 
 /** Both homes of API v2: the spec's /index.php path and the OCS path today's clients call. */
 const PREFIXES = ["/index.php/apps/activity", "/ocs/v2.php/apps/activity"] as const;
@@ -49,8 +50,10 @@ async function stream(
 /** `GET …/api/v2/activity[/:filter]` and `GET …/api/v2/activity/filters` (spec: Endpoints). */
 export async function activityApiRoutes(app: FastifyInstance): Promise<void> {
   for (const prefix of PREFIXES) {
-    app.get(`${prefix}/api/v2/activity`, (request, reply) => stream(request, reply, prefix, "all"));
-    app.get(`${prefix}/api/v2/activity/filters`, async (request, reply) => {
+    app.get(`${prefix}/api/v2/activity`, { schema: streamRouteSchema }, (request, reply) =>
+      stream(request, reply, prefix, "all"),
+    );
+    app.get(`${prefix}/api/v2/activity/filters`, { schema: filtersRouteSchema }, async (request, reply) => {
       const principal = await requireUser(request, reply, { anonymousStatus: 403 });
       if (!principal) return;
       const base = baseUrl(request);
@@ -59,7 +62,7 @@ export async function activityApiRoutes(app: FastifyInstance): Promise<void> {
         .map((f) => ({ id: f.id, name: f.name, icon: `${base}${f.icon}`, priority: f.priority }));
       return sendActivityOcs(request, reply, filters);
     });
-    app.get(`${prefix}/api/v2/activity/:filter`, (request, reply) =>
+    app.get(`${prefix}/api/v2/activity/:filter`, { schema: filteredStreamRouteSchema }, (request, reply) =>
       stream(request, reply, prefix, (request.params as { filter: string }).filter),
     );
   }

@@ -3,6 +3,7 @@ import { plainText } from "../../activity/domain/prepared-text.js";
 import { baseUrl } from "../base-url.js";
 import { ocsVersionOf, sendOcs } from "../ocs.js";
 import { requireUser } from "../plugins/authentication.js";
+import { legacyListRouteSchema } from "../schemas/activity.js";
 
 const DEFAULT_COUNT = 30;
 const MAX_COUNT = 200;
@@ -21,7 +22,7 @@ function nonNegativeInt(value: unknown, fallback: number): number {
  */
 export async function activityLegacyRoutes(app: FastifyInstance): Promise<void> {
   for (const path of ["/ocs/v1.php/cloud/activity", "/ocs/v2.php/cloud/activity"]) {
-    app.get(path, async (request, reply) => {
+    app.get(path, { schema: legacyListRouteSchema }, async (request, reply) => {
       const principal = await requireUser(request, reply);
       if (!principal) return;
       const q = request.query as Record<string, unknown>;

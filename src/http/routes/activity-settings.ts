@@ -3,6 +3,7 @@ import { STREAM_SETTING_TYPES } from "../../activity/domain/stream-settings.js";
 import { sendActivityError } from "../activity-errors.js";
 import { html } from "../html.js";
 import { apiWriteAllowed, requireUser } from "../plugins/authentication.js";
+import { streamSettingsRouteSchema, updateStreamSettingsRouteSchema } from "../schemas/activity.js";
 import { requireFormUser, sendSettingsPage } from "./settings.js";
 
 const SECTION_ID = "activity-stream";
@@ -15,7 +16,7 @@ const SECTION_ID = "activity-stream";
 export async function activitySettingsRoutes(app: FastifyInstance): Promise<void> {
   const path = "/index.php/apps/activity/api/v2/settings";
 
-  app.get(path, async (request, reply) => {
+  app.get(path, { schema: streamSettingsRouteSchema }, async (request, reply) => {
     const principal = await requireUser(request, reply, { anonymousStatus: 403 });
     if (!principal) return;
     return reply
@@ -23,7 +24,8 @@ export async function activitySettingsRoutes(app: FastifyInstance): Promise<void
       .send({ stream: await app.services.activity.streamSettings(principal.user.uid) });
   });
 
-  app.put(path, async (request, reply) => {
+  // The domain's parseStreamSettingsUpdate decides and words a refusal; the schema documents the body.
+  app.put(path, { schema: updateStreamSettingsRouteSchema, attachValidation: true }, async (request, reply) => {
     const principal = await requireUser(request, reply, { anonymousStatus: 403 });
     if (!principal) return;
     if (!apiWriteAllowed(request, reply, principal)) return;

@@ -6,8 +6,15 @@ import { eventLogOf } from "../access-log.js";
 import { baseUrl } from "../base-url.js";
 import { originOf } from "../issuer.js";
 import { noStore, sendTokenError } from "../oauth-errors.js";
-import { strictParams } from "../oauth-params.js";
+import { parametersOf } from "../oauth-params.js";
 import { requireUser } from "../plugins/authentication.js";
+import {
+  introspectionRouteSchema,
+  preflightRouteSchema,
+  revocationRouteSchema,
+  tokenRouteSchema,
+  userInfoRouteSchema,
+} from "../schemas/oauth.js";
 import { oauthBuckets, throttledAttempt } from "../throttling.js";
 import { avatarUrl } from "./avatars.js";
 import { AUTHORIZATION_SUCCESSFUL_PATH } from "./oauth-authorize.js";
@@ -47,7 +54,8 @@ type ClientEndpoint<T> = (request: TokenRequest) => Promise<T | OAuthError>;
 /**
  * The shared frame of the client endpoints (token, revoke, introspect): the attempt reserved in
  * the per-IP throttle before anything is checked (429 + Retry-After past the ceiling), strict
- * parameters (a repeated or non-string one is 400 invalid_request, not counted), the call, guesses
+ * parameters (the route's body schema; a repeated or non-string one is 400 invalid_request, not
+ * counted), the call, guesses
  * counted and a success resetting the count; errors in the RFC 6749 §5.2 form, never cached.
  */
 async function clientEndpoint<T>(
@@ -57,7 +65,7 @@ async function clientEndpoint<T>(
 ): Promise<{ result: T } | undefined> {
   const { tokenThrottle } = request.server.services;
   const buckets = oauthBuckets(request);
-  const params = strictParams(request.body);
+  const params = parametersOf(request.body, request.validationError?.validation);
   const gate = await throttledAttempt(
     request,
     tokenThrottle,
@@ -99,7 +107,7 @@ async function clientEndpoint<T>(
 export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
   const { oauth, avatars } = app.services;
 
-  app.post(TOKEN_PATH, async (request, reply) => {
+  app.post(TOKEN_PATH, { schema: tokenRouteSchema, attachValidation: true }, async (request, reply) => {
     allowListedOrigin(request, reply);
     const outcome = await clientEndpoint(request, reply, (r) => oauth.token(r));
     if (!outcome) return reply;
@@ -107,14 +115,14 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // RFC 7009 §2.2: 200 with an empty body, whether the token existed or not.
-  app.post(REVOCATION_PATH, async (request, reply) => {
+  app.post(REVOCATION_PATH, { schema: revocationRouteSchema, attachValidation: true }, async (request, reply) => {
     allowListedOrigin(request, reply);
     const outcome = await clientEndpoint(request, reply, async (r) => (await oauth.revokeToken(r)) ?? ("revoked" as const));
     if (!outcome) return reply;
     return noStore(reply).status(200).send();
   });
 
-  app.post(INTROSPECTION_PATH, async (request, reply) => {
+  app.post(INTROSPECTION_PATH, { schema: introspectionRouteSchema, attachValidation: true }, async (request, reply) => {
     const outcome = await clientEndpoint(request, reply, (r) => oauth.introspect(r));
     if (!outcome) return reply;
     return noStore(reply).send(outcome.result);
@@ -122,7 +130,7 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
 
   // research A.7: sub, picture (only with an avatar), name, email (when set), in this order; for a
   // token whose grant had `openid`, the claims its scope grants (OIDC Core §5.3, src/oidc/claims.ts).
-  app.get(USERINFO_PATH, async (request, reply) => {
+  app.get(USERINFO_PATH, { schema: userInfoRouteSchema }, async (request, reply) => {
     allowListedOrigin(request, reply);
     const principal = await requireUser(request, reply);
     if (!principal) return;
@@ -142,7 +150,7 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // research A.10: the preflight answers any path under api/v1.
-  app.options(`${API_PREFIX}/*`, async (request, reply) => {
+  app.options(`${API_PREFIX}/*`, { schema: preflightRouteSchema }, async (request, reply) => {
     const origin = request.headers.origin;
     return reply
       .status(200)

@@ -3,6 +3,7 @@ import { CHALLENGE_METHODS } from "../../oauth/domain/pkce.js";
 import { providerMetadata } from "../../oidc/discovery.js";
 import { baseUrl, cacheByBaseUrl } from "../base-url.js";
 import { ISSUER_PATH, issuerOf } from "../issuer.js";
+import { metadataRouteSchema } from "../schemas/oauth.js";
 import { INTROSPECTION_PATH, REVOCATION_PATH, TOKEN_PATH, USERINFO_PATH } from "./oauth-api.js";
 import { AUTHORIZE_PATH } from "./oauth-authorize.js";
 import { END_SESSION_PATH, JWKS_PATH } from "./oidc.js";
@@ -52,10 +53,10 @@ function sendMetadata(request: FastifyRequest, reply: FastifyReply): FastifyRepl
  *   owncloud-desktop-client.md §2), so by default the root answers 404.
  */
 export async function oauthMetadataRoutes(app: FastifyInstance): Promise<void> {
-  app.get(METADATA_PATH, sendMetadata);
-  app.get(PATH_INSERTED_METADATA_PATH, sendMetadata);
-  app.get(OPENID_CONFIGURATION_PATH, sendMetadata);
-  app.get(ROOT_OPENID_CONFIGURATION_PATH, async (request, reply) => {
+  app.get(METADATA_PATH, { schema: metadataRouteSchema }, sendMetadata);
+  app.get(PATH_INSERTED_METADATA_PATH, { schema: metadataRouteSchema }, sendMetadata);
+  app.get(OPENID_CONFIGURATION_PATH, { schema: metadataRouteSchema }, sendMetadata);
+  app.get(ROOT_OPENID_CONFIGURATION_PATH, { schema: metadataRouteSchema }, async (request, reply) => {
     if (!app.services.settings.get("oidc.root_discovery")) return reply.callNotFound();
     return sendMetadata(request, reply);
   });

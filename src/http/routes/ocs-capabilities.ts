@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { PRODUCT } from "../../product.js";
 import { ocsVersionOf, sendOcs } from "../ocs.js";
+import { capabilitiesRouteSchema } from "../schemas/ocs.js";
 import { serverStatus } from "./status.js";
 
 /**
@@ -31,7 +32,7 @@ export function capabilities(app: FastifyInstance): Record<string, unknown> {
 export async function ocsCapabilitiesRoutes(app: FastifyInstance): Promise<void> {
   const [major = 0, minor = 0, micro = 0] = PRODUCT.version.split(".").map(Number);
   for (const path of ["/ocs/v1.php/cloud/capabilities", "/ocs/v2.php/cloud/capabilities"]) {
-    app.get(path, async (request, reply) => {
+    app.get(path, { schema: capabilitiesRouteSchema }, async (request, reply) => {
       reply.header("cache-control", "no-store");
       return sendOcs(request, reply, ocsVersionOf(request.url), {
         version: { major, minor, micro, string: PRODUCT.versionString, edition: PRODUCT.edition, product: PRODUCT.name },

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { ocsVersionOf, sendOcs } from "../ocs.js";
 import { requireUser } from "../plugins/authentication.js";
+import { userRouteSchema } from "../schemas/ocs.js";
 
 /** `GET /ocs/v{1,2}.php/cloud/user`: who the credentials belong to (clients call it after login). */
 export async function ocsUserRoutes(app: FastifyInstance): Promise<void> {
   for (const path of ["/ocs/v1.php/cloud/user", "/ocs/v2.php/cloud/user"]) {
-    app.get(path, async (request, reply) => {
+    app.get(path, { schema: userRouteSchema }, async (request, reply) => {
       const principal = await requireUser(request, reply);
       if (!principal) return;
       const { user } = principal;

@@ -6,6 +6,7 @@ import { strictParams } from "../oauth-params.js";
 import { messagePage, sendPage } from "../pages/layout.js";
 import { endSessionConfirmPage, loggedOutPage } from "../pages/oidc.js";
 import { authenticate, clearSessionCookie } from "../plugins/authentication.js";
+import { jwksRouteSchema } from "../schemas/oauth.js";
 import { requireFormUser } from "./settings.js";
 
 export const JWKS_PATH = "/index.php/apps/oauth2/jwks";
@@ -33,7 +34,7 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
   const { oidc, sessions } = app.services;
 
   // RFC 7517 JWK Set: the public keys that verify ID tokens, the retired ones within their grace period.
-  app.get(JWKS_PATH, async (_request, reply) => {
+  app.get(JWKS_PATH, { schema: jwksRouteSchema }, async (_request, reply) => {
     await oidc.keys.ensure();
     return reply
       .header("content-type", "application/jwk-set+json")

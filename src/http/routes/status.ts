@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { PRODUCT } from "../../product.js";
+import { statusRouteSchema } from "../schemas/ocs.js";
 
 /**
  * `GET /status.php`, as ownCloud answers it: clients (desktop, mobile) probe it without
@@ -20,7 +21,7 @@ export function serverStatus(app: FastifyInstance) {
 }
 
 export async function statusRoutes(app: FastifyInstance): Promise<void> {
-  app.get("/status.php", async (_request, reply) => {
+  app.get("/status.php", { schema: statusRouteSchema }, async (_request, reply) => {
     reply.header("cache-control", "no-store").header("access-control-allow-origin", "*");
     return serverStatus(app);
   });
