@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { assertBuilt, childEnvironment, COMPILED_MAIN, REPO_ROOT } from "../support/occ.js";
+import { assertBuilt, COMPILED_MAIN, childEnvironment, REPO_ROOT } from "../support/occ.js";
 import { createTestStorage } from "../support/storage.js";
 import { accepts, commandLineOf, descendantsOf, isAlive, SupervisedCommand } from "./support.js";
 
@@ -30,7 +30,7 @@ describe("npm start under a supervisor that signals one PID (real processes)", (
       );
 
       process.kill(npm.pid, "SIGTERM");
-      const { code, signal } = await npm.exited;
+      const { code, signal } = await npm.finished();
 
       assert.deepEqual({ code, signal }, { code: 0, signal: null }, npm.stderr);
       assert.match(npm.stdout, /SIGTERM received, finishing in-flight requests/);

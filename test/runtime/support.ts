@@ -90,7 +90,9 @@ export class SupervisedCommand {
   readonly child: ChildProcess;
   stdout = "";
   stderr = "";
+  /** The command's own exit status (not its output's end: a process it left behind may hold that open). */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly closed: Promise<void>;
 
   constructor(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
     this.child = spawn(command, args, { ...options, detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -100,7 +102,18 @@ export class SupervisedCommand {
     this.child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       this.stderr += chunk;
     });
-    this.exited = new Promise((resolve) => this.child.on("close", (code, signal) => resolve({ code, signal })));
+    this.exited = new Promise((resolve) => this.child.on("exit", (code, signal) => resolve({ code, signal })));
+    this.closed = new Promise((resolve) => this.child.on("close", () => resolve()));
+  }
+
+  /**
+   * Its exit status, once everything written to its stdout and stderr has been read, or (at most
+   * 10 s after the exit) while an orphan it left behind still holds them open.
+   */
+  async finished(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const status = await this.exited;
+    await Promise.race([this.closed, delay(10_000)]);
+    return status;
   }
 
   get pid(): number {
