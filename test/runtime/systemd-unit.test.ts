@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, it } from "node:test";
+import { describe, it, type TestContext } from "node:test";
 import { DEFAULT_SERVER_TIMEOUTS } from "../../src/config/timeouts.js";
 import { REPO_ROOT, runProcess } from "../support/occ.js";
 
@@ -44,30 +44,53 @@ function seconds(span: string): number {
   return total;
 }
 
+/** systemd-analyze, or a skip outside CI (CI installs systemd: there a missing tool fails). */
+function systemdAnalyze(t: TestContext): string | undefined {
+  const analyze = findExecutable("systemd-analyze");
+  if (analyze) return analyze;
+  const inCi = process.env.CI === "true" || process.env.CI === "1";
+  assert.ok(!inCi, "systemd-analyze is missing (Debian package systemd)");
+  t.skip("systemd-analyze is not installed");
+  return undefined;
+}
+
+/** Runs `systemd-analyze <args> <copy of the unit>`; the copy's ExecStart names this Node (verify checks it exists). */
+async function analyzeUnit(analyze: string, args: string[]) {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-unit-"));
+  try {
+    const copy = path.join(directory, "keystream.service");
+    const text = fs.readFileSync(UNIT, "utf8");
+    assert.match(text, /^ExecStart=\/usr\/bin\/node /m);
+    fs.writeFileSync(copy, text.replace(/^ExecStart=\/usr\/bin\/node /m, `ExecStart=${process.execPath} `));
+    return await runProcess(analyze, [...args, copy], { ...process.env, SYSTEMD_LOG_COLOR: "0", SYSTEMD_COLORS: "0" });
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
+}
+
 describe("the systemd unit (deploy/systemd/keystream.service)", () => {
   it("passes systemd-analyze verify without a warning", async (t) => {
-    const analyze = findExecutable("systemd-analyze");
-    if (!analyze) {
-      // CI installs systemd (.ci/run): there a missing tool is a failure, not a skip.
-      const inCi = process.env.CI === "true" || process.env.CI === "1";
-      assert.ok(!inCi, "systemd-analyze is missing (Debian package systemd)");
-      t.skip("systemd-analyze is not installed");
-      return;
-    }
-    // verify checks that ExecStart's program exists: point it at this Node, nothing else changed.
-    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-unit-"));
-    try {
-      const copy = path.join(directory, "keystream.service");
-      const text = fs.readFileSync(UNIT, "utf8");
-      assert.match(text, /^ExecStart=\/usr\/bin\/node /m);
-      fs.writeFileSync(copy, text.replace(/^ExecStart=\/usr\/bin\/node /m, `ExecStart=${process.execPath} `));
-      const result = await runProcess(analyze, ["verify", "--man=no", copy], { ...process.env, SYSTEMD_LOG_COLOR: "0" });
-      assert.equal(result.code, 0, result.stderr);
-      // Unknown keys, keys in the wrong section, bad values: printed, yet exit status 0.
-      assert.equal(result.stderr.trim(), "", "systemd-analyze has no remark");
-    } finally {
-      fs.rmSync(directory, { recursive: true, force: true });
-    }
+    const analyze = systemdAnalyze(t);
+    if (!analyze) return;
+    const result = await analyzeUnit(analyze, ["verify", "--man=no"]);
+    assert.equal(result.code, 0, result.stderr);
+    // Unknown keys, keys in the wrong section, bad values: printed, yet exit status 0.
+    assert.equal(result.stderr.trim(), "", "systemd-analyze has no remark");
+  });
+
+  it("systemd-analyze security rates its exposure OK (at most 2.0 of 10)", async (t) => {
+    const analyze = systemdAnalyze(t);
+    if (!analyze) return;
+    // --threshold is on a 0–100 scale: exit 1 above 20, i.e. an exposure level above 2.0.
+    const result = await analyzeUnit(analyze, ["security", "--offline=yes", "--man=no", "--threshold=20"]);
+    assert.equal(
+      result.code,
+      0,
+      `${result.stdout
+        .split("\n")
+        .filter((line) => line.includes("exposure"))
+        .join("\n")}\n${result.stderr}`,
+    );
   });
 
   it("runs the built server as an unprivileged user and restarts it on failure", () => {
