@@ -13,8 +13,8 @@ import { type PackageJson, readJson } from "./support.js";
  * was no install without TypeScript, tsx, playwright…. The documented flow: build where the dev
  * dependencies are (`npm ci && npm run build`), then `npm ci --omit=dev` in the built tree.
  *
- * How the production tree is made here: `npm ci --omit=dev --offline --ignore-scripts` from npm's
- * cache, the one compiled addon (better-sqlite3's build/, compiled by this checkout's install for
+ * How the production tree is made here: `npm ci --omit=dev --prefer-offline --ignore-scripts` (npm's
+ * cache), the one compiled addon (better-sqlite3's build/, compiled by this checkout's install for
  * this very Node) copied in instead of recompiled (~70 s), and the project's own `prepare` script run
  * as `npm ci` runs it. That is what `npm ci --omit=dev` does, minus the recompilation.
  * With KEYSTREAM_PRODUCTION_INSTALL=real (`.ci/run`), the literal `npm ci --omit=dev` runs instead,
@@ -62,7 +62,7 @@ describe("a production install without dev dependencies (real processes)", () =>
     if (REAL) {
       installOutput = (await npm(["ci", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"], release)).stdout;
     } else {
-      await npm(["ci", "--omit=dev", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], release);
+      await npm(["ci", "--omit=dev", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund"], release);
       const lock = readJson<{ packages: Record<string, LockEntry> }>(path.join(release, "package-lock.json"));
       for (const [location, entry] of Object.entries(lock.packages)) {
         if (!location || entry.dev || !entry.hasInstallScript) continue;
