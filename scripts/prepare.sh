@@ -1,0 +1,14 @@
+#!/bin/sh
+# npm's "prepare" step (npm ci / npm install in this directory): build dist/ with the project's own
+# TypeScript. A production install (`npm ci --omit=dev`) has no TypeScript: it keeps the dist/ that
+# a build made before, and refuses when there is none (newcomer review F2; docs/deployment.md).
+if [ -x node_modules/.bin/tsc ]; then
+  exec node_modules/.bin/tsc -p tsconfig.json
+elif [ -f dist/main.js ] && [ -f dist/cli/occ.js ]; then
+  echo "keystream: TypeScript is not installed (production install): using the existing build in dist/"
+else
+  echo "keystream: dist/ is missing and TypeScript is not installed (npm ci --omit=dev)." >&2
+  echo "Build first where the dev dependencies are installed (npm ci && npm run build), then install" >&2
+  echo "for production with npm ci --omit=dev: docs/deployment.md, \"Production install\"." >&2
+  exit 1
+fi
