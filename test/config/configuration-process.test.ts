@@ -11,6 +11,19 @@ import { createTestStorage, type TestStorage } from "../support/storage.js";
  * Issue 18 "one configuration" (review F6) with the real executables: an install whose
  * config/keystream.json names the instance, and processes started with no Keystream variable at all.
  */
+/** A server that must refuse to start: its exit, or a failure (and a stop) if it started after all. */
+async function refusedStart(server: ServerProcess): Promise<number | null> {
+  const started = await server.waitFor(/Keystream is running at/).then(
+    () => true,
+    () => false,
+  );
+  if (started) {
+    await server.stop();
+    assert.fail(`${server.name} started: ${server.stdout}`);
+  }
+  return (await server.exited).code;
+}
+
 describe("one configuration file for the server and ./occ (real processes)", () => {
   let root: string;
   let install: string;
@@ -113,8 +126,7 @@ describe("one configuration file for the server and ./occ (real processes)", () 
       path.join(current, "dist", "main.js"),
       bare({ LOG_LEVEL: "verbose" }),
     );
-    const { code } = await server.exited;
-    assert.equal(code, 1);
+    assert.equal(await refusedStart(server), 1);
     assert.match(server.stderr, /LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "verbose"/);
     const occ = await runProcess(path.join(current, "occ"), ["user:list"], bare({ PORT: "eighty" }), undefined, root);
     assert.equal(occ.code, 1);
@@ -126,8 +138,7 @@ describe("one configuration file for the server and ./occ (real processes)", () 
     fs.writeFileSync(hostSettings, '{"maintenance": "false"}');
     try {
       const server = new ServerProcess(storage, "broken", {}, path.join(current, "dist", "main.js"), bare());
-      const { code } = await server.exited;
-      assert.equal(code, 1);
+      assert.equal(await refusedStart(server), 1);
       assert.match(
         server.stderr,
         new RegExp(`${hostSettings}: "maintenance" must be a boolean \\(true or false\\), got "false"`),
