@@ -125,12 +125,12 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env, options: {
     host: text("host") ?? processSettingDefinitions.host.defaultValue,
     port: (settings.port as number | undefined) ?? processSettingDefinitions.port.defaultValue,
     // A path from the environment is relative to the working directory, one from the file to the
-    // file's directory; the default, <app root>/data, lets `./occ` and the server agree anywhere.
+    // file's real directory (a release's config/keystream.json may link to /etc/keystream/); the default, <app root>/data, lets `./occ` and the server agree anywhere.
     dataDir:
       fromEnv.values.data_dir !== undefined
         ? path.resolve(fromEnv.values.data_dir as string)
         : fromFile?.values.data_dir !== undefined
-          ? path.resolve(path.dirname(configPath), fromFile.values.data_dir as string)
+          ? path.resolve(path.dirname(fs.realpathSync(configPath)), fromFile.values.data_dir as string)
           : path.join(options.appRoot ?? APP_ROOT, "data"),
     databaseUrl: databaseUrl(settings),
     logLevel: text("log_level") ?? processSettingDefinitions.log_level.defaultValue,

@@ -81,6 +81,18 @@ describe("the configuration file (keystream.json) and the environment over it", 
     assert.equal(read.configFile?.read, true);
   });
 
+  it("a release's config/keystream.json linked to a file kept outside the releases: a relative data_dir follows the real file", () => {
+    const etc = path.join(dir, "etc");
+    fs.mkdirSync(etc);
+    fs.writeFileSync(path.join(etc, "keystream.json"), JSON.stringify({ data_dir: "../var" }));
+    const release = path.join(dir, "releases", "2");
+    fs.mkdirSync(path.join(release, "config"), { recursive: true });
+    fs.symlinkSync(path.join(etc, "keystream.json"), path.join(release, "config", "keystream.json"));
+    const read = readEnvironment({}, { appRoot: release });
+    assert.equal(read.configFile?.read, true);
+    assert.equal(read.dataDir, path.join(dir, "var"));
+  });
+
   it("a file named by KEYSTREAM_CONFIG that does not exist refuses to start, naming it", () => {
     assert.match(refusal({ KEYSTREAM_CONFIG: file }), new RegExp(`KEYSTREAM_CONFIG names ${file}, which does not exist`));
   });
