@@ -1,6 +1,7 @@
 import pino from "pino";
 import { buildApp } from "./app.js";
 import type { Environment } from "./config/environment.js";
+import { HostSettings } from "./config/host-settings.js";
 import { boundedClose } from "./http/connections.js";
 import { createServices } from "./services.js";
 import { openStorage } from "./storage/connect.js";
@@ -25,6 +26,10 @@ export async function startServer(environment: Environment): Promise<{ url: stri
     { level: environment.logLevel },
     pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }),
   );
+  // config.json is checked before anything else: a broken one stops the start with its message
+  // (file, key, expected type), as there are no last good settings to keep yet.
+  const settings = new HostSettings(environment.dataDir, {}, log);
+  settings.load();
   const storage = openStorage({
     databaseUrl: environment.databaseUrl,
     dataDir: environment.dataDir,
@@ -44,7 +49,7 @@ export async function startServer(environment: Environment): Promise<{ url: stri
     },
   );
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
-  const services = createServices({ storage, dataDir: environment.dataDir, log });
+  const services = createServices({ storage, dataDir: environment.dataDir, log, settings });
   // The OpenID Connect signing key is generated at first start (kept in the database, sealed).
   await services.oidc.keys.ensure();
   const app = await buildApp({ services, trustedProxies: environment.trustedProxies, timeouts: environment.timeouts });

@@ -57,8 +57,8 @@ export function createServices(options: ServiceOptions): Services {
   const { storage, dataDir } = options;
   const db = storage.db;
   const clock = options.clock ?? systemClock;
-  const settings = options.settings ?? new HostSettings(dataDir);
   const log = options.log ?? pino({ level: "info" });
+  const settings = options.settings ?? new HostSettings(dataDir, {}, log);
   const users = new UserDirectory(db, clock);
   const appPasswords = new AppPasswords(db, clock);
   const sessions = new Sessions(db, clock, () => settings.get("session.lifetime"));

@@ -73,7 +73,8 @@ export async function openInstance(
 
 function noInstance(where: string): CommandError {
   return new CommandError(
-    `no Keystream instance in ${where}; set KEYSTREAM_DATA_DIR (and KEYSTREAM_DATABASE_URL) as the server has them`,
+    `no Keystream instance in ${where}; give data_dir (and database_url) in the configuration file the server reads, ` +
+      "or set KEYSTREAM_DATA_DIR (and KEYSTREAM_DATABASE_URL) as the server has them",
   );
 }
 
@@ -84,15 +85,21 @@ function noInstance(where: string): CommandError {
 export class CommandContext {
   private services: Services | undefined;
   private storage: Storage | undefined;
-  readonly environment: Environment;
 
   constructor(
     readonly out: (text: string) => void = (text) => process.stdout.write(text),
-    environment?: Environment,
+    private givenEnvironment?: Environment,
     /** Progress and notices: stderr, so that stdout stays parseable. */
     readonly err: (text: string) => void = (text) => process.stderr.write(text),
-  ) {
-    this.environment = environment ?? readEnvironment();
+  ) {}
+
+  /**
+   * The configuration file and environment, as the server reads them; read on first use, so that
+   * `--help` works beside a broken file and a broken one is reported as the command's error.
+   */
+  get environment(): Environment {
+    this.givenEnvironment ??= readEnvironment();
+    return this.givenEnvironment;
   }
 
   /** Opens the instance (see openInstance) and returns the migrations this applied. */
@@ -109,7 +116,7 @@ export class CommandContext {
     const [{ default: pino }, { createServices }] = await Promise.all([import("pino"), import("../services.js")]);
     const { storage } = this.storage ? { storage: this.storage } : await this.openStorage(options);
     // Commands print their own results; the structured log goes to stderr, warnings only.
-    const log = pino({ level: process.env.LOG_LEVEL ?? "warn" }, pino.destination(2));
+    const log = pino({ level: process.env.LOG_LEVEL ? this.environment.logLevel : "warn" }, pino.destination(2));
     this.services = createServices({ storage, dataDir: this.environment.dataDir, log });
     return this.services;
   }

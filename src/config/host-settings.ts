@@ -1,93 +1,70 @@
 import fs from "node:fs";
 import path from "node:path";
+import {
+  booleanSetting,
+  ConfigurationError,
+  integerSetting,
+  readJsonObject,
+  SettingTypeError,
+  settingFromText,
+  stringSetting,
+  validateObject,
+} from "./setting.js";
 
 /**
  * Host settings: ownCloud's `config.php` system values, stored as JSON in the data directory
  * (`config.json`) and set with `./occ config:system:set NAME --value=V`. Every setting is declared
- * here with its parser, so a malformed value is refused before anything is written.
+ * here once (config/setting.ts): occ's `--value` and every read of the file are checked against
+ * the same declaration.
  */
-interface SettingDefinition<T> {
-  description: string;
-  defaultValue: T;
-  /** Parses the text given on the command line; throws an Error with a clear message if malformed. */
-  parse(text: string): T;
+
+/** An absolute http(s) base URL without query, fragment or credentials; no trailing slash. */
+function normalizeBaseUrl(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === "") return "";
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new SettingTypeError("an absolute http(s) URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new SettingTypeError("an http or https URL");
+  if (url.search || url.hash || url.username || url.password) {
+    throw new SettingTypeError("a base URL without query, fragment or credentials");
+  }
+  return url.toString().replace(/\/+$/, "");
 }
 
-function booleanSetting(description: string, defaultValue: boolean): SettingDefinition<boolean> {
-  return {
-    description,
-    defaultValue,
-    parse(text) {
-      const lowered = text.trim().toLowerCase();
-      if (lowered === "true" || lowered === "1" || lowered === "yes") return true;
-      if (lowered === "false" || lowered === "0" || lowered === "no") return false;
-      throw new Error(`expected a boolean (true or false), got "${text}"`);
-    },
-  };
-}
-
-function integerSetting(description: string, defaultValue: number, min: number, max: number): SettingDefinition<number> {
-  return {
-    description,
-    defaultValue,
-    parse(text) {
-      if (!/^-?\d+$/.test(text.trim())) throw new Error(`expected an integer, got "${text}"`);
-      const value = Number(text.trim());
-      if (value < min || value > max) throw new Error(`expected an integer from ${min} to ${max}, got ${value}`);
-      return value;
-    },
-  };
-}
-
-function baseUrlSetting(description: string): SettingDefinition<string> {
-  return {
-    description,
-    defaultValue: "",
-    parse(text) {
-      const trimmed = text.trim();
-      if (trimmed === "") return "";
-      let url: URL;
-      try {
-        url = new URL(trimmed);
-      } catch {
-        throw new Error(`expected an absolute http(s) URL, got "${text}"`);
-      }
-      if (url.protocol !== "http:" && url.protocol !== "https:") {
-        throw new Error(`expected an http or https URL, got "${text}"`);
-      }
-      if (url.search || url.hash || url.username || url.password) {
-        throw new Error("the base URL must not carry a query, fragment or credentials");
-      }
-      return url.toString().replace(/\/+$/, "");
-    },
-  };
+function baseUrlSetting(description: string) {
+  return stringSetting(description, "", { expected: "an absolute http(s) URL or empty", normalize: normalizeBaseUrl });
 }
 
 /** A comma-separated list of origins (`https://app.example.com`), normalised; empty for none. */
-function originListSetting(description: string): SettingDefinition<string> {
-  return {
-    description,
-    defaultValue: "",
-    parse(text) {
-      const origins = text
-        .split(",")
-        .map((item) => item.trim())
-        .filter(Boolean)
-        .map((item) => {
-          let url: URL;
-          try {
-            url = new URL(item);
-          } catch {
-            throw new Error(`expected origins like https://app.example.com, got "${item}"`);
-          }
-          if (url.origin === "null" || url.pathname !== "/" || url.search || url.hash) {
-            throw new Error(`expected an origin (scheme, host and port only), got "${item}"`);
-          }
-          return url.origin;
-        });
-      return origins.join(",");
-    },
-  };
+function normalizeOrigins(text: string): string {
+  return text
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => {
+      let url: URL;
+      try {
+        url = new URL(item);
+      } catch {
+        throw new SettingTypeError(`comma-separated origins like https://app.example.com ("${item}" is not)`);
+      }
+      if (url.origin === "null" || url.pathname !== "/" || url.search || url.hash) {
+        throw new SettingTypeError(`comma-separated origins: scheme, host and port only ("${item}" is not)`);
+      }
+      return url.origin;
+    })
+    .join(",");
+}
+
+function originListSetting(description: string) {
+  return stringSetting(description, "", {
+    expected: "comma-separated origins like https://app.example.com",
+    normalize: normalizeOrigins,
+  });
 }
 
 export const hostSettingDefinitions = {
@@ -155,27 +132,37 @@ export function parseHostSetting(name: string, text: string): { name: HostSettin
     const known = Object.keys(hostSettingDefinitions).join(", ");
     throw new Error(`unknown setting "${name}"; known settings: ${known}`);
   }
-  try {
-    return { name, value: hostSettingDefinitions[name].parse(text) };
-  } catch (error) {
-    throw new Error(`invalid value for ${name}: ${(error as Error).message}`);
-  }
+  const checked = settingFromText(hostSettingDefinitions[name], text);
+  if (!checked.ok) throw new Error(`invalid value for ${name}: expected ${checked.expected}, got "${text}"`);
+  return { name, value: checked.value as boolean | number | string };
+}
+
+/** Where a running server reports a config.json it cannot use (services.ts gives its logger). */
+export interface HostSettingsLog {
+  error(fields: object, message: string): void;
+  info(fields: object, message: string): void;
 }
 
 /**
  * Reads `config.json` from the data directory. The file is re-read when its modification time
  * changes (checked at most once a second), so `./occ config:system:set` takes effect on a
- * running server without a restart.
+ * running server without a restart. Every read is validated against the declarations: a file
+ * that fails (syntax, unknown key, wrong type) is refused as a whole. Before any good read that
+ * is an error (start-up, occ); after one, the last good values stay in force, the problem is
+ * logged once per change of the file and `problem()` reports it until the file is fixed.
  */
 export class HostSettings {
   readonly file: string;
   private values: Record<string, unknown> = {};
+  private loaded = false;
   private loadedMtimeMs = -1;
   private checkedAt = 0;
+  private lastProblem: string | undefined;
 
   constructor(
     dataDir: string,
     private readonly overrides: Partial<Record<HostSettingName, unknown>> = {},
+    private readonly log?: HostSettingsLog,
   ) {
     this.file = path.join(dataDir, "config.json");
   }
@@ -193,19 +180,39 @@ export class HostSettings {
     return this.values[name];
   }
 
+  /**
+   * Reads the file now; throws when it is unusable and no good version was read before. The
+   * server calls it at start so that a broken config.json stops it with the file's message.
+   */
+  load(): void {
+    this.refresh(true);
+  }
+
+  /** Undefined while the last read of config.json was valid; else why it is not (file, key, type). */
+  problem(): string | undefined {
+    this.refresh();
+    return this.lastProblem;
+  }
+
   /** Validated write through a temporary file and rename: a crash never leaves half a file. */
   set(name: HostSettingName, value: boolean | number | string): void {
-    this.refresh(true);
+    this.refreshForWrite();
     this.writeAll({ ...this.values, [name]: value });
   }
 
   delete(name: HostSettingName): boolean {
-    this.refresh(true);
+    this.refreshForWrite();
     if (!Object.hasOwn(this.values, name)) return false;
     const next = { ...this.values };
     delete next[name];
     this.writeAll(next);
     return true;
+  }
+
+  /** A write over a broken file would replace what the operator typed with the last good values. */
+  private refreshForWrite(): void {
+    this.refresh(true);
+    if (this.lastProblem) throw new ConfigurationError(`${this.lastProblem}; fix the file first`);
   }
 
   private writeAll(values: Record<string, unknown>): void {
@@ -214,6 +221,8 @@ export class HostSettings {
     fs.writeFileSync(temporary, `${JSON.stringify(values, null, 2)}\n`, { mode: 0o600 });
     fs.renameSync(temporary, this.file);
     this.values = values;
+    this.loaded = true;
+    this.lastProblem = undefined;
     this.loadedMtimeMs = fs.statSync(this.file).mtimeMs;
   }
 
@@ -224,17 +233,42 @@ export class HostSettings {
     let mtimeMs: number;
     try {
       mtimeMs = fs.statSync(this.file).mtimeMs;
-    } catch {
-      this.values = {};
-      this.loadedMtimeMs = -1;
+    } catch (error) {
+      // No file: every default applies (a valid state, as before anything was set).
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") this.accept({}, -1);
+      else this.refused(error as Error, -2);
       return;
     }
     if (mtimeMs === this.loadedMtimeMs) return;
-    const parsed: unknown = JSON.parse(fs.readFileSync(this.file, "utf8"));
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw new Error(`${this.file} must hold a JSON object`);
+    try {
+      const { values, problems } = validateObject(hostSettingDefinitions, readJsonObject(this.file));
+      if (problems.length > 0) throw new ConfigurationError(`${this.file}: ${problems.join("; ")}`);
+      this.accept(values, mtimeMs);
+    } catch (error) {
+      this.refused(error as Error, mtimeMs);
     }
-    this.values = parsed as Record<string, unknown>;
+  }
+
+  private accept(values: Record<string, unknown>, mtimeMs: number): void {
+    if (this.lastProblem) this.log?.info({ event: "host_settings_recovered", file: this.file }, `${this.file} is valid again`);
+    this.values = values;
+    this.loaded = true;
     this.loadedMtimeMs = mtimeMs;
+    this.lastProblem = undefined;
+  }
+
+  /** Not usable: an error before any good read; else keep the last good values and say so once. */
+  private refused(error: Error, mtimeMs: number): void {
+    if (!this.loaded) throw error;
+    const message = error.message.startsWith(this.file) ? error.message : `${this.file}: ${error.message}`;
+    // Logged once per change of the file: the same broken file is not parsed again every second.
+    this.loadedMtimeMs = mtimeMs;
+    if (message !== this.lastProblem) {
+      this.log?.error(
+        { event: "host_settings_invalid", file: this.file },
+        `${message}; the last valid settings stay in force until the file is fixed`,
+      );
+    }
+    this.lastProblem = message;
   }
 }

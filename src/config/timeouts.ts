@@ -1,3 +1,5 @@
+import { ConfigurationError, fromVariable, readVariables, secondsSetting } from "./setting.js";
+
 /**
  * How long the HTTP server waits for a client, and how long a stopping server waits for its
  * requests (security review #11; docs/security.md "Timeouts and shutdown"). Milliseconds here;
@@ -28,31 +30,69 @@ export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
   shutdownGraceMs: 20_000,
 };
 
-/** The environment variable for each timeout (seconds, decimals allowed). */
-export const TIMEOUT_VARIABLES: Record<keyof ServerTimeouts, string> = {
-  headersMs: "KEYSTREAM_HEADERS_TIMEOUT_SECONDS",
-  requestMs: "KEYSTREAM_REQUEST_TIMEOUT_SECONDS",
-  keepAliveMs: "KEYSTREAM_KEEP_ALIVE_TIMEOUT_SECONDS",
-  connectionMs: "KEYSTREAM_CONNECTION_TIMEOUT_SECONDS",
-  shutdownGraceMs: "KEYSTREAM_SHUTDOWN_GRACE_SECONDS",
+/**
+ * Each timeout as a setting: its key in the configuration file and its environment variable, in
+ * seconds (decimals allowed). 0 (Node's "never") is refused on purpose: that is the hole the
+ * security review found.
+ */
+export const timeoutSettingDefinitions = {
+  headers_timeout_seconds: fromVariable(
+    "KEYSTREAM_HEADERS_TIMEOUT_SECONDS",
+    secondsSetting("Seconds a client has to send the request headers.", DEFAULT_SERVER_TIMEOUTS.headersMs / 1000, 86_400),
+  ),
+  request_timeout_seconds: fromVariable(
+    "KEYSTREAM_REQUEST_TIMEOUT_SECONDS",
+    secondsSetting("Seconds a client has to send a whole request (408 after).", DEFAULT_SERVER_TIMEOUTS.requestMs / 1000, 86_400),
+  ),
+  keep_alive_timeout_seconds: fromVariable(
+    "KEYSTREAM_KEEP_ALIVE_TIMEOUT_SECONDS",
+    secondsSetting("Seconds an idle keep-alive connection stays open.", DEFAULT_SERVER_TIMEOUTS.keepAliveMs / 1000, 86_400),
+  ),
+  connection_timeout_seconds: fromVariable(
+    "KEYSTREAM_CONNECTION_TIMEOUT_SECONDS",
+    secondsSetting("Seconds a socket may stay without traffic either way.", DEFAULT_SERVER_TIMEOUTS.connectionMs / 1000, 86_400),
+  ),
+  shutdown_grace_seconds: fromVariable(
+    "KEYSTREAM_SHUTDOWN_GRACE_SECONDS",
+    secondsSetting("Seconds in-flight requests get after SIGTERM.", DEFAULT_SERVER_TIMEOUTS.shutdownGraceMs / 1000, 86_400),
+  ),
+} as const;
+
+const TIMEOUT_FIELDS: Record<keyof typeof timeoutSettingDefinitions, keyof ServerTimeouts> = {
+  headers_timeout_seconds: "headersMs",
+  request_timeout_seconds: "requestMs",
+  keep_alive_timeout_seconds: "keepAliveMs",
+  connection_timeout_seconds: "connectionMs",
+  shutdown_grace_seconds: "shutdownGraceMs",
 };
 
-/** Reads and checks every timeout; a bad value names its variable. */
-export function readTimeouts(env: NodeJS.ProcessEnv): ServerTimeouts {
+/** The environment variable for each timeout. */
+export const TIMEOUT_VARIABLES = Object.fromEntries(
+  Object.entries(TIMEOUT_FIELDS).map(([key, field]) => [
+    field,
+    timeoutSettingDefinitions[key as keyof typeof TIMEOUT_FIELDS].variable,
+  ]),
+) as Record<keyof ServerTimeouts, string>;
+
+/** The timeouts from checked settings in seconds (file and environment merged), defaults for the rest. */
+export function timeoutsFromSettings(seconds: Record<string, unknown>): ServerTimeouts {
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS };
-  for (const key of Object.keys(TIMEOUT_VARIABLES) as Array<keyof ServerTimeouts>) {
-    const name = TIMEOUT_VARIABLES[key];
-    const raw = env[name];
-    if (raw === undefined || raw === "") continue;
-    const seconds = Number(raw);
-    // 0 (Node's "never") is refused on purpose: that is the hole the review found.
-    if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(seconds > 0) || seconds > 86_400) {
-      throw new Error(`${name} must be a number of seconds greater than 0 and at most 86400, got "${raw}"`);
-    }
-    timeouts[key] = Math.round(seconds * 1000);
+  for (const [key, field] of Object.entries(TIMEOUT_FIELDS)) {
+    const value = seconds[key];
+    if (typeof value === "number") timeouts[field] = Math.round(value * 1000);
   }
   if (timeouts.headersMs > timeouts.requestMs) {
-    throw new Error(`${TIMEOUT_VARIABLES.headersMs} must not exceed ${TIMEOUT_VARIABLES.requestMs}`);
+    throw new ConfigurationError(
+      `${TIMEOUT_VARIABLES.headersMs} must not exceed ${TIMEOUT_VARIABLES.requestMs} ` +
+        "(headers_timeout_seconds, request_timeout_seconds in the configuration file)",
+    );
   }
   return timeouts;
+}
+
+/** Reads and checks every timeout from the environment alone; a bad value names its variable. */
+export function readTimeouts(env: NodeJS.ProcessEnv): ServerTimeouts {
+  const { values, problems } = readVariables(timeoutSettingDefinitions, env);
+  if (problems.length > 0) throw new ConfigurationError(problems.join("; "));
+  return timeoutsFromSettings(values);
 }

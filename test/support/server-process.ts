@@ -22,11 +22,13 @@ export class ServerProcess {
     extraEnv: Record<string, string> = {},
     /** The server's entry script: `dist/main.js` of this checkout unless a test installs it elsewhere. */
     script = COMPILED_MAIN,
+    /** The whole environment instead (extraEnv ignored): a server configured by its file alone. */
+    environment?: NodeJS.ProcessEnv,
   ) {
     assertBuilt();
     this.child = spawn(process.execPath, [script], {
       cwd: REPO_ROOT,
-      env: childEnvironment(storage, { HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...extraEnv }),
+      env: environment ?? childEnvironment(storage, { HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...extraEnv }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {

@@ -13,7 +13,7 @@ export function registerStatusCommand(program: Command, context: CommandContext)
     .command("status")
     .summary("show the version, the instance and its database")
     .description(
-      "Show the Keystream version, the data directory, the database (kind and location, never a password), " +
+      "Show the Keystream version, the configuration file read, the data directory, the database (kind and location, never a password), " +
         "the number of users, maintenance mode and the migrations not applied yet.",
     )
     .addOption(outputOption())
@@ -21,17 +21,22 @@ export function registerStatusCommand(program: Command, context: CommandContext)
       const services = await context.open({ migrate: false });
       const { pendingMigrations } = await import("../../storage/migrate.js");
       const { storage } = services;
+      const { configFile } = context.environment;
       const data = {
         installed: true,
         productname: PRODUCT.name,
         version: keystreamVersion(),
         // What status.php answers, for ownCloud and Nextcloud clients.
         compatible_with: `ownCloud ${PRODUCT.versionString}`,
+        // Which configuration file this occ read: the server finds the same one (docs/deployment.md).
+        config_file: configFile?.read ? configFile.path : null,
+        config_file_looked_for: configFile?.path ?? null,
         data_directory: services.dataDir,
         database: storage.dialect,
         database_location: storage.describe.replace(/^sqlite:/, ""),
         users: (await services.users.list()).length,
         maintenance: services.settings.get("maintenance"),
+        host_settings_problem: services.settings.problem() ?? null,
         pending_migrations: await pendingMigrations(storage),
       };
       printData(context, options.output, data);

@@ -17,6 +17,10 @@ export function serverStatus(app: FastifyInstance) {
     edition: PRODUCT.edition,
     productname: PRODUCT.name,
     product: PRODUCT.name,
+    // False while config.json is invalid and the last valid host settings are in force: the site
+    // works on, so the answer stays 200 (a 503 would stop every desktop client); the message is
+    // in the log and /health/ready, not here, as status.php is public (docs/decisions.md).
+    configValid: app.services.settings.problem() === undefined,
   };
 }
 
