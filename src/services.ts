@@ -12,10 +12,12 @@ import { HostSettings } from "./config/host-settings.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import type { OAuthService } from "./oauth/service.js";
 import { createOAuthService } from "./oauth/setup.js";
+import { Metrics } from "./observability/metrics.js";
 import { LOGIN_THROTTLE, Throttle, TOKEN_THROTTLE } from "./security/throttle.js";
 import { ActivityStore } from "./storage/activity-store.js";
 import type { Storage } from "./storage/connect.js";
 import { IdempotencyStore } from "./storage/idempotency-store.js";
+import { countLiveCredentials } from "./storage/metrics-store.js";
 
 /**
  * Every domain service, built once from storage, settings and a clock, and handed to the HTTP
@@ -38,6 +40,8 @@ export interface Services {
   avatars: Avatars;
   oauth: OAuthService;
   activity: ActivityService;
+  /** This process's Prometheus metrics (observability/metrics.ts); the HTTP layer records into it. */
+  metrics: Metrics;
 }
 
 export interface ServiceOptions {
@@ -58,7 +62,16 @@ export function createServices(options: ServiceOptions): Services {
   const appPasswords = new AppPasswords(db, clock);
   const sessions = new Sessions(db, clock, () => settings.get("session.lifetime"));
   const authenticator = new Authenticator(users, appPasswords, sessions, settings);
-  const jobs = new JobScheduler(db, clock, log, undefined, storage.availability);
+  const metrics = new Metrics();
+  metrics.watchStorage({
+    pool: storage.poolStats,
+    availability: () => ({ unavailable: storage.availability.unavailable, ...storage.availability.counts }),
+    liveCredentials: () => countLiveCredentials(db, clock.nowSeconds()),
+  });
+  storage.observeQueries((ms, failed) => metrics.observeQuery(ms, failed));
+  const jobs = new JobScheduler(db, clock, log, undefined, storage.availability, (job, outcome, ms) =>
+    metrics.jobRan(job, outcome, ms),
+  );
   jobs.register({
     name: "accounts:expired-sessions",
     intervalSeconds: () => 3600,
@@ -110,5 +123,6 @@ export function createServices(options: ServiceOptions): Services {
     avatars: new Avatars(db, clock),
     oauth,
     activity,
+    metrics,
   };
 }

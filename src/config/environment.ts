@@ -25,6 +25,14 @@ export interface Environment {
     statementTimeoutMs?: number | undefined;
     startupTimeoutMs?: number | undefined;
   };
+  /** The metrics and health listener (issue 18); undefined (off) unless KEYSTREAM_METRICS_PORT is set. */
+  metricsListener?: MetricsListener | undefined;
+}
+
+/** Where GET /metrics, /health/live and /health/ready are served apart from the public port. */
+export interface MetricsListener {
+  host: string;
+  port: number;
 }
 
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
@@ -49,7 +57,25 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
       statementTimeoutMs: milliseconds(env, "KEYSTREAM_DB_STATEMENT_TIMEOUT_MS"),
       startupTimeoutMs: milliseconds(env, "KEYSTREAM_DB_STARTUP_TIMEOUT_MS"),
     },
+    metricsListener: readMetricsListener(env),
   };
+}
+
+// --- Observability (issue 18): the metrics listener -------------------------------------------
+
+/**
+ * KEYSTREAM_METRICS_PORT turns the metrics listener on (off by default: no port opens unasked);
+ * KEYSTREAM_METRICS_HOST is where it listens, the loopback interface unless set, so that the
+ * metrics are not public by accident (docs/deployment.md).
+ */
+function readMetricsListener(env: NodeJS.ProcessEnv): MetricsListener | undefined {
+  const raw = env.KEYSTREAM_METRICS_PORT;
+  if (raw === undefined || raw === "") return undefined;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65_535) {
+    throw new Error(`KEYSTREAM_METRICS_PORT must be an integer from 0 to 65535, got "${raw}"`);
+  }
+  return { host: env.KEYSTREAM_METRICS_HOST || "127.0.0.1", port };
 }
 
 /** A positive whole number of milliseconds, or undefined when the variable is unset. */

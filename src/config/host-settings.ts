@@ -162,6 +162,8 @@ export class HostSettings {
   private values: Record<string, unknown> = {};
   private loadedMtimeMs = -1;
   private checkedAt = 0;
+  /** Why the last read of config.json failed; undefined when it was read fine (or is absent). */
+  private lastProblem: string | undefined;
 
   constructor(
     dataDir: string,
@@ -175,6 +177,20 @@ export class HostSettings {
     this.refresh();
     const value = this.values[name];
     return (value === undefined ? hostSettingDefinitions[name].defaultValue : value) as HostSettingValue<N>;
+  }
+
+  /**
+   * Undefined when config.json was last read fine (or does not exist), else what is wrong with it
+   * (e.g. its JSON syntax error): readiness (/health/ready) reports it. Re-reads a changed file
+   * (at most once a second, like get()).
+   */
+  problem(): string | undefined {
+    try {
+      this.refresh();
+    } catch {
+      // Recorded in lastProblem by refresh().
+    }
+    return this.lastProblem;
   }
 
   /** The stored value, or undefined when the setting was never set (`config:system:get` exits 1 then). */
@@ -204,6 +220,7 @@ export class HostSettings {
     fs.writeFileSync(temporary, `${JSON.stringify(values, null, 2)}\n`, { mode: 0o600 });
     fs.renameSync(temporary, this.file);
     this.values = values;
+    this.lastProblem = undefined;
     this.loadedMtimeMs = fs.statSync(this.file).mtimeMs;
   }
 
@@ -217,14 +234,21 @@ export class HostSettings {
     } catch {
       this.values = {};
       this.loadedMtimeMs = -1;
+      this.lastProblem = undefined;
       return;
     }
     if (mtimeMs === this.loadedMtimeMs) return;
-    const parsed: unknown = JSON.parse(fs.readFileSync(this.file, "utf8"));
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw new Error(`${this.file} must hold a JSON object`);
+    try {
+      const parsed: unknown = JSON.parse(fs.readFileSync(this.file, "utf8"));
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+        throw new Error(`${this.file} must hold a JSON object`);
+      }
+      this.values = parsed as Record<string, unknown>;
+      this.loadedMtimeMs = mtimeMs;
+      this.lastProblem = undefined;
+    } catch (error) {
+      this.lastProblem = `${this.file}: ${error instanceof Error ? error.message : String(error)}`;
+      throw error;
     }
-    this.values = parsed as Record<string, unknown>;
-    this.loadedMtimeMs = mtimeMs;
   }
 }

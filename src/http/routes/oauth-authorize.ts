@@ -57,7 +57,7 @@ function logoutUrl(query: Record<string, unknown>, principal: Principal, request
 
 /** `GET|POST /index.php/apps/oauth2/authorize`, the logout helper, and the success page. */
 export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> {
-  const { oauth, log } = app.services;
+  const { oauth } = app.services;
 
   // research A.2.1: the login page names the application asking for access.
   app.loginNoteProviders.push(async (redirectUrl) => {
@@ -69,7 +69,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
 
   app.get(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
-    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined), 400);
+    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined, request.id), 400);
     const auth = await authenticate(request);
     if (!("principal" in auth) || auth.principal.method !== "session") {
       // Not logged in: to the login page and back; the `user` parameter becomes the login hint.
@@ -81,7 +81,9 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     const check = await oauth.checkAuthorization(query, baseUrl(request), principal.user.uid);
     const requestedUser = typeof query.user === "string" ? query.user : "";
     if (check.kind !== "valid") {
-      if (check.kind !== "switch_user") log.error({ event: "oauth2_authorize_refused", uid: user.uid }, check.detail);
+      // The client's or the user's mistake, not a server fault: a warning, on the request's log (its
+      // reqId is the reference the error page shows; review F24).
+      if (check.kind !== "switch_user") request.log.warn({ event: "oauth2_authorize_refused", uid: user.uid }, check.detail);
       return sendAuthorizationFailure(reply, check, { user, logoutUrl: logoutUrl(query, principal, requestedUser) });
     }
     if (check.request.client.trusted) {
@@ -96,7 +98,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
   // research A.2.4: the consent form. CSRF checked; `user` and `trusted` are not re-checked.
   app.post(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
-    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined), 400);
+    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined, request.id), 400);
     const principal = await requireFormUser(request, reply);
     if (!principal) return;
     const check = await oauth.checkAuthorization(query, baseUrl(request));
@@ -117,7 +119,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       typeof query.client_id !== "string" ||
       typeof query.redirect_uri !== "string"
     ) {
-      return sendPage(reply, authorizeErrorPage(null, pageUser(principal)), 400);
+      return sendPage(reply, authorizeErrorPage(null, pageUser(principal), request.id), 400);
     }
     await app.services.sessions.end(principal.session?.token ?? "");
     clearSessionCookie(request, reply);
