@@ -67,6 +67,8 @@ const NOT_PAGES = new Set([
   "/ocs/v2.php/apps/activity/api/v2/activity/:filter",
   "/.well-known/oauth-authorization-server",
   "/remote.php/dav/avatars/:uid/:file",
+  "/health/live",
+  "/health/ready",
 ]);
 
 function assertPageHeaders(response: LightMyRequestResponse, url: string): void {
