@@ -21,7 +21,7 @@ export async function buildMetricsApp(services: Services): Promise<FastifyInstan
     const text = await services.metrics.exposition();
     return reply.header("content-type", services.metrics.contentType).header("cache-control", "no-store").send(text);
   });
-  await app.register(healthRoutes, { services });
+  await app.register(healthRoutes, { services, withReasons: true });
   return app;
 }
 

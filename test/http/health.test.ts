@@ -114,14 +114,16 @@ describe("health endpoints", () => {
     assert.equal((await node.app.inject({ method: "GET", url: "/index.php/login" })).statusCode, 200);
   });
 
-  it("ready answers 503 while config.json cannot be read (naming its error), and 200 again once it is fixed", async () => {
+  it("ready answers 503 while config.json cannot be read (naming its error on the metrics listener only), and 200 again once it is fixed", async () => {
     const t = await testApp();
+    const metricsApp = await buildMetricsApp(t.services);
+    cleanups.push(() => metricsApp.close());
     const file = path.join(t.testStorage.dataDir, "config.json");
-    fs.writeFileSync(file, '{"maintenance": false,,}\n');
+    fs.writeFileSync(file, '{"maintenance": false, "secret-looking": 1,,}\n');
     let broken: LightMyRequestResponse | undefined;
     // The settings are re-read when the file changes, at most once a second.
     await eventually("config.json re-read", async () => {
-      broken = await ready(t.app);
+      broken = await ready(metricsApp);
       return broken.statusCode === 503;
     });
     assert.ok(broken);
@@ -129,6 +131,11 @@ describe("health endpoints", () => {
     const reason = (broken.json() as Readiness).checks.find((check) => check.name === "settings")?.reason;
     assert.match(String(reason), /config\.json/);
     assert.match(String(reason), /JSON/);
+    // The public port says which check failed, not what the file holds.
+    const onPublicPort = await ready(t.app);
+    assert.equal(onPublicPort.statusCode, 503);
+    assert.equal(checksOf(onPublicPort).settings, "DOWN");
+    assert.doesNotMatch(onPublicPort.body, /reason|secret-looking|config\.json/);
     assert.equal((await t.app.inject({ url: HEALTH_LIVE_PATH })).statusCode, 200);
 
     fs.writeFileSync(file, '{"maintenance": false}\n');
@@ -154,10 +161,13 @@ describe("health endpoints", () => {
     cleanups.push(() => storage.cleanup());
     const node: OutageApp = await appWithOwnStorage(storage);
     cleanups.push(() => node.close());
-    const response = await ready(node.app);
+    const metricsApp = await buildMetricsApp(node.services);
+    cleanups.push(() => metricsApp.close());
+    const response = await ready(metricsApp);
     assert.equal(response.statusCode, 503);
     assert.deepEqual(checksOf(response), { database: "UP", migrations: "DOWN", settings: "UP", maintenance: "UP" });
     assert.match(response.body, /2026_11_21_0001_accounts/);
+    assert.equal((await ready(node.app)).statusCode, 503);
   });
 });
 

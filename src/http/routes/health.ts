@@ -15,9 +15,10 @@ export function isHealthPath(url: string): boolean {
  * listener and on the metrics listener. No authentication, no throttling, never cached, and their
  * access-log lines below info (`logLevel: "warn"`): a probe every few seconds would drown the log.
  * Live answers 200 whenever the event loop runs; ready answers 503 with the failing checks listed
- * (observability/readiness.ts).
+ * (observability/readiness.ts). Each check's `reason` only on the metrics listener (`withReasons`):
+ * a config.json parse error quotes the file's text, which is nobody's business on the public port.
  */
-export async function healthRoutes(app: FastifyInstance, options: { services: Services }): Promise<void> {
+export async function healthRoutes(app: FastifyInstance, options: { services: Services; withReasons?: boolean }): Promise<void> {
   const { storage, settings } = options.services;
   const ready = readinessChecker(storage, settings);
   app.get(HEALTH_LIVE_PATH, { logLevel: "warn" }, async (_request, reply) =>
@@ -25,9 +26,12 @@ export async function healthRoutes(app: FastifyInstance, options: { services: Se
   );
   app.get(HEALTH_READY_PATH, { logLevel: "warn" }, async (_request, reply) => {
     const readiness = await ready();
+    const body = options.withReasons
+      ? readiness
+      : { status: readiness.status, checks: readiness.checks.map(({ name, status }) => ({ name, status })) };
     return reply
       .status(readiness.status === "UP" ? 200 : 503)
       .header("cache-control", "no-store")
-      .send(readiness);
+      .send(body);
   });
 }
