@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import net from "node:net";
-import pino, { type LoggerOptions } from "pino";
+import type { LoggerOptions } from "pino";
 
 /**
  * The server's log format (issue 18, review F7): one JSON object per line, `time` as ISO 8601 (UTC)
@@ -11,8 +11,25 @@ import pino, { type LoggerOptions } from "pino";
 export function logOptions(level: string): LoggerOptions {
   return {
     level,
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTimeOncePerMillisecond(),
     formatters: { level: (label) => ({ level: label }) },
+  };
+}
+
+/**
+ * pino.stdTimeFunctions.isoTime's output, formatted once per millisecond: Date#toISOString cost
+ * ≈ 2 µs a line, 2 % of a userinfo request, and under load many lines share a millisecond.
+ */
+function isoTimeOncePerMillisecond(): () => string {
+  let formattedAt = -1;
+  let formatted = "";
+  return () => {
+    const now = Date.now();
+    if (now !== formattedAt) {
+      formattedAt = now;
+      formatted = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return formatted;
   };
 }
 
