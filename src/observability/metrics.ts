@@ -1,4 +1,5 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { createRequire } from "node:module";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /** Seconds: from a fast userinfo (≈ 1 ms) to the statement timeout's order of magnitude. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -6,6 +7,30 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 const QUERY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5];
 /** Seconds: background jobs delete in batches, from milliseconds to minutes. */
 const JOB_BUCKETS = [0.01, 0.1, 1, 10, 60, 300, 1800];
+
+/**
+ * prom-client's default metrics (its collectDefaultMetrics list, 15.1.3) without `gc`: the GC
+ * metric's PerformanceObserver cost 8–10 % of a userinfo request's CPU (docs/performance.md), as
+ * a busy server scavenges hundreds of times a second. collectDefaultMetrics has no way to leave one
+ * out, so the modules are loaded one by one; a missing one (a prom-client upgrade) fails at start,
+ * and test/http/server-logs.test.ts checks the series.
+ */
+const PROCESS_METRICS = [
+  "processCpuTotal",
+  "processStartTime",
+  "osMemoryHeap",
+  "processOpenFileDescriptors",
+  "processMaxFileDescriptors",
+  "eventLoopLag",
+  "processResources",
+  "processHandles",
+  "processRequests",
+  "heapSizeAndUsed",
+  "heapSpacesSizeAndUsed",
+  "version",
+];
+
+type DefaultMetric = (registry: Registry, config: { eventLoopMonitoringPrecision: number }) => void;
 
 /** The route label of a request no route matched (a 404): one series, whatever the URL. */
 export const UNMATCHED_ROUTE = "(unmatched)";
@@ -183,13 +208,17 @@ export class Metrics {
   }
 
   /**
-   * prom-client's process metrics (CPU, memory, event loop lag, GC, handles) in this registry,
-   * once: they install observers that live as long as the process, so only the server asks.
+   * prom-client's process metrics (CPU, memory, event loop lag, handles; not GC: PROCESS_METRICS)
+   * in this registry, once: they install observers that live as long as the process, so only the
+   * server asks.
    */
   collectProcessMetrics(): void {
     if (this.processMetrics) return;
     this.processMetrics = true;
-    collectDefaultMetrics({ register: this.registry });
+    const load = createRequire(import.meta.url);
+    for (const name of PROCESS_METRICS) {
+      (load(`prom-client/lib/metrics/${name}`) as DefaultMetric)(this.registry, { eventLoopMonitoringPrecision: 10 });
+    }
   }
 
   /** The Prometheus text exposition format (version 0.0.4). */
