@@ -11,12 +11,14 @@ import { activityLegacyRoutes } from "./http/routes/activity-legacy.js";
 import { activityPageRoutes } from "./http/routes/activity-page.js";
 import { activityPublishRoutes } from "./http/routes/activity-publish.js";
 import { activitySettingsRoutes } from "./http/routes/activity-settings.js";
+import { healthRoutes, isHealthPath } from "./http/routes/health.js";
 import { loginRoutes } from "./http/routes/login.js";
 import { oauthRoutes } from "./http/routes/oauth.js";
 import { ocsCapabilitiesRoutes } from "./http/routes/ocs-capabilities.js";
 import { ocsUserRoutes } from "./http/routes/ocs-user.js";
 import { settingsRoutes } from "./http/routes/settings.js";
 import { statusRoutes } from "./http/routes/status.js";
+import { REQUEST_ID_HEADER, requestIdGenerator } from "./observability/logging.js";
 import type { Services } from "./services.js";
 
 declare module "fastify" {
@@ -43,7 +45,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
-    logController: new AccessLog(),
+    // Every answered request is counted by route pattern and status (bounded series), with its time.
+    logController: new AccessLog((request, reply) =>
+      services.metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime),
+    ),
+    genReqId: requestIdGenerator(options.trustedProxies ?? []),
     trustProxy: options.trustedProxies && options.trustedProxies.length > 0 ? options.trustedProxies : false,
     bodyLimit: 1024 * 1024,
     // Login and consent forms are small; a huge query string is refused before routing.
@@ -65,6 +71,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // A callback hook, not an async one: it runs on every request, and an async hook costs a promise
   // and a microtask turn each time (issue 6).
   app.addHook("onRequest", (request, reply, done) => {
+    // On every answer, so that a user's report can be matched to the log (observability/logging.ts).
+    reply.header(REQUEST_ID_HEADER, request.id);
+    // Probes answer whatever the settings hold (readiness reports maintenance and a broken config.json).
+    if (isHealthPath(request.url)) {
+      done();
+      return;
+    }
     if (services.settings.get("maintenance") && request.url !== "/status.php") {
       reply
         .status(503)
@@ -77,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.get("/", async (_request, reply) => reply.redirect("/index.php/login", 303));
   await app.register(statusRoutes);
+  await app.register(healthRoutes, { services });
   await app.register(loginRoutes);
   await app.register(settingsRoutes);
   await app.register(ocsUserRoutes);

@@ -1,19 +1,32 @@
 import { readEnvironment } from "./config/environment.js";
 import { isEntryPoint } from "./entry-point.js";
-import { startServer } from "./server.js";
+import { createServerLog, startServer } from "./server.js";
 import { PRIVATE_UMASK } from "./storage/data-dir-permissions.js";
 
-/** `npm start` / `./occ serve`: run until SIGTERM or SIGINT, then shut down gracefully. */
+/**
+ * `npm start` / `./occ serve`: run until SIGTERM or SIGINT, then shut down gracefully. Everything
+ * on stdout is a JSON log line (issue 18, review F7); a failure to start is also written as one
+ * plain line on stderr, for whoever started the process by hand.
+ */
 export async function main(): Promise<void> {
   // Whatever the process creates in the data directory later is owner-only too (security review #9).
   process.umask(PRIVATE_UMASK);
-  const server = await startServer(readEnvironment());
-  process.stdout.write(`Keystream is running at ${server.url}/ (status: ${server.url}/status.php)\n`);
+  const environment = readEnvironment();
+  const log = createServerLog(environment.logLevel);
+  const server = await startServer(environment, log).catch((error: unknown) => {
+    log.fatal({ event: "start_failed", err: error }, "Keystream failed to start");
+    throw error;
+  });
+  log.info(
+    { event: "started", url: server.url, metricsUrl: server.metricsUrl },
+    `Keystream is running at ${server.url}/ (status: ${server.url}/status.php)`,
+  );
   const shutdown = (signal: string) => {
-    process.stdout.write(`${signal} received, finishing in-flight requests…\n`);
+    log.info({ event: "stopping", signal }, `${signal} received, finishing in-flight requests…`);
     server.stop().then(
       () => process.exit(0),
       (error: unknown) => {
+        log.fatal({ event: "stop_failed", err: error }, "shutdown failed");
         process.stderr.write(`shutdown failed: ${String(error)}\n`);
         process.exit(1);
       },

@@ -1,8 +1,10 @@
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { buildApp } from "./app.js";
 import type { Environment } from "./config/environment.js";
 import { HostSettings } from "./config/host-settings.js";
 import { boundedClose } from "./http/connections.js";
+import { listenMetrics } from "./http/metrics-listener.js";
+import { logOptions } from "./observability/logging.js";
 import { createServices } from "./services.js";
 import { openStorage } from "./storage/connect.js";
 import { migrateWhenAvailable } from "./storage/startup.js";
@@ -13,19 +15,28 @@ const LOG_BATCH_BYTES = 4096;
 const LOG_FLUSH_MS = 200;
 
 /**
- * Opens storage, migrates, builds the app and listens. Returns a `stop` that finishes in-flight
- * requests (within the shutdown grace period, then cuts them: http/connections.ts), stops
- * background jobs and closes the database.
+ * The server's log: JSON lines on stdout with ISO times and level names (observability/logging.ts).
+ * Written asynchronously and in batches: lines gather until LOG_BATCH_BYTES and leave in one write
+ * system call, or after LOG_FLUSH_MS when the server is quiet; pino flushes what is left on exit.
+ * One write per line was 7 % of a userinfo request's CPU, then still ≈ 5 % of a code exchange's
+ * (issue 6; docs/decisions.md).
  */
-export async function startServer(environment: Environment): Promise<{ url: string; stop: () => Promise<void> }> {
-  // Written asynchronously and in batches: lines gather until LOG_BATCH_BYTES and leave in one write
-  // system call, or after LOG_FLUSH_MS when the server is quiet; pino flushes what is left on exit.
-  // One write per line was 7 % of a userinfo request's CPU, then still ≈ 5 % of a code exchange's
-  // (issue 6; docs/decisions.md).
-  const log = pino(
-    { level: environment.logLevel },
+export function createServerLog(level: string): Logger {
+  return pino(
+    logOptions(level),
     pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }),
   );
+}
+
+/**
+ * Opens storage, migrates, builds the app and listens (and the metrics listener when configured).
+ * Returns a `stop` that finishes in-flight requests (within the shutdown grace period, then cuts
+ * them: http/connections.ts), stops background jobs and closes the database.
+ */
+export async function startServer(
+  environment: Environment,
+  log: Logger = createServerLog(environment.logLevel),
+): Promise<{ url: string; metricsUrl: string | undefined; stop: () => Promise<void> }> {
   // config.json is checked before anything else: a broken one stops the start with its message
   // (file, key, expected type), as there are no last good settings to keep yet.
   const settings = new HostSettings(environment.dataDir, {}, log);
@@ -52,6 +63,7 @@ export async function startServer(environment: Environment): Promise<{ url: stri
   const services = createServices({ storage, dataDir: environment.dataDir, log, settings });
   // The OpenID Connect signing key is generated at first start (kept in the database, sealed).
   await services.oidc.keys.ensure();
+  services.metrics.collectProcessMetrics();
   const app = await buildApp({ services, trustedProxies: environment.trustedProxies, timeouts: environment.timeouts });
   const closeApp = boundedClose(app, environment.timeouts.shutdownGraceMs, log);
   await app.listen({ host: environment.host, port: environment.port });
@@ -61,15 +73,18 @@ export async function startServer(environment: Environment): Promise<{ url: stri
   const host = environment.host.includes(":") ? `[${environment.host}]` : environment.host;
   const url = `http://${host}:${port}`;
   log.info({ url, database: storage.describe, dataDir: environment.dataDir }, "Keystream listening");
+  const metrics = environment.metricsListener && (await listenMetrics(services, environment.metricsListener));
+  if (metrics) log.info({ url: `${metrics.url}/metrics` }, "metrics and health listening");
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       await closeApp();
+      await metrics?.app.close();
       await services.jobs.stop();
       await storage.close();
       log.info("Keystream stopped");
     })();
     return stopping;
   };
-  return { url, stop };
+  return { url, metricsUrl: metrics?.url, stop };
 }

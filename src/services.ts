@@ -12,6 +12,7 @@ import { HostSettings } from "./config/host-settings.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import type { OAuthService } from "./oauth/service.js";
 import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./oauth/setup.js";
+import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
 import { createOpenIdProvider } from "./oidc/setup.js";
 import { keyFileSecretBox } from "./security/secret-box.js";
@@ -19,6 +20,7 @@ import { LOGIN_THROTTLE, Throttle, TOKEN_THROTTLE } from "./security/throttle.js
 import { ActivityStore } from "./storage/activity-store.js";
 import type { Storage } from "./storage/connect.js";
 import { IdempotencyStore } from "./storage/idempotency-store.js";
+import { countLiveCredentials } from "./storage/metrics-store.js";
 
 /**
  * Every domain service, built once from storage, settings and a clock, and handed to the HTTP
@@ -43,6 +45,8 @@ export interface Services {
   /** OpenID Connect on top of `oauth` (issue 15): ID tokens, signing keys, logout. */
   oidc: OpenIdProvider;
   activity: ActivityService;
+  /** This process's Prometheus metrics (observability/metrics.ts); the HTTP layer records into it. */
+  metrics: Metrics;
 }
 
 export interface ServiceOptions {
@@ -63,7 +67,16 @@ export function createServices(options: ServiceOptions): Services {
   const appPasswords = new AppPasswords(db, clock);
   const sessions = new Sessions(db, clock, () => settings.get("session.lifetime"));
   const authenticator = new Authenticator(users, appPasswords, sessions, settings);
-  const jobs = new JobScheduler(db, clock, log, undefined, storage.availability);
+  const metrics = new Metrics();
+  metrics.watchStorage({
+    pool: storage.poolStats,
+    availability: () => ({ unavailable: storage.availability.unavailable, ...storage.availability.counts }),
+    liveCredentials: () => countLiveCredentials(db, clock.nowSeconds()),
+  });
+  storage.observeQueries((ms, failed) => metrics.observeQuery(ms, failed));
+  const jobs = new JobScheduler(db, clock, log, undefined, storage.availability, (job, outcome, ms) =>
+    metrics.jobRan(job, outcome, ms),
+  );
   jobs.register({
     name: "accounts:expired-sessions",
     intervalSeconds: () => 3600,
@@ -127,5 +140,6 @@ export function createServices(options: ServiceOptions): Services {
     oauth,
     oidc,
     activity,
+    metrics,
   };
 }

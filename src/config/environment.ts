@@ -69,6 +69,14 @@ export const processSettingDefinitions = {
     stringListSetting("Proxies whose X-Forwarded-* headers are believed (addresses or CIDRs)."),
   ),
   log_level: fromVariable("LOG_LEVEL", enumSetting("Lowest level logged.", "info", LOG_LEVELS)),
+  metrics_port: fromVariable(
+    "KEYSTREAM_METRICS_PORT",
+    integerSetting("Port of the metrics and health listener (/metrics, /health/*); unset: no listener.", 0, 0, 65_535),
+  ),
+  metrics_host: fromVariable(
+    "KEYSTREAM_METRICS_HOST",
+    stringSetting("Address of the metrics listener.", "127.0.0.1", { minLength: 1, expected: "an address" }),
+  ),
   ...timeoutSettingDefinitions,
   db_connect_timeout_ms: fromVariable(
     "KEYSTREAM_DB_CONNECT_TIMEOUT_MS",
@@ -106,6 +114,14 @@ export interface Environment {
   };
   /** The configuration file looked for, and whether it was there (`./occ status` shows it). */
   configFile?: { path: string; read: boolean };
+  /** The metrics and health listener (issue 18); undefined (off) unless metrics_port is set. */
+  metricsListener?: MetricsListener | undefined;
+}
+
+/** Where GET /metrics, /health/live and /health/ready are served apart from the public port. */
+export interface MetricsListener {
+  host: string;
+  port: number;
 }
 
 /**
@@ -142,6 +158,15 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env, options: {
       startupTimeoutMs: milliseconds("db_startup_timeout_ms"),
     },
     configFile: { path: configPath, read: fromFile !== undefined },
+    // Off unless a port is set; on the loopback interface unless told otherwise, so the metrics are
+    // not public by accident (docs/deployment.md).
+    metricsListener:
+      settings.metrics_port === undefined
+        ? undefined
+        : {
+            host: text("metrics_host") ?? processSettingDefinitions.metrics_host.defaultValue,
+            port: settings.metrics_port as number,
+          },
   };
 }
 

@@ -188,9 +188,18 @@ export class HostSettings {
     this.refresh(true);
   }
 
-  /** Undefined while the last read of config.json was valid; else why it is not (file, key, type). */
+  /**
+   * Undefined while the last read of config.json was valid (or there is none); else why it is not
+   * (file, key, expected type). Readiness (/health/ready) and status.php report it. Re-reads a
+   * changed file (at most once a second, like get()); a file broken before any good read is the
+   * problem too, rather than an exception.
+   */
   problem(): string | undefined {
-    this.refresh();
+    try {
+      this.refresh();
+    } catch (error) {
+      return this.lastProblem ?? (error as Error).message;
+    }
     return this.lastProblem;
   }
 

@@ -14,12 +14,19 @@ const attachedEvents = new WeakMap<FastifyRequest, AttachedEvent>();
  * time), instead of Fastify's two ("incoming request" and "request completed"): logging was about a
  * tenth of a token request's CPU (issue 6, docs/performance.md). A request's info-level domain
  * event (eventLogOf) is written in the same line, its message in place of "request completed".
- * Fastify's other log lines (errors, route not found) stay as they are.
+ * Fastify's other log lines (errors, route not found) stay as they are. `onCompleted` is told of
+ * every answered request (the metrics count it here, without a hook of their own). A route may
+ * lower its own lines below info with Fastify's `logLevel` route option (health probes).
  */
 export class AccessLog extends LogController {
+  constructor(private readonly onCompleted?: (request: FastifyRequest, reply: FastifyReply) => void) {
+    super();
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    this.onCompleted?.(request, reply);
     const event = attachedEvents.get(request);
     const line = { req: request, res: reply, responseTime: reply.elapsedTime, ...event?.fields };
     if (error) reply.log.error({ ...line, err: error }, event ? `request errored: ${event.message}` : "request errored");

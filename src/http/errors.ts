@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { REQUEST_ID_HEADER } from "../observability/logging.js";
 import { isDatabaseUnavailable } from "../storage/availability.js";
+import { messagePage, sendPage } from "./pages/layout.js";
 import { sendUnavailable } from "./unavailable.js";
 
 /**
@@ -9,12 +11,14 @@ import { sendUnavailable } from "./unavailable.js";
  * - Client mistakes Fastify detects (bad JSON, oversized body, wrong content type) keep their 4xx
  *   status with Fastify's plain message.
  * - Everything else is logged and answered as a fixed 500 that reveals nothing of the internals:
- *   never the error's message or code (a Node error such as ERR_INVALID_CHAR names a header).
+ *   never the error's message or code (a Node error such as ERR_INVALID_CHAR names a header); a
+ *   browser gets a page showing the request id, the reference to the logged error.
  */
 export function handleUncaughtError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   // Headers the route had set may be what failed (an invalid character in Location throws while
   // the head is written), and none of them belong on an error answer.
   for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
+  reply.header(REQUEST_ID_HEADER, request.id);
   if (isDatabaseUnavailable(error)) {
     request.server.services.storage.availability.failed(error);
     return sendUnavailable(request, reply);
@@ -26,5 +30,8 @@ export function handleUncaughtError(error: FastifyError, request: FastifyRequest
     return reply.status(status).send({ error: "invalid_request", error_description: error.message });
   }
   request.log.error({ err: error }, "unhandled error");
+  if ((request.headers.accept ?? "").includes("text/html")) {
+    return sendPage(reply, messagePage("Internal error", "Something went wrong on the server.", undefined, request.id), 500);
+  }
   return reply.status(500).send({ error: "server_error", error_description: "Internal server error." });
 }

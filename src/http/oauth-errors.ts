@@ -36,7 +36,7 @@ export function sendAuthorizationFailure(
 ): FastifyReply {
   switch (check.kind) {
     case "invalid":
-      return sendPage(reply, authorizeErrorPage(check.clientName, context.user), 400);
+      return sendPage(reply, authorizeErrorPage(check.clientName, context.user, reply.request.id), 400);
     case "switch_user":
       return sendPage(reply, switchUserPage(context.user, check.requestedUser, context.logoutUrl));
     case "redirect":

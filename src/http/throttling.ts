@@ -20,10 +20,15 @@ export async function throttledAttempt<T>(
 ): Promise<ThrottledResult<T>> {
   if (buckets.length === 0) return { refused: false, value: await attempt() };
   const reservation = await throttle.reserve(buckets);
-  if (!reservation.admitted) return { refused: true, retryAfterSeconds: reservation.retryAfterSeconds };
+  const { metrics } = request.server.services;
+  if (!reservation.admitted) {
+    metrics.throttleRefused(throttle.policy.namespace);
+    return { refused: true, retryAfterSeconds: reservation.retryAfterSeconds };
+  }
   let value: T;
   try {
     if (reservation.delayMs > 0) {
+      metrics.throttleDelayed(throttle.policy.namespace);
       // Logged: requests are logged once, when answered, and this one is about to wait.
       request.log.info(
         { event: "throttle_delay", delayMs: reservation.delayMs, url: request.url },

@@ -24,7 +24,7 @@ export function sendUnavailable(request: FastifyRequest, reply: FastifyReply): F
   if (path.includes("/apps/activity/api/")) return sendActivityOcs(request, reply, [], 503);
   if (path.startsWith("/ocs/")) return sendOcs(request, reply, 2, [], 503, DESCRIPTION);
   if ((request.headers.accept ?? "").includes("text/html")) {
-    return sendPage(reply, messagePage("Temporarily unavailable", DESCRIPTION), 503);
+    return sendPage(reply, messagePage("Temporarily unavailable", DESCRIPTION, undefined, request.id), 503);
   }
   return reply
     .status(503)

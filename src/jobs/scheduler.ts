@@ -21,6 +21,9 @@ interface OutageReporter {
   failed(error: unknown, context: string): void;
 }
 
+/** Told of every job run on this node, with its outcome and duration (the server's metrics count them). */
+export type JobRunObserver = (job: string, outcome: "success" | "failure", milliseconds: number) => void;
+
 /**
  * Background jobs (daily cleanups) that run on one node at a time. A lease row per job in the
  * database decides: a node takes the lease only when the job is due and nobody holds it, with a
@@ -38,6 +41,7 @@ export class JobScheduler {
     private readonly log: Logger,
     private readonly leaseSeconds = 600,
     private readonly outages?: OutageReporter,
+    private readonly onRun?: JobRunObserver,
   ) {}
 
   register(job: Job): void {
@@ -72,11 +76,14 @@ export class JobScheduler {
     const ran: string[] = [];
     for (const job of this.jobs) {
       if (!(await this.tryAcquire(job))) continue;
+      const started = performance.now();
       try {
         await job.run();
         ran.push(job.name);
+        this.onRun?.(job.name, "success", performance.now() - started);
         this.log.info({ job: job.name }, "background job finished");
       } catch (error) {
+        this.onRun?.(job.name, "failure", performance.now() - started);
         this.reportFailure(error, job.name);
       } finally {
         await this.release(job);

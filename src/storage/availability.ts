@@ -113,6 +113,9 @@ export class DatabaseAvailability {
   private episode: { startedAt: number; failures: number; timer: NodeJS.Timeout } | undefined;
   private probing = false;
   private closed = false;
+  /** Since this monitor started (metrics: keystream_db_outages_total, …_failures_total). */
+  private outageCount = 0;
+  private failureCount = 0;
 
   constructor(private readonly options: AvailabilityOptions) {
     this.log = options.log ?? silentLog;
@@ -124,8 +127,14 @@ export class DatabaseAvailability {
     return this.episode !== undefined;
   }
 
+  /** Outages so far and failures met during them (each outage logged once: see failed()). */
+  get counts(): { outages: number; failures: number } {
+    return { outages: this.outageCount, failures: this.failureCount };
+  }
+
   /** Reports an error for which isDatabaseUnavailable() is true. */
   failed(error: unknown, context = "request"): void {
+    this.failureCount++;
     if (this.episode) {
       this.episode.failures++;
       return;
@@ -135,6 +144,7 @@ export class DatabaseAvailability {
     // The probe never keeps the process alive by itself (a stopping server closes the storage).
     timer.unref();
     this.episode = { startedAt: Date.now(), failures: 1, timer };
+    this.outageCount++;
     this.log.warn(
       { event: "database_unavailable", database: this.options.database, reason: unavailableReason(error), context },
       "database unavailable: answering 503 with Retry-After until it answers again",

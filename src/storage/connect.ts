@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig, sql } from "kysely";
+import { Kysely, type KyselyConfig, PostgresDialect, SqliteDialect, type SqliteDialectConfig, sql } from "kysely";
 import pg from "pg";
 import { type AvailabilityLog, DatabaseAvailability } from "./availability.js";
 import { type PermissionsReport, secureDataDir } from "./data-dir-permissions.js";
@@ -47,9 +47,25 @@ export interface Storage {
   describe: string;
   /** Outages of this database: see availability.ts. */
   availability: DatabaseAvailability;
+  /** PostgreSQL only: the pool's connections (metrics). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
+  /**
+   * Tells `observer` every statement's duration (ms) and whether it failed (metrics); one observer,
+   * a later call replaces it. Statements Kysely runs are timed by its `log` hook, those run directly
+   * on the SQLite handle (prepared.ts) here.
+   */
+  observeQueries(observer: QueryObserver): void;
   /** Runs `work` on one connection without the statement timeout (migrations may run long). */
   withoutStatementTimeout<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+export type QueryObserver = (milliseconds: number, failed: boolean) => void;
+
+/** Kysely's `log` option feeding the storage's query observer, and the slot that observer sits in. */
+function queryTiming(): { slot: { observer?: QueryObserver }; log: KyselyConfig["log"] } {
+  const slot: { observer?: QueryObserver } = {};
+  return { slot, log: (event) => slot.observer?.(event.queryDurationMillis, event.level === "error") };
 }
 
 /** The embedded database's file name inside the data directory. */
@@ -94,12 +110,26 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
   // a code exchange's cost was commit + checkpoint). Durability is unchanged.
   sqlite.pragma("wal_autocheckpoint = 10000");
   const database = withStatementCache(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  const runDirectly: DirectExecutor = (text, parameters) => {
+  const timing = queryTiming();
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log: timing.log });
+  const runUntimed: DirectExecutor = (text, parameters) => {
     const statement = database.prepare(text);
     if (statement.reader) return { rows: statement.all(parameters as unknown[]) };
     const { changes, lastInsertRowid } = statement.run(parameters as unknown[]);
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  };
+  const runDirectly: DirectExecutor = (text, parameters) => {
+    const observer = timing.slot.observer;
+    if (!observer) return runUntimed(text, parameters);
+    const started = performance.now();
+    try {
+      const result = runUntimed(text, parameters);
+      observer(performance.now() - started, false);
+      return result;
+    } catch (error) {
+      observer(performance.now() - started, true);
+      throw error;
+    }
   };
   // Outside a transaction a statement is atomic and runs to its end before any other JavaScript,
   // so it cannot interleave with another query: what Kysely's connection mutex guards is a
@@ -134,6 +164,9 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
     dialect: "sqlite",
     describe: `sqlite:${file}`,
     availability,
+    observeQueries: (observer) => {
+      timing.slot.observer = observer;
+    },
     // SQLite has no statement timeout (busy_timeout only bounds waiting for a lock).
     withoutStatementTimeout: (work) => work(db),
     close: async () => {
@@ -197,13 +230,18 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts, options: StorageO
   const describe = `postgres://${parsed.host}${parsed.pathname}`;
   let availability: DatabaseAvailability | undefined;
   const guard = new PostgresConnectionGuard(pool, timeouts, (error) => availability?.failed(error, "idle connection"));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guard.kyselyPool() }) });
+  const timing = queryTiming();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guard.kyselyPool() }), log: timing.log });
   availability = availabilityOf(db, describe, options);
   return {
     db,
     dialect: "postgres",
     describe,
     availability,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    observeQueries: (observer) => {
+      timing.slot.observer = observer;
+    },
     withoutStatementTimeout: (work) =>
       guard.unboundedWhile(() =>
         db.connection().execute(async (connection) => {

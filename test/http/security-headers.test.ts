@@ -76,6 +76,8 @@ const NOT_PAGES = new Set([
   "/index.php/apps/oauth2/jwks",
   "/remote.php/dav/avatars/:uid/:file",
   "/index.php/apps/keystream/api/openapi.json",
+  "/health/live",
+  "/health/ready",
 ]);
 
 function assertPageHeaders(response: LightMyRequestResponse, url: string): void {

@@ -88,7 +88,7 @@ describe("data directory permissions (security review #9)", () => {
       for (const entry of modes(dataDir)) assert.match(entry, / [67]00$/, entry);
       const [line] = server.logLines("data directory made readable by its owner only");
       assert.ok(line, server.stdout);
-      assert.equal(line.level, 40, "a warning");
+      assert.equal(line.level, "warn", "a warning (level names in the server log, issue 18)");
       const fixed = line.fixed as string[];
       for (const file of [dataDir, path.join(dataDir, "config.json"), path.join(dataDir, "backups", "old.sqlite")]) {
         assert.ok(fixed.includes(file), `${file} in ${JSON.stringify(fixed)}`);

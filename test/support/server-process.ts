@@ -58,7 +58,7 @@ export class ServerProcess {
     }
   }
 
-  /** The base URL it printed ("Keystream is running at …"). */
+  /** The base URL it logged (the JSON line whose msg is "Keystream is running at …"). */
   async url(): Promise<string> {
     return (await this.waitFor(/Keystream is running at (http:\/\/127\.0\.0\.1:\d+)\//))[1] ?? "";
   }

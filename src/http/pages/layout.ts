@@ -29,6 +29,11 @@ export interface PageOptions {
   body: SafeHtml;
   /** Shown in the header with a logout button when someone is logged in. */
   user?: { displayName: string; csrfToken: string } | undefined;
+  /**
+   * On error pages: the request id (X-Request-Id, in the request's log lines), so that a person's
+   * report can be matched to the log (issue 18, review F24).
+   */
+  reference?: string | undefined;
 }
 
 export function layout(options: PageOptions): SafeHtml {
@@ -49,7 +54,12 @@ export function layout(options: PageOptions): SafeHtml {
       : ""
   }</header>
 <main>
-${options.body}
+${options.body}${
+  options.reference === undefined
+    ? ""
+    : html`
+<p class="muted" id="request-id">Reference for the administrator: <code>${options.reference}</code></p>`
+}
 </main>
 </body>
 </html>`;
@@ -75,6 +85,6 @@ export function sendPage(reply: FastifyReply, page: SafeHtml, status = 200): Fas
     .send(page.value);
 }
 
-export function messagePage(title: string, message: string, user?: PageOptions["user"]): SafeHtml {
-  return layout({ title, user, body: html`<h1>${title}</h1><p>${message}</p>` });
+export function messagePage(title: string, message: string, user?: PageOptions["user"], reference?: string): SafeHtml {
+  return layout({ title, user, reference, body: html`<h1>${title}</h1><p>${message}</p>` });
 }

@@ -32,7 +32,7 @@ export function consentPage(model: { clientName: string; user: PageUser; logoutU
 }
 
 /** research A.2.2: "Request not valid". */
-export function authorizeErrorPage(clientName: string | null, user?: PageUser): SafeHtml {
+export function authorizeErrorPage(clientName: string | null, user?: PageUser, reference?: string): SafeHtml {
   const text =
     clientName === null
       ? "This request is not valid. Please contact the administrator if this error persists."
@@ -40,6 +40,7 @@ export function authorizeErrorPage(clientName: string | null, user?: PageUser): 
   return layout({
     title: "Request not valid",
     user,
+    reference,
     body: html`<h1>Request not valid</h1><p id="oauth-error">${text}</p>`,
   });
 }

@@ -93,14 +93,15 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
         !found ? { kind: "failure" } : found.enabled ? { kind: "success", reset: [loginUserBucket(uid)] } : { kind: "uncounted" },
     );
     if (gate.refused) {
-      log.info({ event: "login_throttled", uid, ip: request.ip }, "login refused: too many failed attempts");
+      request.log.warn({ event: "login_throttled", uid, ip: request.ip }, "login refused: too many failed attempts");
       reply.header("retry-after", String(gate.retryAfterSeconds));
       return again(429, "Too many failed login attempts. Please try again later.");
     }
 
     const user = gate.value;
     if (!user) {
-      log.info({ event: "login_failed", uid, ip: request.ip }, "login failed");
+      // A warning, as Nextcloud logs them (review F24): what an alert on failed logins watches.
+      request.log.warn({ event: "login_failed", uid, ip: request.ip }, "login failed");
       return again(401, "Wrong username or password.");
     }
     if (!user.enabled) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OAuthError } from "../../oauth/domain/errors.js";
+import { GRANTS } from "../../oauth/grants/index.js";
 import type { TokenRequest } from "../../oauth/token-endpoint.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
 import { eventLogOf } from "../access-log.js";
@@ -51,6 +52,19 @@ function countsAsFailure(error: OAuthError): boolean {
 
 type ClientEndpoint<T> = (request: TokenRequest) => Promise<T | OAuthError>;
 
+/** How an answered client-endpoint request ended: "success", an RFC 6749 error code, or "throttled". */
+type EndpointOutcome = (outcome: string) => void;
+
+/**
+ * The grant_type label of a token request's metrics: a grant the endpoint handles (oauth/grants),
+ * else "other" (or "none" when absent), so that a client cannot add series.
+ */
+function grantTypeLabel(body: unknown): string {
+  const value = (body as Record<string, unknown> | undefined)?.grant_type;
+  if (typeof value !== "string") return "none";
+  return GRANTS.has(value) ? value : "other";
+}
+
 /**
  * The shared frame of the client endpoints (token, revoke, introspect): the attempt reserved in
  * the per-IP throttle before anything is checked (429 + Retry-After past the ceiling), strict
@@ -62,6 +76,7 @@ async function clientEndpoint<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   handle: ClientEndpoint<T>,
+  onOutcome?: EndpointOutcome,
 ): Promise<{ result: T } | undefined> {
   const { tokenThrottle } = request.server.services;
   const buckets = oauthBuckets(request);
@@ -88,6 +103,7 @@ async function clientEndpoint<T>(
           : { kind: "uncounted" },
   );
   if (gate.refused) {
+    onOutcome?.("throttled");
     noStore(reply)
       .status(429)
       .header("retry-after", String(gate.retryAfterSeconds))
@@ -96,20 +112,27 @@ async function clientEndpoint<T>(
   }
   const result = gate.value;
   if (result instanceof OAuthError) {
+    onOutcome?.(result.code);
     request.log.debug({ event: "oauth2_request_refused", error: result.code, detail: result.detail }, "OAuth request refused");
     sendTokenError(reply, result);
     return undefined;
   }
+  onOutcome?.("success");
   return { result };
 }
 
 /** Token endpoint, UserInfo, revocation (RFC 7009), introspection (RFC 7662) and the CORS preflight. */
 export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
-  const { oauth, avatars } = app.services;
+  const { oauth, avatars, metrics } = app.services;
 
   app.post(TOKEN_PATH, { schema: tokenRouteSchema, attachValidation: true }, async (request, reply) => {
     allowListedOrigin(request, reply);
-    const outcome = await clientEndpoint(request, reply, (r) => oauth.token(r));
+    const outcome = await clientEndpoint(
+      request,
+      reply,
+      (r) => oauth.token(r),
+      (result) => metrics.tokenRequest(grantTypeLabel(request.body), result),
+    );
     if (!outcome) return reply;
     return noStore(reply).send({ ...outcome.result, message_url: `${baseUrl(request)}${AUTHORIZATION_SUCCESSFUL_PATH}` });
   });

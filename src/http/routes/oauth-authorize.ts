@@ -83,7 +83,7 @@ function logoutUrl(query: Record<string, unknown>, principal: Principal, request
 
 /** `GET|POST /index.php/apps/oauth2/authorize`, the logout helper, and the success page. */
 export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> {
-  const { oauth, log } = app.services;
+  const { oauth } = app.services;
 
   // research A.2.1: the login page names the application asking for access.
   app.loginNoteProviders.push(async (redirectUrl) => {
@@ -121,7 +121,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
 
   app.get(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
-    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined), 400);
+    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined, request.id), 400);
     const issuer = issuerOf(request);
     const auth = await authenticate(request);
     if (!("principal" in auth) || auth.principal.method !== "session") {
@@ -135,7 +135,9 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     const check = await oauth.checkAuthorization(query, issuer, principal.user.uid);
     const requestedUser = typeof query.user === "string" ? query.user : "";
     if (check.kind !== "valid") {
-      if (check.kind !== "switch_user") log.error({ event: "oauth2_authorize_refused", uid: user.uid }, check.detail);
+      // The client's or the user's mistake, not a server fault: a warning, on the request's log (its
+      // reqId is the reference the error page shows; review F24).
+      if (check.kind !== "switch_user") request.log.warn({ event: "oauth2_authorize_refused", uid: user.uid }, check.detail);
       return sendAuthorizationFailure(reply, check, { user, logoutUrl: logoutUrl(query, principal, requestedUser) });
     }
     const { client, openid } = check.request;
@@ -166,7 +168,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
   // research A.2.4: the consent form. CSRF checked; `user` and `trusted` are not re-checked.
   app.post(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
-    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined), 400);
+    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined, request.id), 400);
     const principal = await requireFormUser(request, reply);
     if (!principal) return;
     const check = await oauth.checkAuthorization(query, issuerOf(request));
@@ -188,7 +190,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       typeof query.client_id !== "string" ||
       typeof query.redirect_uri !== "string"
     ) {
-      return sendPage(reply, authorizeErrorPage(null, pageUser(principal)), 400);
+      return sendPage(reply, authorizeErrorPage(null, pageUser(principal), request.id), 400);
     }
     await app.services.sessions.end(principal.session?.token ?? "");
     clearSessionCookie(request, reply);

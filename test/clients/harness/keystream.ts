@@ -13,7 +13,7 @@ export interface KeystreamOptions {
 }
 
 export interface LogEntry {
-  level?: number;
+  level?: string;
   msg?: string;
   event?: string;
   reqId?: string;
