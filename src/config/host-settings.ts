@@ -197,8 +197,8 @@ export class HostSettings {
   problem(): string | undefined {
     try {
       this.refresh();
-    } catch (error) {
-      return this.lastProblem ?? (error as Error).message;
+    } catch {
+      // Never read fine yet: refused() recorded why.
     }
     return this.lastProblem;
   }
@@ -268,8 +268,13 @@ export class HostSettings {
 
   /** Not usable: an error before any good read; else keep the last good values and say so once. */
   private refused(error: Error, mtimeMs: number): void {
-    if (!this.loaded) throw error;
     const message = error.message.startsWith(this.file) ? error.message : `${this.file}: ${error.message}`;
+    if (!this.loaded) {
+      // No good version to keep: the reader fails (the server at start), and problem() says why
+      // until the file is fixed.
+      this.lastProblem = message;
+      throw error;
+    }
     // Logged once per change of the file: the same broken file is not parsed again every second.
     this.loadedMtimeMs = mtimeMs;
     if (message !== this.lastProblem) {

@@ -19,6 +19,10 @@ export const ServerStatus = Type.Object(
     edition: Type.String(),
     productname: Type.String(),
     product: Type.String(),
+    configValid: Type.Boolean({
+      description:
+        "Keystream: false while config.json is invalid (the server keeps its last good settings; `./occ status` and the log say why).",
+    }),
   },
   { additionalProperties: false, title: "ServerStatus" },
 );
