@@ -1,13 +1,10 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { Migrator, sql } from "kysely";
 import { s256Challenge } from "../../src/oauth/domain/pkce.js";
 import { sha256Hex } from "../../src/security/secrets.js";
-import { allMigrations } from "../../src/storage/migrations/index.js";
-import { KyselyGrantStore } from "../../src/storage/oauth-store.js";
 import type { TestApp } from "../support/app.js";
-import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
+import { testDatabaseDialect } from "../support/storage.js";
 import {
   addClient,
   authorizeUrl,
@@ -212,50 +209,6 @@ describe(`the code is bound to its authorization request's redirect_uri (finding
     const response = await exchangeCode(t, code);
     assert.equal(response.statusCode, 400);
     assert.deepEqual(response.json(), { error: "invalid_grant", error_description: "auth grant redirect uri invalid" });
-  });
-});
-
-describe(`migration 0007 (${testDatabaseDialect})`, () => {
-  it("migration 0007 keeps the codes already stored, with no redirect URI (the token endpoint refuses them)", async () => {
-    const t = await createTestStorage({ migrate: false });
-    try {
-      const migrations = allMigrations(t.storage.dialect);
-      const migrator = new Migrator({ db: t.storage.db, provider: { getMigrations: async () => migrations } });
-      assert.equal((await migrator.migrateTo("2026_11_21_0006_token_rowids")).error, undefined);
-      const db = t.storage.db;
-      await db
-        .insertInto("users")
-        .values({ uid: "alice", display_name: "Alice", email: null, password_hash: null, enabled: 1, is_admin: 0, created_at: 0 })
-        .execute();
-      const client = await db
-        .insertInto("oauth2_clients")
-        .values({
-          name: "c",
-          client_id: "c".repeat(32),
-          secret_encrypted: "x",
-          redirect_uri: "https://c.example/cb",
-          allow_subdomains: 0,
-          trusted: 0,
-          created_at: 0,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      const grant = await db
-        .insertInto("oauth2_grants")
-        .values({ client_id: Number(client.id), uid: "alice", authorized_at: 0 })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      // Written as the code table was before 0007 (no redirect_uri column yet).
-      await sql`insert into oauth2_codes (code_hash, grant_id, code_challenge, code_challenge_method, created_at, expires_at, consumed_at)
-        values (${"k".repeat(64)}, ${Number(grant.id)}, null, null, 0, 600, null)`.execute(db);
-      // To the latest schema (not just 0007): the store below reads columns later migrations add.
-      assert.equal((await migrator.migrateToLatest()).error, undefined);
-      const code = await new KyselyGrantStore(db, t.storage.dialect).findCode("k".repeat(64));
-      assert.equal(code?.grantId, Number(grant.id));
-      assert.equal(code?.redirectUri, null);
-    } finally {
-      await t.cleanup();
-    }
   });
 });
 

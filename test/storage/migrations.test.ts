@@ -7,6 +7,7 @@ import { openStorage } from "../../src/storage/connect.js";
 import type { Database } from "../../src/storage/database.js";
 import { hasPendingMigrations, migrateToLatest } from "../../src/storage/migrate.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
+import { KyselyGrantStore } from "../../src/storage/oauth-store.js";
 import { runOcc } from "../support/occ.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
@@ -244,6 +245,29 @@ describe("storage: migrations", () => {
 
   it("refuses a database URL that is not PostgreSQL", () => {
     assert.throws(() => openStorage({ databaseUrl: "mysql://x@localhost/db", dataDir: "/nonexistent" }), /postgres:\/\//);
+  });
+});
+
+describe(`migration 0007 (${testDatabaseDialect})`, () => {
+  it("migration 0007 keeps the codes already stored, with no redirect URI (the token endpoint refuses them)", async () => {
+    const t = await createTestStorage({ migrate: false });
+    try {
+      const migrations = allMigrations(t.storage.dialect);
+      const migrator = new Migrator({ db: t.storage.db, provider: { getMigrations: async () => migrations } });
+      assert.equal((await migrator.migrateTo("2026_11_21_0006_token_rowids")).error, undefined);
+      const db = t.storage.db;
+      const grantId = await seedGrant(db);
+      // Written as the code table was before 0007 (no redirect_uri column yet).
+      await sql`insert into oauth2_codes (code_hash, grant_id, code_challenge, code_challenge_method, created_at, expires_at, consumed_at)
+        values (${"k".repeat(64)}, ${grantId}, null, null, 0, 600, null)`.execute(db);
+      // To the latest schema (not just 0007): the store below reads columns later migrations add.
+      assert.equal((await migrator.migrateToLatest()).error, undefined);
+      const code = await new KyselyGrantStore(db, t.storage.dialect).findCode("k".repeat(64));
+      assert.equal(code?.grantId, grantId);
+      assert.equal(code?.redirectUri, null);
+    } finally {
+      await t.cleanup();
+    }
   });
 });
 
