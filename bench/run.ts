@@ -25,17 +25,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { SqliteAdapter, sql } from "kysely";
+import { sql } from "kysely";
 import pg from "pg";
 import pino from "pino";
 import type { NewActivity } from "../src/activity/domain/event.js";
-import { newSecretValue } from "../src/oauth/tokens.js";
 import { createServices } from "../src/services.js";
 import { openStorage, type Storage } from "../src/storage/connect.js";
 import type { Db } from "../src/storage/database.js";
 import { migrateToLatest } from "../src/storage/migrate.js";
 import { type CaseResult, fillActivities, measurePaging, row } from "./activity-paging.js";
 import { type LoadResult, median, runLoad } from "./lib/load.js";
+import { mintGrants } from "./lib/mint.js";
 import { type RunningServer, startServer } from "./lib/processes.js";
 import { summarizeProfile } from "./lib/profile.js";
 
@@ -133,71 +133,6 @@ function chunks<T>(items: T[], size: number): T[][] {
   return out;
 }
 
-/**
- * Codes and tokens written straight into Keystream's tables, as the authorize endpoint and the
- * token endpoint write them (one grant each, SHA-256 at rest), in bulk so that minting a pool takes
- * a moment on PostgreSQL too.
- */
-async function mintKeystream(db: Db, clientInternalId: number, kind: "code" | "refresh" | "access", n: number) {
-  const now = Math.floor(Date.now() / 1000);
-  const values = Array.from({ length: n }, () => newSecretValue());
-  for (const chunk of chunks(values, 1000)) {
-    await db.transaction().execute(async (trx) => {
-      const grants = await trx
-        .insertInto("oauth2_grants")
-        .values(chunk.map(() => ({ client_id: clientInternalId, uid: BENCH_USER, authorized_at: now })))
-        .returning("id")
-        .execute();
-      const grantIds = grants.map((g) => Number(g.id));
-      if (kind === "code") {
-        await trx
-          .insertInto("oauth2_codes")
-          .values(
-            chunk.map((v, i) => ({
-              code_hash: v.hash,
-              grant_id: grantIds[i]!,
-              code_challenge: null,
-              code_challenge_method: null,
-              redirect_uri: CLIENT.redirectUri,
-              created_at: now,
-              expires_at: now + 600,
-              consumed_at: null,
-            })),
-          )
-          .execute();
-        return;
-      }
-      const access = chunk.map((v, i) => ({
-        token_hash: kind === "access" ? v.hash : newSecretValue().hash,
-        grant_id: grantIds[i]!,
-        created_at: now,
-        expires_at: now + 3600,
-      }));
-      const accessIds = await trx.insertInto("oauth2_access_tokens").values(access).returning(["id", "grant_id"]).execute();
-      if (kind === "refresh") {
-        const byGrant = new Map(accessIds.map((a) => [Number(a.grant_id), Number(a.id)]));
-        await trx
-          .insertInto("oauth2_refresh_tokens")
-          .values(
-            chunk.map((v, i) => ({
-              token_hash: v.hash,
-              grant_id: grantIds[i]!,
-              access_token_id: byGrant.get(grantIds[i]!) ?? null,
-              created_at: now,
-              expires_at: now + 90 * 86_400,
-              rotated_at: null,
-            })),
-          )
-          .execute();
-      }
-    });
-  }
-  // Written through to the database file before the run, as the peer's minting is done before its
-  // run: otherwise the server's checkpoint worker would copy the pool's pages during the run.
-  if (db.getExecutor().adapter instanceof SqliteAdapter) await sql`pragma wal_checkpoint(truncate)`.execute(db);
-  return values.map((v) => v.value);
-}
-
 export async function startKeystream(
   dialect: "sqlite" | "postgres",
   postgres: Postgres | undefined,
@@ -259,7 +194,8 @@ export async function startKeystream(
     tokenPath: "/index.php/apps/oauth2/api/v1/token",
     userinfoPath: "/index.php/apps/oauth2/api/v1/userinfo",
     activityPath: "/ocs/v2.php/apps/activity/api/v2/activity/all?format=json&limit=50",
-    mint: (kind, n) => mintKeystream(storage.db, Number(client.id), kind, n),
+    mint: (kind, n) =>
+      mintGrants(storage.db, { clientInternalId: Number(client.id), uid: BENCH_USER, redirectUri: CLIENT.redirectUri }, kind, n),
     server,
     profileDir,
     async cleanup() {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import pino from "pino";
-import { newSecretValue } from "../../src/oauth/tokens.js";
+import { mintGrants } from "../../bench/lib/mint.js";
 import { createServices, type Services } from "../../src/services.js";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { migrateToLatest } from "../../src/storage/migrate.js";
@@ -190,71 +190,12 @@ export class Deployment {
    * the load measures only the exchanges.
    */
   async mint(kind: "code" | "refresh", n: number): Promise<string[]> {
-    const db = this.storage.db;
-    const now = Math.floor(Date.now() / 1000);
-    const client = await db
+    const client = await this.storage.db
       .selectFrom("oauth2_clients")
       .select("id")
       .where("client_id", "=", CLIENT.id)
       .executeTakeFirstOrThrow();
-    const values = Array.from({ length: n }, () => newSecretValue());
-    for (let i = 0; i < values.length; i += 500) {
-      const chunk = values.slice(i, i + 500);
-      await db.transaction().execute(async (trx) => {
-        const grants = await trx
-          .insertInto("oauth2_grants")
-          .values(chunk.map(() => ({ client_id: client.id, uid: USER, authorized_at: now })))
-          .returning("id")
-          .execute();
-        const grantIds = grants.map((g) => Number(g.id));
-        if (kind === "code") {
-          await trx
-            .insertInto("oauth2_codes")
-            .values(
-              chunk.map((v, j) => ({
-                code_hash: v.hash,
-                grant_id: grantIds[j]!,
-                code_challenge: null,
-                code_challenge_method: null,
-                // As the authorization request would have stored it (RFC 6749 §4.1.3, migration 0007).
-                redirect_uri: CLIENT.redirect,
-                created_at: now,
-                expires_at: now + 3600,
-                consumed_at: null,
-              })),
-            )
-            .execute();
-          return;
-        }
-        const access = await trx
-          .insertInto("oauth2_access_tokens")
-          .values(
-            chunk.map((_, j) => ({
-              token_hash: newSecretValue().hash,
-              grant_id: grantIds[j]!,
-              created_at: now,
-              expires_at: now + 3600,
-            })),
-          )
-          .returning(["id", "grant_id"])
-          .execute();
-        const byGrant = new Map(access.map((a) => [Number(a.grant_id), Number(a.id)]));
-        await trx
-          .insertInto("oauth2_refresh_tokens")
-          .values(
-            chunk.map((v, j) => ({
-              token_hash: v.hash,
-              grant_id: grantIds[j]!,
-              access_token_id: byGrant.get(grantIds[j]!) ?? null,
-              created_at: now,
-              expires_at: now + 86_400,
-              rotated_at: null,
-            })),
-          )
-          .execute();
-      });
-    }
-    return values.map((v) => v.value);
+    return mintGrants(this.storage.db, { clientInternalId: Number(client.id), uid: USER, redirectUri: CLIENT.redirect }, kind, n);
   }
 
   private storageClosed = false;
