@@ -5,7 +5,8 @@ import type { HostSettings } from "../config/host-settings.js";
 import type { JobScheduler } from "../jobs/scheduler.js";
 import { keyFileSecretBox } from "../security/secret-box.js";
 import type { Db, Dialect } from "../storage/database.js";
-import { KyselyClientStore, KyselyGrantStore } from "../storage/oauth-store.js";
+import { KyselyClientStore } from "../storage/oauth-client-store.js";
+import { KyselyGrantStore } from "../storage/oauth-grant-store.js";
 import { DEFAULT_CLIENTS } from "./domain/default-clients.js";
 import { type OAuthEvents, OAuthService } from "./service.js";
 

@@ -7,7 +7,7 @@ import { openStorage } from "../../src/storage/connect.js";
 import type { Database } from "../../src/storage/database.js";
 import { hasPendingMigrations, migrateToLatest } from "../../src/storage/migrate.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
-import { KyselyGrantStore } from "../../src/storage/oauth-store.js";
+import { KyselyGrantStore } from "../../src/storage/oauth-grant-store.js";
 import { runOcc } from "../support/occ.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 

@@ -1,0 +1,167 @@
+import type { Db } from "./database.js";
+import { PreparedQuery } from "./prepared.js";
+import type { UsersTable } from "./schema/accounts.js";
+
+/**
+ * The statements of the token endpoint and of bearer authentication, compiled once (see
+ * PreparedQuery): these run on every token, refresh, userinfo and API request.
+ */
+export function grantStatements(db: Db) {
+  return {
+    findCode: new PreparedQuery<{ codeHash: string }, CodeRow>((slot) =>
+      db
+        .selectFrom("oauth2_codes as c")
+        .innerJoin("oauth2_grants as g", "g.id", "c.grant_id")
+        .innerJoin("users as u", "u.uid", "g.uid")
+        .select([
+          "u.enabled as user_enabled",
+          "c.grant_id",
+          "g.client_id",
+          "g.uid",
+          "c.code_challenge",
+          "c.code_challenge_method",
+          "c.redirect_uri",
+          "c.expires_at",
+          "c.consumed_at",
+          "g.scope",
+          "g.auth_time",
+          "g.nonce",
+        ])
+        .where("c.code_hash", "=", slot("codeHash")),
+    ),
+    consumeCode: new PreparedQuery<{ codeHash: string; now: number }, { grant_id: number }>((slot) =>
+      db
+        .updateTable("oauth2_codes")
+        .set({ consumed_at: slot("now") })
+        .where("code_hash", "=", slot("codeHash"))
+        .where("consumed_at", "is", null)
+        .returning("grant_id"),
+    ),
+    markPublicClient: new PreparedQuery<{ grantId: number }, unknown>((slot) =>
+      db.updateTable("oauth2_grants").set({ public_client: 1 }).where("id", "=", slot("grantId")),
+    ),
+    insertAccessToken: new PreparedQuery<{ tokenHash: string; grantId: number; now: number; expiresAt: number }, { id: number }>(
+      (slot) =>
+        db
+          .insertInto("oauth2_access_tokens")
+          .values({
+            token_hash: slot("tokenHash"),
+            grant_id: slot("grantId"),
+            created_at: slot("now"),
+            expires_at: slot("expiresAt"),
+          })
+          .returning("id"),
+    ),
+    insertRefreshToken: new PreparedQuery<
+      { tokenHash: string; grantId: number; accessTokenId: number; now: number; expiresAt: number },
+      { id: number }
+    >((slot) =>
+      db
+        .insertInto("oauth2_refresh_tokens")
+        .values({
+          token_hash: slot("tokenHash"),
+          grant_id: slot("grantId"),
+          access_token_id: slot("accessTokenId"),
+          created_at: slot("now"),
+          expires_at: slot("expiresAt"),
+          rotated_at: null,
+        })
+        .returning("id"),
+    ),
+    findRefreshToken: new PreparedQuery<{ tokenHash: string }, RefreshRow>((slot) =>
+      db
+        .selectFrom("oauth2_refresh_tokens as r")
+        .innerJoin("oauth2_grants as g", "g.id", "r.grant_id")
+        .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
+        .innerJoin("users as u", "u.uid", "g.uid")
+        .select([
+          "u.enabled as user_enabled",
+          "r.id",
+          "r.grant_id",
+          "g.client_id as client_internal_id",
+          "c.client_id",
+          "g.uid",
+          "g.public_client",
+          "r.access_token_id",
+          "r.created_at",
+          "r.expires_at",
+          "r.rotated_at",
+          "g.scope",
+          "g.auth_time",
+          "g.nonce",
+        ])
+        .where("r.token_hash", "=", slot("tokenHash")),
+    ),
+    rotateRefreshToken: new PreparedQuery<{ id: number; now: number }, { access_token_id: number | null }>((slot) =>
+      db
+        .updateTable("oauth2_refresh_tokens")
+        .set({ rotated_at: slot("now") })
+        .where("id", "=", slot("id"))
+        .where("rotated_at", "is", null)
+        .returning("access_token_id"),
+    ),
+    deleteAccessToken: new PreparedQuery<{ id: number }, unknown>((slot) =>
+      db.deleteFrom("oauth2_access_tokens").where("id", "=", slot("id")),
+    ),
+    deleteGraceOfSuccessor: new PreparedQuery<{ successorId: number }, unknown>((slot) =>
+      db.deleteFrom("oauth2_refresh_grace").where("successor_id", "=", slot("successorId")),
+    ),
+    findAccessToken: new PreparedQuery<{ tokenHash: string }, AccessRow>((slot) =>
+      db
+        .selectFrom("oauth2_access_tokens as a")
+        .innerJoin("oauth2_grants as g", "g.id", "a.grant_id")
+        .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
+        .innerJoin("users as u", "u.uid", "g.uid")
+        .select(["a.id", "a.grant_id", "c.client_id", "a.created_at", "a.expires_at", "g.scope"])
+        .select(["u.uid", "u.display_name", "u.email", "u.enabled", "u.is_admin", "u.created_at as user_created_at"])
+        .where("a.token_hash", "=", slot("tokenHash")),
+    ),
+  };
+}
+
+/** The grant's OpenID Connect columns (migration 0011), read with its codes and tokens. */
+interface GrantIdentityRow {
+  scope: string | null;
+  auth_time: number | null;
+  nonce: string | null;
+}
+
+export function identityOf(row: GrantIdentityRow) {
+  return { scope: row.scope, authTime: row.auth_time === null ? null : Number(row.auth_time), nonce: row.nonce };
+}
+
+export interface CodeRow extends GrantIdentityRow {
+  grant_id: number;
+  client_id: number;
+  uid: string;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  redirect_uri: string | null;
+  expires_at: number;
+  consumed_at: number | null;
+  user_enabled: number;
+}
+
+export interface RefreshRow extends GrantIdentityRow {
+  id: number;
+  grant_id: number;
+  client_internal_id: number;
+  client_id: string;
+  uid: string;
+  public_client: number;
+  access_token_id: number | null;
+  created_at: number;
+  expires_at: number;
+  rotated_at: number | null;
+  user_enabled: number;
+}
+
+export interface AccessRow extends Omit<UsersTable, "created_at" | "password_hash"> {
+  id: number;
+  grant_id: number;
+  client_id: string;
+  created_at: number;
+  expires_at: number;
+  user_created_at: number;
+  scope: string | null;
+}
