@@ -3,16 +3,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, describe, it } from "node:test";
-import SqliteDatabase from "better-sqlite3";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import pg from "pg";
 import pino from "pino";
 import { buildApp } from "../../src/app.js";
 import { buildMetricsApp } from "../../src/http/metrics-listener.js";
 import { HEALTH_LIVE_PATH, HEALTH_READY_PATH } from "../../src/http/routes/health.js";
 import type { Readiness } from "../../src/observability/readiness.js";
 import { createTestApp, type TestApp } from "../support/app.js";
-import { appWithOwnStorage, eventually, type OutageApp, refusedPort } from "../support/outage.js";
+import { appWithOwnStorage, eventually, holdTableLock, type OutageApp, refusedPort } from "../support/outage.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
 /**
@@ -173,28 +171,7 @@ describe("health endpoints", () => {
 
 /** Another connection holding the write lock on sessions (the login page's first write). */
 async function holdSessionsLock(t: TestStorage): Promise<() => Promise<void>> {
-  if (t.databaseUrl) {
-    const admin = new pg.Client({ connectionString: t.databaseUrl });
-    admin.on("error", () => undefined);
-    await admin.connect();
-    await admin.query("BEGIN");
-    await admin.query("LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE");
-    const release = async () => {
-      await admin.query("ROLLBACK").catch(() => undefined);
-      await admin.end().catch(() => undefined);
-    };
-    cleanups.push(release);
-    return release;
-  }
-  // Another process's writer, as `./occ` beside the server: the same file, another connection.
-  const other = new SqliteDatabase(path.join(t.dataDir, "keystream.sqlite"));
-  other.prepare("BEGIN IMMEDIATE").run();
-  const release = async () => {
-    if (other.open) {
-      other.prepare("ROLLBACK").run();
-      other.close();
-    }
-  };
+  const release = await holdTableLock(t, "sessions");
   cleanups.push(release);
   return release;
 }

@@ -5,7 +5,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { setTimeout as delay } from "node:timers/promises";
-import SqliteDatabase from "better-sqlite3";
 import type { LightMyRequestResponse } from "fastify";
 import { sql } from "kysely";
 import pg from "pg";
@@ -16,7 +15,15 @@ import { openStorage } from "../../src/storage/connect.js";
 import { migrateToLatest } from "../../src/storage/migrate.js";
 import { createAppOn } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
-import { appWithOwnStorage, captureLog, eventually, freezableRelay, type OutageApp, refusedPort } from "../support/outage.js";
+import {
+  appWithOwnStorage,
+  captureLog,
+  eventually,
+  freezableRelay,
+  holdTableLock,
+  type OutageApp,
+  refusedPort,
+} from "../support/outage.js";
 import { createTestStorage, type TestStorage, testDatabaseDialect } from "../support/storage.js";
 
 /**
@@ -218,23 +225,7 @@ describe("a settings form during an outage", {
 
 /** Holds the write lock of the test's database from another connection; returns the release. */
 async function holdWriteLock(t: TestStorage): Promise<() => Promise<void>> {
-  if (t.databaseUrl) {
-    const admin = await adminClient(t);
-    await admin.query("BEGIN");
-    await admin.query("LOCK TABLE activity IN ACCESS EXCLUSIVE MODE");
-    return async () => {
-      await admin.query("ROLLBACK");
-    };
-  }
-  // Another process's writer, as `./occ` beside the server: the same file, another connection.
-  const other = new SqliteDatabase(path.join(t.dataDir, "keystream.sqlite"));
-  other.prepare("BEGIN IMMEDIATE").run();
-  const release = async () => {
-    if (other.open) {
-      other.prepare("ROLLBACK").run();
-      other.close();
-    }
-  };
+  const release = await holdTableLock(t, "activity");
   cleanups.push(release);
   return release;
 }

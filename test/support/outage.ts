@@ -1,6 +1,9 @@
 import net from "node:net";
+import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import SqliteDatabase from "better-sqlite3";
 import type { FastifyInstance } from "fastify";
+import pg from "pg";
 import { ManualClock } from "../../src/clock.js";
 import type { Services } from "../../src/services.js";
 import type { AvailabilityLog } from "../../src/storage/availability.js";
@@ -148,4 +151,34 @@ export async function eventually(what: string, check: () => boolean | Promise<bo
     if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
     await delay(20);
   }
+}
+
+/**
+ * Holds the write lock on `table` from another connection, as another writer beside the server
+ * would: on PostgreSQL `LOCK TABLE … IN ACCESS EXCLUSIVE MODE` in an open transaction, on SQLite a
+ * `BEGIN IMMEDIATE` on the same file (as `./occ`). Returns the release; calling it again does
+ * nothing, so a test may release early and still leave it to its cleanup.
+ */
+export async function holdTableLock(t: TestStorage, table: string): Promise<() => Promise<void>> {
+  if (t.databaseUrl) {
+    const admin = new pg.Client({ connectionString: t.databaseUrl });
+    admin.on("error", () => undefined);
+    await admin.connect();
+    await admin.query("BEGIN");
+    await admin.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      await admin.query("ROLLBACK").catch(() => undefined);
+      await admin.end().catch(() => undefined);
+    };
+  }
+  const other = new SqliteDatabase(path.join(t.dataDir, "keystream.sqlite"));
+  other.prepare("BEGIN IMMEDIATE").run();
+  return async () => {
+    if (!other.open) return;
+    other.prepare("ROLLBACK").run();
+    other.close();
+  };
 }
