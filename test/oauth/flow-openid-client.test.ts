@@ -2,34 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as client from "openid-client";
 import type { TestApp } from "../support/app.js";
-import { requestTokenOf } from "../support/browser-form.js";
 import { FetchBrowser } from "../support/fetch-browser.js";
-import { createOAuthTestApp, PASSWORD, WEB_CLIENT } from "./support.js";
-
-/** Login form → consent → the redirect the client receives. */
-async function authorizeInBrowser(base: string, authorizationUrl: URL): Promise<URL> {
-  const browser = new FetchBrowser(base);
-  const first = await browser.request(authorizationUrl.href);
-  assert.equal(first.status, 303);
-  const loginUrl = String(first.headers.get("location"));
-  assert.match(loginUrl, /^\/index\.php\/login\?redirect_url=/);
-  const loginPage = await (await browser.request(loginUrl)).text();
-  assert.match(loginPage, /The application "Web App" is requesting access to your account/);
-  const back = new URL(loginUrl, base).searchParams.get("redirect_url") as string;
-  const login = await browser.request("/index.php/login", {
-    user: "alice",
-    password: PASSWORD,
-    requesttoken: requestTokenOf(loginPage),
-    redirect_url: back,
-  });
-  assert.equal(login.status, 303);
-  const consentUrl = String(login.headers.get("location"));
-  const consentPage = await (await browser.request(consentUrl)).text();
-  assert.match(consentPage, /id="oauth-consent"/);
-  const decision = await browser.request(consentUrl, { requesttoken: requestTokenOf(consentPage) });
-  assert.equal(decision.status, 303);
-  return new URL(String(decision.headers.get("location")));
-}
+import { authorizeInBrowser, createOAuthTestApp, WEB_CLIENT } from "./support.js";
 
 describe("full flow driven by openid-client (a library nobody on the team wrote)", () => {
   let t: TestApp;
@@ -69,7 +43,9 @@ describe("full flow driven by openid-client (a library nobody on the team wrote)
         state,
       });
 
-      const callback = await authorizeInBrowser(base, authorizationUrl);
+      const callback = await authorizeInBrowser(new FetchBrowser(base), authorizationUrl.href, {
+        loginPageShows: /The application "Web App" is requesting access to your account/,
+      });
       assert.equal(`${callback.origin}${callback.pathname}`, WEB_CLIENT.redirectUri);
 
       const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { LightMyRequestResponse } from "fastify";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import type { FetchBrowser } from "../support/fetch-browser.js";
 
 export const AUTHORIZE = "/index.php/apps/oauth2/authorize";
 export const TOKEN = "/index.php/apps/oauth2/api/v1/token";
@@ -142,4 +143,36 @@ export function refresh(
 
 export function userinfo(t: TestApp, accessToken: string): Promise<LightMyRequestResponse> {
   return t.app.inject({ method: "GET", url: USERINFO, headers: { authorization: `Bearer ${accessToken}` } });
+}
+
+/**
+ * A person in a real HTTP browser (`FetchBrowser`, over a listening app): the authorization URL,
+ * the login form as alice, consent, then the redirect the relying party receives. `loginPageShows`
+ * checks what the login page says about the requesting client.
+ */
+export async function authorizeInBrowser(
+  browser: FetchBrowser,
+  authorizationUrl: string,
+  options: { loginPageShows?: RegExp } = {},
+): Promise<URL> {
+  const first = await browser.request(authorizationUrl);
+  assert.equal(first.status, 303);
+  const loginUrl = String(first.headers.get("location"));
+  assert.match(loginUrl, /^\/index\.php\/login\?redirect_url=/);
+  const loginPage = await (await browser.request(loginUrl)).text();
+  if (options.loginPageShows) assert.match(loginPage, options.loginPageShows);
+  const back = new URL(loginUrl, "http://keystream.invalid").searchParams.get("redirect_url") as string;
+  const login = await browser.request("/index.php/login", {
+    user: "alice",
+    password: PASSWORD,
+    requesttoken: requestTokenOf(loginPage),
+    redirect_url: back,
+  });
+  assert.equal(login.status, 303);
+  const consentUrl = String(login.headers.get("location"));
+  const consentPage = await (await browser.request(consentUrl)).text();
+  assert.match(consentPage, /id="oauth-consent"/);
+  const decision = await browser.request(consentUrl, { requesttoken: requestTokenOf(consentPage) });
+  assert.equal(decision.status, 303);
+  return new URL(String(decision.headers.get("location")));
 }

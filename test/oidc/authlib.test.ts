@@ -3,10 +3,10 @@ import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:chil
 import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { WEB_CLIENT } from "../oauth/support.js";
+import { authorizeInBrowser, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FetchBrowser } from "../support/fetch-browser.js";
-import { authorizeInBrowser, isLoggedIn, listeningOidcApp } from "./rp-support.js";
+import { isLoggedIn, listeningOidcApp } from "./rp-support.js";
 import { POST_LOGOUT } from "./support.js";
 
 const SCRIPT = fileURLToPath(new URL("./authlib_rp.py", import.meta.url));

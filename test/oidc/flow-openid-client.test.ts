@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import * as client from "openid-client";
-import { WEB_CLIENT } from "../oauth/support.js";
+import { authorizeInBrowser, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FetchBrowser } from "../support/fetch-browser.js";
-import { authorizeInBrowser, isLoggedIn, listeningOidcApp } from "./rp-support.js";
+import { isLoggedIn, listeningOidcApp } from "./rp-support.js";
 import { POST_LOGOUT } from "./support.js";
 
 /** OIDC Core §3.1.3.6 (openid-client does not check at_hash for the code flow). */
