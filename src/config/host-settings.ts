@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { supportedLanguage } from "../i18n/languages.js";
 import {
   booleanSetting,
   ConfigurationError,
@@ -60,6 +61,14 @@ function normalizeOrigins(text: string): string {
     .join(",");
 }
 
+function normalizeLanguage(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === "") return "";
+  const language = supportedLanguage(trimmed);
+  if (!language) throw new SettingTypeError("one of en, de, fr, es, it, nl");
+  return language;
+}
+
 function originListSetting(description: string) {
   return stringSetting(description, "", {
     expected: "comma-separated origins like https://app.example.com",
@@ -107,6 +116,11 @@ export const hostSettingDefinitions = {
   ),
   "cors.allowed-domains": originListSetting(
     "Comma-separated origins whose browsers may call the OAuth token and userinfo endpoints (CORS).",
+  ),
+  default_language: stringSetting(
+    "Language of pages and activity texts for people with no language of their own and no Accept-Language we have: en, de, fr, es, it or nl (empty = English).",
+    "",
+    { expected: "one of en, de, fr, es, it, nl, or empty", normalize: normalizeLanguage },
   ),
   activity_expire_days: integerSetting(
     "Days an activity stays in the stream; a daily job (and ./occ activity:expire) deletes older ones.",

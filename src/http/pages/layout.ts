@@ -1,4 +1,5 @@
 import type { FastifyReply } from "fastify";
+import { type Translator, translatorFor } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
 
 const STYLE = `
@@ -34,11 +35,14 @@ export interface PageOptions {
    * report can be matched to the log (issue 18, review F24).
    */
   reference?: string | undefined;
+  /** The reader's language (src/http/i18n.ts `requestTranslator`); English when a page has none yet. */
+  translator?: Translator | undefined;
 }
 
 export function layout(options: PageOptions): SafeHtml {
+  const { t, language } = options.translator ?? translatorFor("en");
   return html`<!DOCTYPE html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -47,18 +51,19 @@ export function layout(options: PageOptions): SafeHtml {
 <style>${STYLE}</style>
 </head>
 <body>
+<a class="skip-link" href="#content">${t("pages:layout.skipToContent")}</a>
 <header><strong>Keystream</strong>${
     options.user
       ? html`<span><a href="/index.php/settings/personal">${options.user.displayName}</a>
-<form method="post" action="/index.php/logout"><input type="hidden" name="requesttoken" value="${options.user.csrfToken}"> <button class="link" type="submit" id="logout">Log out</button></form></span>`
+<form method="post" action="/index.php/logout"><input type="hidden" name="requesttoken" value="${options.user.csrfToken}"> <button class="link" type="submit" id="logout">${t("pages:layout.logOut")}</button></form></span>`
       : ""
   }</header>
-<main>
+<main id="content">
 ${options.body}${
   options.reference === undefined
     ? ""
     : html`
-<p class="muted" id="request-id">Reference for the administrator: <code>${options.reference}</code></p>`
+<p class="muted" id="request-id">${t("pages:layout.reference")} <code>${options.reference}</code></p>`
 }
 </main>
 </body>

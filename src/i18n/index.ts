@@ -1,0 +1,3 @@
+export { LANGUAGE_NAMES, type Language, SUPPORTED_LANGUAGES, supportedLanguage } from "./languages.js";
+export { chooseLanguage, type LanguageSources } from "./negotiation.js";
+export { type MessageKey, type MessageValues, type Translator, translatorFor } from "./translator.js";
