@@ -1,9 +1,15 @@
 import type { Language } from "../languages.js";
+import { activity as deActivity } from "./de/activity.js";
 import { pages as dePages } from "./de/pages.js";
+import { activity as enActivity } from "./en/activity.js";
 import { pages as enPages } from "./en/pages.js";
+import { activity as esActivity } from "./es/activity.js";
 import { pages as esPages } from "./es/pages.js";
+import { activity as frActivity } from "./fr/activity.js";
 import { pages as frPages } from "./fr/pages.js";
+import { activity as itActivity } from "./it/activity.js";
 import { pages as itPages } from "./it/pages.js";
+import { activity as nlActivity } from "./nl/activity.js";
 import { pages as nlPages } from "./nl/pages.js";
 
 /**
@@ -12,12 +18,12 @@ import { pages as nlPages } from "./nl/pages.js";
  * and list them here.
  */
 export const CATALOGUES = {
-  en: { pages: enPages },
-  de: { pages: dePages },
-  fr: { pages: frPages },
-  es: { pages: esPages },
-  it: { pages: itPages },
-  nl: { pages: nlPages },
+  en: { pages: enPages, activity: enActivity },
+  de: { pages: dePages, activity: deActivity },
+  fr: { pages: frPages, activity: frActivity },
+  es: { pages: esPages, activity: esActivity },
+  it: { pages: itPages, activity: itActivity },
+  nl: { pages: nlPages, activity: nlActivity },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 
 export type SourceCatalogue = (typeof CATALOGUES)["en"];
