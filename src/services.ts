@@ -3,6 +3,7 @@ import { AppPasswords } from "./accounts/app-passwords.js";
 import { Authenticator } from "./accounts/authentication.js";
 import { Avatars } from "./accounts/avatars.js";
 import { Sessions } from "./accounts/sessions.js";
+import { UserPreferences } from "./accounts/preferences.js";
 import { UserDirectory } from "./accounts/users.js";
 import { registerActivityJobs } from "./activity/jobs.js";
 import { oauthActivityEvents } from "./activity/security-events.js";
@@ -33,6 +34,7 @@ export interface Services {
   log: Logger;
   dataDir: string;
   users: UserDirectory;
+  preferences: UserPreferences;
   appPasswords: AppPasswords;
   sessions: Sessions;
   loginThrottle: Throttle;
@@ -64,6 +66,7 @@ export function createServices(options: ServiceOptions): Services {
   const log = options.log ?? pino({ level: "info" });
   const settings = options.settings ?? new HostSettings(dataDir, {}, log);
   const users = new UserDirectory(db, clock);
+  const preferences = new UserPreferences(db, users);
   const appPasswords = new AppPasswords(db, clock);
   const sessions = new Sessions(db, clock, () => settings.get("session.lifetime"));
   const authenticator = new Authenticator(users, appPasswords, sessions, settings);
@@ -130,6 +133,7 @@ export function createServices(options: ServiceOptions): Services {
     log,
     dataDir,
     users,
+    preferences,
     appPasswords,
     sessions,
     loginThrottle,

@@ -6,7 +6,8 @@ export type AccountErrorCode =
   | "invalid_email"
   | "invalid_display_name"
   | "invalid_name"
-  | "invalid_avatar";
+  | "invalid_avatar"
+  | "invalid_preference";
 
 /** A refused account operation; `message` is safe to show to an operator or user. */
 export class AccountError extends Error {

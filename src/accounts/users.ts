@@ -12,6 +12,10 @@ export interface User {
   enabled: boolean;
   isAdmin: boolean;
   createdAt: number;
+  /** Their own language (`core lang`), or null to follow the browser (src/i18n/negotiation.ts). */
+  language: string | null;
+  /** Their own time zone (`core timezone`, IANA), or null for the server's. */
+  timeZone: string | null;
 }
 
 /** ownCloud's user-name rule: letters, digits and `_.@-'` and space; at most 64 characters. */
@@ -34,6 +38,8 @@ export function userFromRow(row: Omit<UsersTable, "password_hash">): User {
     enabled: row.enabled === 1,
     isAdmin: row.is_admin === 1,
     createdAt: row.created_at,
+    language: row.language,
+    timeZone: row.timezone,
   };
 }
 
@@ -65,7 +71,7 @@ export class UserDirectory {
     this.byUid = new PreparedQuery((slot) =>
       db
         .selectFrom("users")
-        .select(["uid", "display_name", "email", "enabled", "is_admin", "created_at"])
+        .select(["uid", "display_name", "email", "enabled", "is_admin", "created_at", "language", "timezone"])
         .where("uid", "=", slot("uid")),
     );
   }
@@ -88,6 +94,8 @@ export class UserDirectory {
       enabled: 1,
       is_admin: input.isAdmin ? 1 : 0,
       created_at: this.clock.nowSeconds(),
+      language: null,
+      timezone: null,
     };
     try {
       await this.db.insertInto("users").values(row).execute();

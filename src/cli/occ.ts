@@ -12,6 +12,7 @@ import { registerOAuth2Commands } from "./commands/oauth2.js";
 import { registerOidcCommands } from "./commands/oidc.js";
 import { registerStatusCommand } from "./commands/status.js";
 import { registerUserCommands } from "./commands/user.js";
+import { registerUserSettingCommand } from "./commands/user-setting.js";
 import { CommandContext, CommandError } from "./context.js";
 import { configureHelpLayout, pointUsageHintsToHelp, registerListCommand } from "./help.js";
 
@@ -49,6 +50,7 @@ export function buildProgram(context: CommandContext): Command {
   registerStatusCommand(program, context);
   registerCompletionCommand(program, context);
   registerUserCommands(program, context);
+  registerUserSettingCommand(program, context);
   registerConfigCommands(program, context);
   registerMaintenanceCommands(program, context);
   registerOAuth2Commands(program, context);

@@ -114,6 +114,7 @@ export function grantStatements(db: Db) {
         .innerJoin("users as u", "u.uid", "g.uid")
         .select(["a.id", "a.grant_id", "c.client_id", "a.created_at", "a.expires_at", "g.scope"])
         .select(["u.uid", "u.display_name", "u.email", "u.enabled", "u.is_admin", "u.created_at as user_created_at"])
+        .select(["u.language", "u.timezone"])
         .where("a.token_hash", "=", slot("tokenHash")),
     ),
   };

@@ -42,6 +42,8 @@ describe("accounts: users", () => {
       enabled: true,
       isAdmin: false,
       createdAt: t.clock.nowSeconds(),
+      language: null,
+      timeZone: null,
     });
     assert.deepEqual(await t.services.users.find("alice"), user);
     const row = await t.testStorage.storage.db

@@ -25,6 +25,7 @@ const DATA_COMMAND_ARGUMENTS: Record<string, string[]> = {
   migrate: [],
   "user:list": [],
   "user:add-app-password": ["olga"],
+  "user:setting": ["olga"],
   "config:list": [],
   "config:system:get": ["activity_expire_days", "--default-value=365"],
   "maintenance:mode": [],

@@ -13,6 +13,18 @@ export interface UsersTable {
   enabled: number;
   is_admin: number;
   created_at: EpochSeconds;
+  /** `core lang` (issue 19): a catalogue language code, or null to follow the browser. */
+  language: string | null;
+  /** `core timezone`: an IANA zone name, or null for the server's. */
+  timezone: string | null;
+}
+
+/** ownCloud's per-user preferences (`./occ user:setting`), but `core lang`/`core timezone` (on users). */
+export interface UserPreferencesTable {
+  uid: string;
+  app: string;
+  config_key: string;
+  config_value: string;
 }
 
 export interface AppPasswordsTable {
@@ -55,6 +67,7 @@ export interface JobLeasesTable {
 
 export interface AccountsTables {
   users: UsersTable;
+  user_preferences: UserPreferencesTable;
   app_passwords: AppPasswordsTable;
   sessions: SessionsTable;
   throttle: ThrottleTable;

@@ -1,0 +1,142 @@
+import { supportedLanguage } from "../i18n/languages.js";
+import type { DbOrTx } from "../storage/database.js";
+import { AccountError } from "./errors.js";
+import type { UserDirectory } from "./users.js";
+
+/** Preferences that live on the user row, read with every authenticated request (migration 0014). */
+const USER_ROW_PREFERENCES = {
+  "core.lang": "language",
+  "core.timezone": "timezone",
+} as const;
+
+type UserRowColumn = (typeof USER_ROW_PREFERENCES)[keyof typeof USER_ROW_PREFERENCES];
+
+function userRowColumn(app: string, key: string): UserRowColumn | undefined {
+  const name = `${app}.${key}`;
+  return Object.hasOwn(USER_ROW_PREFERENCES, name) ? USER_ROW_PREFERENCES[name as keyof typeof USER_ROW_PREFERENCES] : undefined;
+}
+
+/** True for an IANA time-zone name this Node (ICU) knows, such as `Europe/Berlin` or `UTC`. */
+export function isTimeZone(name: string): boolean {
+  if (name === "" || name.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The one check of a preference's value (occ and the personal page both go through `set`). */
+function normalizedValue(column: UserRowColumn | undefined, value: string): string {
+  if (column === "language") {
+    const language = supportedLanguage(value);
+    if (!language)
+      throw new AccountError("invalid_preference", `"${value}" is not a language Keystream has: en, de, fr, es, it, nl`);
+    return language;
+  }
+  if (column === "timezone" && !isTimeZone(value)) {
+    throw new AccountError("invalid_preference", `"${value}" is not a time zone (an IANA name such as Europe/Berlin)`);
+  }
+  if (value.length > 4000) throw new AccountError("invalid_preference", "a preference value is at most 4000 characters");
+  return value;
+}
+
+const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+
+function checkName(kind: "app" | "key", name: string): void {
+  if (!NAME_PATTERN.test(name) || (kind === "app" && name.length > 32)) {
+    throw new AccountError("invalid_preference", `invalid ${kind} name "${name}"`);
+  }
+}
+
+/**
+ * ownCloud's per-user preferences (`./occ user:setting`). The language and time zone are columns
+ * of the user row, so that every request knows them without another query; the rest is a table.
+ */
+export class UserPreferences {
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly users: UserDirectory,
+  ) {}
+
+  async get(uid: string, app: string, key: string): Promise<string | undefined> {
+    const column = userRowColumn(app, key);
+    if (column) {
+      const user = await this.users.require(uid);
+      return (column === "language" ? user.language : user.timeZone) ?? undefined;
+    }
+    await this.users.require(uid);
+    const row = await this.db
+      .selectFrom("user_preferences")
+      .select("config_value")
+      .where("uid", "=", uid)
+      .where("app", "=", app)
+      .where("config_key", "=", key)
+      .executeTakeFirst();
+    return row?.config_value;
+  }
+
+  /** Every preference of a user, by app then key (optionally of one app only). */
+  async list(uid: string, app?: string): Promise<Record<string, Record<string, string>>> {
+    const user = await this.users.require(uid);
+    const result: Record<string, Record<string, string>> = {};
+    const add = (a: string, k: string, v: string) => {
+      result[a] ??= {};
+      (result[a] as Record<string, string>)[k] = v;
+    };
+    let query = this.db.selectFrom("user_preferences").select(["app", "config_key", "config_value"]).where("uid", "=", uid);
+    if (app !== undefined) query = query.where("app", "=", app);
+    for (const row of await query.orderBy("app").orderBy("config_key").execute()) add(row.app, row.config_key, row.config_value);
+    if (app === undefined || app === "core") {
+      if (user.language !== null) add("core", "lang", user.language);
+      if (user.timeZone !== null) add("core", "timezone", user.timeZone);
+    }
+    return result;
+  }
+
+  /** Sets a preference; the value is checked (language, time zone) and stored normalised. */
+  async set(uid: string, app: string, key: string, value: string): Promise<string> {
+    checkName("app", app);
+    checkName("key", key);
+    const column = userRowColumn(app, key);
+    const stored = normalizedValue(column, value);
+    await this.users.require(uid);
+    if (column) {
+      await this.db
+        .updateTable("users")
+        .set({ [column]: stored })
+        .where("uid", "=", uid)
+        .execute();
+      return stored;
+    }
+    await this.db
+      .insertInto("user_preferences")
+      .values({ uid, app, config_key: key, config_value: stored })
+      .onConflict((c) => c.columns(["uid", "app", "config_key"]).doUpdateSet({ config_value: stored }))
+      .execute();
+    return stored;
+  }
+
+  /** Deletes a preference; false when it was not set. */
+  async delete(uid: string, app: string, key: string): Promise<boolean> {
+    await this.users.require(uid);
+    const column = userRowColumn(app, key);
+    if (column) {
+      const result = await this.db
+        .updateTable("users")
+        .set({ [column]: null })
+        .where("uid", "=", uid)
+        .where(column, "is not", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    }
+    const result = await this.db
+      .deleteFrom("user_preferences")
+      .where("uid", "=", uid)
+      .where("app", "=", app)
+      .where("config_key", "=", key)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}
