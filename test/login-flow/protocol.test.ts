@@ -7,7 +7,6 @@ import { requestTokenOf } from "../support/browser-form.js";
 import {
   answerGrantPage,
   createLoginFlowTestApp,
-  DESKTOP_USER_AGENT,
   loggedIn,
   ocsUser,
   POLL,
