@@ -11,6 +11,7 @@ import { clientResourceServerMigration } from "./2026_11_24_0008_client_resource
 import { idempotencyKeysMigration } from "./2026_11_24_0009_idempotency_keys.js";
 import { throttleKeysMigration } from "./2026_11_24_0010_throttle_keys.js";
 import { oidcMigration } from "./2026_11_24_0011_oidc.js";
+import { loginFlowMigration } from "./2026_11_24_0012_login_flow.js";
 import { userPreferencesMigration } from "./2026_11_24_0014_user_preferences.js";
 
 /**
@@ -29,6 +30,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_24_0009_idempotency_keys": idempotencyKeysMigration(),
     "2026_11_24_0010_throttle_keys": throttleKeysMigration(),
     "2026_11_24_0011_oidc": oidcMigration(),
+    "2026_11_24_0012_login_flow": loginFlowMigration(),
     "2026_11_24_0014_user_preferences": userPreferencesMigration(),
   };
 }
