@@ -13,7 +13,7 @@ import { LOGIN_THROTTLE, loginBuckets } from "../../src/security/throttle.js";
 import { freePort, ProcessSet, type Started, waitFor } from "../clients/harness/processes.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
-import { authRequestSnippet, PROTECT_SNIPPET } from "../support/nginx-forward-auth.js";
+import { authRequestSnippet, PROTECT_SNIPPET, SNIPPET_KEYSTREAM_ADDRESS } from "../support/nginx-forward-auth.js";
 
 /**
  * issue 13: a real nginx (`auth_request`) in front of a tiny file server, configured with the
@@ -174,6 +174,19 @@ describe("forward authentication through a real nginx (auth_request)", () => {
       throw error;
     }
   };
+
+  it("docs/deployment.md shows the snippets this test runs, directive for directive", () => {
+    const docs = fs.readFileSync(new URL("../../docs/deployment.md", import.meta.url), "utf8");
+    const documented = new Set(docs.split("\n").map((line) => line.trim()));
+    for (const snippet of [authRequestSnippet(SNIPPET_KEYSTREAM_ADDRESS), fs.readFileSync(PROTECT_SNIPPET, "utf8")]) {
+      const directives = snippet
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line !== "" && !line.startsWith("#"));
+      assert.ok(directives.length > 5);
+      for (const directive of directives) assert.ok(documented.has(directive), `docs/deployment.md lacks: ${directive}`);
+    }
+  });
 
   it("a request with a bearer token reaches the file server with the user's headers and without the token", () =>
     keepLogsOnFailure(async () => {
