@@ -64,6 +64,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: "OCS", description: "ownCloud/Nextcloud OCS endpoints clients call after login." },
         { name: "Server", description: "status.php and this document." },
         { name: "Login Flow v2", description: "Nextcloud's client login: start a flow, poll for its app password." },
+        {
+          name: "Forward authentication",
+          description:
+            "For reverse proxies in front of a file server: nginx auth_request, Caddy forward_auth, Traefik ForwardAuth.",
+        },
       ],
       components: { securitySchemes: SECURITY_SCHEMES },
     },
