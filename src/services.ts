@@ -4,6 +4,7 @@ import { Authenticator } from "./accounts/authentication.js";
 import { Avatars } from "./accounts/avatars.js";
 import { Sessions } from "./accounts/sessions.js";
 import { UserDirectory } from "./accounts/users.js";
+import { FileLogFollower } from "./activity/file-log-follower.js";
 import { registerActivityJobs } from "./activity/jobs.js";
 import { oauthActivityEvents } from "./activity/security-events.js";
 import { ActivityService } from "./activity/service.js";
@@ -19,6 +20,7 @@ import { keyFileSecretBox } from "./security/secret-box.js";
 import { LOGIN_THROTTLE, Throttle, TOKEN_THROTTLE } from "./security/throttle.js";
 import { ActivityStore } from "./storage/activity-store.js";
 import type { Storage } from "./storage/connect.js";
+import { FileLogStore } from "./storage/file-log-store.js";
 import { IdempotencyStore } from "./storage/idempotency-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
 
@@ -45,6 +47,8 @@ export interface Services {
   /** OpenID Connect on top of `oauth` (issue 15): ID tokens, signing keys, logout. */
   oidc: OpenIdProvider;
   activity: ActivityService;
+  /** Follows the proxy's access log into file activities (issue 14); started by the server. */
+  fileLog: FileLogFollower;
   /** This process's Prometheus metrics (observability/metrics.ts); the HTTP layer records into it. */
   metrics: Metrics;
 }
@@ -98,7 +102,9 @@ export function createServices(options: ServiceOptions): Services {
       await tokenThrottle.purgeStale();
     },
   });
-  registerActivityJobs(jobs, activity, log);
+  const fileLogStore = new FileLogStore(db);
+  const fileLog = new FileLogFollower({ activity, cursors: fileLogStore, clock, log });
+  registerActivityJobs(jobs, activity, fileLogStore, log);
   // Authorizing and revoking a client lands in the user's activity stream (issue 4).
   const oauth = createOAuthService({
     db,
@@ -140,6 +146,7 @@ export function createServices(options: ServiceOptions): Services {
     oauth,
     oidc,
     activity,
+    fileLog,
     metrics,
   };
 }
