@@ -36,6 +36,8 @@ export interface FileLogFollowerOptions {
 
 /** Bytes read at a time; a line longer than this is skipped (nginx's lines are far shorter). */
 const CHUNK_BYTES = 1 << 20;
+/** The first line names the log; nginx's lines are well below this. */
+const IDENTITY_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
 
 const emptyReport = (): FileLogReport => ({ lines: 0, published: 0, ignored: 0, unusable: 0 });
@@ -83,12 +85,14 @@ export class FileLogFollower {
     const report = emptyReport();
     const handle = await fs.open(file, "r");
     try {
-      const first = await readCompleteLines(handle, 0, 1);
+      const first = await readCompleteLines(handle, 0, 1, IDENTITY_BYTES);
       if (first.lines.length === 0) return report;
       const logId = sha256Hex(first.lines[0]!);
       let position = await this.options.cursors.position(logId);
       for (;;) {
-        const read = await readCompleteLines(handle, position, this.linesPerBatch);
+        // Most rounds find nothing new: a stat instead of reading a chunk.
+        if ((await handle.stat()).size <= position) return report;
+        const read = await readCompleteLines(handle, position, this.linesPerBatch, CHUNK_BYTES);
         if (read.consumed === 0) return report;
         if (read.overlong) this.options.log.warn({ event: "file_log_line_too_long", file, position }, "log line skipped");
         const seen = emptyReport();
@@ -197,9 +201,10 @@ async function readCompleteLines(
   handle: fs.FileHandle,
   position: number,
   maxLines: number,
+  chunkBytes: number,
 ): Promise<{ lines: string[]; consumed: number; overlong: boolean }> {
-  const buffer = Buffer.alloc(CHUNK_BYTES);
-  const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
+  const buffer = Buffer.alloc(chunkBytes);
+  const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
   const lines: string[] = [];
   let start = 0;
   while (lines.length < maxLines) {
@@ -208,6 +213,6 @@ async function readCompleteLines(
     lines.push(buffer.toString("utf8", start, end));
     start = end + 1;
   }
-  if (lines.length === 0 && bytesRead === CHUNK_BYTES) return { lines: [], consumed: bytesRead, overlong: true };
+  if (lines.length === 0 && bytesRead === chunkBytes) return { lines: [], consumed: bytesRead, overlong: true };
   return { lines, consumed: start, overlong: false };
 }
