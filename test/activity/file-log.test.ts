@@ -286,6 +286,20 @@ describe("file activities from the proxy's access log (activity.file_log, occ ac
     assert.deepEqual(names(await activities(t)), ["/a.txt", "/b.txt", "/c.txt"]);
   });
 
+  it("a line that is not a keystream_files record is skipped, and the lines after it are read", async () => {
+    write(
+      proxyLogLine({ id: 1, uri: "/remote.php/webdav/a.txt" }),
+      "not json at all\n",
+      '{"request_id":"short","msec":"1","status":"201","method":"PUT","uri":"/remote.php/webdav/x"}\n',
+      `${"x".repeat((1 << 20) + 10)}\n`,
+      proxyLogLine({ id: 2, uri: "/remote.php/webdav/b.txt" }),
+    );
+    const report = await followerOn(t).importFile(log);
+    assert.deepEqual(names(await activities(t)), ["/a.txt", "/b.txt"]);
+    assert.equal(report.published, 2);
+    assert.equal(report.unusable, 3, "the non-JSON line, the bad request id, and the rest of the overlong line");
+  });
+
   it("a log that does not yet hold one complete line is left alone", async () => {
     write(proxyLogLine({ id: 1, uri: "/remote.php/webdav/a.txt" }).slice(0, 30));
     assert.deepEqual(await followerOn(t).importFile(log), { lines: 0, published: 0, ignored: 0, unusable: 0 });
