@@ -6,8 +6,12 @@ import { boundedClose } from "./http/connections.js";
 import { listenMetrics } from "./http/metrics-listener.js";
 import { logOptions } from "./observability/logging.js";
 import { createServices } from "./services.js";
+import { isDatabaseUnavailable } from "./storage/availability.js";
 import { openStorage } from "./storage/connect.js";
 import { migrateWhenAvailable } from "./storage/startup.js";
+
+/** How often each node reads new lines of the proxy's access log (activity.file_log). */
+const FILE_LOG_INTERVAL_MS = 5000;
 
 /** The log leaves in writes of this size under load... */
 const LOG_BATCH_BYTES = 4096;
@@ -68,6 +72,15 @@ export async function startServer(
   const closeApp = boundedClose(app, environment.timeouts.shutdownGraceMs, log);
   await app.listen({ host: environment.host, port: environment.port });
   services.jobs.start();
+  // Every node follows its own proxy log (activity.file_log); the database keeps them from publishing twice.
+  services.fileLog.start(
+    () => services.settings.get("activity.file_log"),
+    FILE_LOG_INTERVAL_MS,
+    (error) =>
+      isDatabaseUnavailable(error)
+        ? storage.availability.failed(error, "file log")
+        : log.error({ event: "file_log_failed", err: error }, "reading the proxy log failed"),
+  );
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : environment.port;
   const host = environment.host.includes(":") ? `[${environment.host}]` : environment.host;
@@ -81,6 +94,7 @@ export async function startServer(
       await closeApp();
       await metrics?.app.close();
       await services.jobs.stop();
+      await services.fileLog.stop();
       await storage.close();
       log.info("Keystream stopped");
     })();

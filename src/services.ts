@@ -5,6 +5,7 @@ import { Avatars } from "./accounts/avatars.js";
 import { Sessions } from "./accounts/sessions.js";
 import { UserPreferences } from "./accounts/preferences.js";
 import { UserDirectory } from "./accounts/users.js";
+import { FileLogFollower } from "./activity/file-log-follower.js";
 import { registerActivityJobs } from "./activity/jobs.js";
 import { oauthActivityEvents } from "./activity/security-events.js";
 import { ActivityService } from "./activity/service.js";
@@ -27,6 +28,7 @@ import {
 } from "./security/throttle.js";
 import { ActivityStore } from "./storage/activity-store.js";
 import type { Storage } from "./storage/connect.js";
+import { FileLogStore } from "./storage/file-log-store.js";
 import { IdempotencyStore } from "./storage/idempotency-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
@@ -60,6 +62,8 @@ export interface Services {
   /** Login Flow v2 starts and polls, per IP (security/throttle.ts). */
   loginFlowStartThrottle: Throttle;
   loginFlowPollThrottle: Throttle;
+  /** Follows the proxy's access log into file activities (issue 14); started by the server. */
+  fileLog: FileLogFollower;
   /** This process's Prometheus metrics (observability/metrics.ts); the HTTP layer records into it. */
   metrics: Metrics;
 }
@@ -118,7 +122,9 @@ export function createServices(options: ServiceOptions): Services {
       await loginFlowPollThrottle.purgeStale();
     },
   });
-  registerActivityJobs(jobs, activity, log);
+  const fileLogStore = new FileLogStore(db);
+  const fileLog = new FileLogFollower({ activity, cursors: fileLogStore, clock, log });
+  registerActivityJobs(jobs, activity, fileLogStore, log);
   // Authorizing and revoking a client lands in the user's activity stream (issue 4).
   const oauth = createOAuthService({
     db,
@@ -178,6 +184,7 @@ export function createServices(options: ServiceOptions): Services {
     loginFlows,
     loginFlowStartThrottle,
     loginFlowPollThrottle,
+    fileLog,
     metrics,
   };
 }

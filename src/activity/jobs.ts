@@ -1,13 +1,15 @@
 import type { JobScheduler } from "../jobs/scheduler.js";
+import type { FileLogStore } from "../storage/file-log-store.js";
 import type { ActivityService } from "./service.js";
 
 /**
  * research §7: retention runs once a day; expired idempotency keys are purged hourly (on one node,
- * through the scheduler's lease).
+ * through the scheduler's lease); proxy-log request ids past retention are forgotten daily.
  */
 export function registerActivityJobs(
   jobs: JobScheduler,
   activity: ActivityService,
+  fileLogRequests: FileLogStore,
   log: { info(o: object, m: string): void },
 ): void {
   jobs.register({
@@ -25,6 +27,14 @@ export function registerActivityJobs(
     run: async () => {
       const deleted = await activity.expireIdempotencyKeys();
       log.info({ event: "idempotency_keys_expired", deleted }, "expired idempotency keys deleted");
+    },
+  });
+  jobs.register({
+    name: "activity:file-log-requests",
+    intervalSeconds: () => 86_400,
+    run: async () => {
+      const forgotten = await fileLogRequests.forgetBefore(activity.retentionCutoff());
+      log.info({ event: "file_log_requests_forgotten", forgotten }, "proxy-log request ids past retention forgotten");
     },
   });
 }

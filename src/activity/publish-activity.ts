@@ -1,7 +1,7 @@
 import type { ActivityStore } from "../storage/activity-store.js";
 import type { IdempotencyStore } from "../storage/idempotency-store.js";
 import { fail, ok, type Result } from "./domain/errors.js";
-import { type NewActivity, validateBatch } from "./domain/event.js";
+import { type NewActivity, validateBatch, validateEvent } from "./domain/event.js";
 import {
   IDEMPOTENCY_KEY_LIFETIME_SECONDS,
   type Publisher,
@@ -69,9 +69,35 @@ function replay(seen: { fingerprint: string; ids: number[] }, fingerprint: strin
 async function validatedRows(store: ActivityStore, input: unknown, now: number): Promise<Result<NewActivity[]>> {
   const rows = validateBatch(input, now);
   if (typeof rows === "string") return fail({ code: "invalid_event", message: rows });
-  const wanted = [...new Set(rows.map((r) => r.affecteduser))];
-  const existing = await store.existingUsers(wanted);
-  const missing = wanted.filter((uid) => !existing.has(uid));
+  return withKnownUsers(rows, await store.existingUsers(affectedUsersOf(rows)));
+}
+
+/**
+ * For writers that publish inside their own transaction and skip, rather than refuse, what publish
+ * would refuse (the proxy-log follower): each event checked exactly as publish checks it (one
+ * query for the users of all of them), its rows or why it is refused. Write the rows with
+ * ActivityStore.insertInto, the insert publish uses.
+ */
+export async function validateEachForPublish(
+  store: ActivityStore,
+  events: readonly unknown[],
+  now: number,
+): Promise<Result<NewActivity[]>[]> {
+  const validated = events.map((event) => validateEvent(event, now));
+  const rows = validated.flatMap((v) => (typeof v === "string" ? [] : v));
+  const existing = await store.existingUsers(affectedUsersOf(rows));
+  return validated.map((v) =>
+    typeof v === "string" ? fail({ code: "invalid_event", message: v }) : withKnownUsers(v, existing),
+  );
+}
+
+function affectedUsersOf(rows: readonly NewActivity[]): string[] {
+  return [...new Set(rows.map((r) => r.affecteduser))];
+}
+
+/** research §9.1: an activity for a user that does not exist is refused, naming the users. */
+function withKnownUsers(rows: NewActivity[], existing: ReadonlySet<string>): Result<NewActivity[]> {
+  const missing = affectedUsersOf(rows).filter((uid) => !existing.has(uid));
   if (missing.length > 0) {
     return fail({
       code: "invalid_event",

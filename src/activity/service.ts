@@ -65,8 +65,15 @@ export class ActivityService {
 
   /** research §7: deletes activities older than max(1, activity_expire_days) days; returns the count. */
   expire(): Promise<number> {
-    const days = Math.max(1, this.expireDays());
-    return this.store.deleteOlderThan(this.clock.nowSeconds() - days * DAY);
+    return this.store.deleteOlderThan(this.retentionCutoff());
+  }
+
+  /**
+   * Activities from before this instant (epoch seconds) are past retention: expire() deletes them,
+   * and the proxy-log follower publishes none (file-log-follower.ts).
+   */
+  retentionCutoff(): number {
+    return this.clock.nowSeconds() - Math.max(1, this.expireDays()) * DAY;
   }
 
   /** Forgets idempotency keys older than 24 h (the purge job); returns how many. */

@@ -76,6 +76,13 @@ function originListSetting(description: string) {
   });
 }
 
+/** An absolute path (a file the server reads), or empty for none. */
+function normalizeAbsolutePath(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed !== "" && !path.isAbsolute(trimmed)) throw new SettingTypeError("an absolute file path");
+  return trimmed;
+}
+
 export const hostSettingDefinitions = {
   "overwrite.cli.url": baseUrlSetting(
     "Canonical base URL (e.g. https://cloud.example.com); every absolute URL the server builds uses it.",
@@ -127,6 +134,11 @@ export const hostSettingDefinitions = {
     365,
     1,
     36_500,
+  ),
+  "activity.file_log": stringSetting(
+    "Absolute path of the proxy's keystream_files JSON access log (deploy/nginx/keystream-files-log.conf); every node follows its own, turning successful WebDAV writes into file activities. Empty: off.",
+    "",
+    { expected: "an absolute file path or empty", normalize: normalizeAbsolutePath },
   ),
 } as const;
 

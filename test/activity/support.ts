@@ -49,3 +49,28 @@ export function ocsData(response: LightMyRequestResponse): any[] {
 export function ids(response: LightMyRequestResponse): number[] {
   return ocsData(response).map((e: { activity_id: number }) => e.activity_id);
 }
+
+/** A line of the `keystream_files` log format (deploy/nginx/keystream-files-log.conf), as nginx writes it. */
+export interface ProxyLogFields {
+  id: number | string;
+  method?: string;
+  status?: number;
+  uri: string;
+  destination?: string;
+  user?: string;
+  /** Epoch seconds; the ManualClock's start by default. */
+  msec?: number;
+}
+
+export function proxyLogLine(fields: ProxyLogFields): string {
+  const requestId = typeof fields.id === "number" ? fields.id.toString(16).padStart(32, "0") : fields.id;
+  return `${JSON.stringify({
+    request_id: requestId,
+    msec: `${fields.msec ?? 4_000_000_000}.123`,
+    status: String(fields.status ?? 201),
+    method: fields.method ?? "PUT",
+    uri: fields.uri,
+    destination: fields.destination ?? "",
+    user: fields.user ?? "alice",
+  })}\n`;
+}

@@ -42,6 +42,7 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "oauth2:cleanup": [],
     "oidc:rotate-key": [],
     "activity:expire": [],
+    "activity:import-file-log": ["/dev/null"],
   };
 }
 

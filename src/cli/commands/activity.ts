@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { activityErrorMessage } from "../../activity/domain/errors.js";
+import type { FileLogReport } from "../../activity/file-log-follower.js";
 import { type CommandContext, CommandError } from "../context.js";
 import { type OutputFormat, outputOption, printData } from "../output.js";
 
@@ -59,6 +60,33 @@ export function registerActivityCommands(
       const deleted = await activity.expire();
       printData(context, options.output, { deleted, days }, () =>
         context.print(`Deleted ${deleted} activities older than ${days} days`),
+      );
+    });
+
+  program
+    .command("activity:import-file-log")
+    .summary("turn a proxy access log into file activities")
+    .description(
+      "Read a keystream_files access log (deploy/nginx/keystream-files-log.conf) from where it was last read and publish a file activity for each successful WebDAV write, at most once per request, as the server does with activity.file_log.",
+    )
+    .argument("<file>", "the log file")
+    .addOption(outputOption())
+    .action(async (file: string, options: { output: OutputFormat }) => {
+      const { fileLog } = await context.open();
+      let report: FileLogReport;
+      try {
+        report = await fileLog.importFile(file);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") {
+          throw new CommandError(`cannot read ${file}: ${(error as Error).message}`);
+        }
+        throw error;
+      }
+      printData(context, options.output, { ...report }, () =>
+        context.print(
+          `Read ${report.lines} lines: ${report.published} activities published, ${report.ignored} no file change, ${report.unusable} unusable`,
+        ),
       );
     });
 }

@@ -12,6 +12,7 @@ import { idempotencyKeysMigration } from "./2026_11_24_0009_idempotency_keys.js"
 import { throttleKeysMigration } from "./2026_11_24_0010_throttle_keys.js";
 import { oidcMigration } from "./2026_11_24_0011_oidc.js";
 import { loginFlowMigration } from "./2026_11_24_0012_login_flow.js";
+import { fileActivityMigration } from "./2026_11_24_0013_file_activity.js";
 import { userPreferencesMigration } from "./2026_11_24_0014_user_preferences.js";
 
 /**
@@ -31,6 +32,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_24_0010_throttle_keys": throttleKeysMigration(),
     "2026_11_24_0011_oidc": oidcMigration(),
     "2026_11_24_0012_login_flow": loginFlowMigration(),
+    "2026_11_24_0013_file_activity": fileActivityMigration(),
     "2026_11_24_0014_user_preferences": userPreferencesMigration(),
   };
 }

@@ -53,8 +53,26 @@ export interface IdempotencyKeyTable {
   created_at: EpochSeconds;
 }
 
+/** How far one proxy access log has been read (activity/file-log-follower.ts). */
+export interface FileLogCursorTable {
+  /** SHA-256 hex of the log's first line: the same file on every node, a new one after rotation. */
+  log_id: string;
+  /** Byte offset just past the last line read. */
+  position: number;
+  updated_at: EpochSeconds;
+}
+
+/** A proxy log request (nginx `$request_id`) that was turned into an activity: at most once. */
+export interface FileLogRequestTable {
+  request_id: string;
+  /** When the request was made (its log line's time), epoch seconds; purged with retention. */
+  requested_at: EpochSeconds;
+}
+
 export interface ActivityTables {
   activity: ActivityTable;
   activity_stream_settings: ActivityStreamSettingsTable;
   idempotency_keys: IdempotencyKeyTable;
+  file_log_cursors: FileLogCursorTable;
+  file_log_requests: FileLogRequestTable;
 }
