@@ -1,8 +1,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import {
+  AUTHORIZE,
+  addClient,
+  authorizeUrl,
+  createOAuthTestApp,
+  loggedIn,
+  type TestClient,
+  WEB_CLIENT,
+} from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";
-import { AUTHORIZE, addClient, authorizeUrl, createOAuthTestApp, loggedIn, type TestClient, WEB_CLIENT } from "../oauth/support.js";
 
 /** issue 19: the consent page's Deny, and an authorization error page that says what is wrong. */
 

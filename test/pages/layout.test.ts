@@ -55,7 +55,7 @@ describe("page layout", () => {
     assert.match(page.body, /<a href="\/index\.php\/settings\/admin" aria-current="page">Administration<\/a>/);
   });
 
-  it("a page is in German for Accept-Language: de, with lang=\"de\"", async () => {
+  it('a page is in German for Accept-Language: de, with lang="de"', async () => {
     const page = await new FormClient(t.app).get("/index.php/login", { "accept-language": "de-DE,de;q=0.9,en;q=0.5" });
     assert.match(page.body, /<html lang="de">/);
     assert.match(page.body, /<title>Anmelden - Keystream<\/title>/);
@@ -80,7 +80,10 @@ describe("page layout", () => {
     await t.services.users.create({ uid: "mallory", password: PASSWORD, displayName: "<script>x</script>" });
     const browser = await loggedIn(t, "mallory");
     const page = await browser.get(authorizeUrl(WEB_CLIENT), { "accept-language": "de" });
-    assert.match(page.body, /Sie sind angemeldet als <span title="mallory"><strong>&lt;script&gt;x&lt;\/script&gt;<\/strong><\/span>\./);
+    assert.match(
+      page.body,
+      /Sie sind angemeldet als <span title="mallory"><strong>&lt;script&gt;x&lt;\/script&gt;<\/strong><\/span>\./,
+    );
     assert.doesNotMatch(page.body, /<script>/);
   });
 });
