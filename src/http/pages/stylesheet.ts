@@ -97,6 +97,7 @@ table.responsive thead{position:absolute;width:1px;height:1px;overflow:hidden;cl
 table.responsive tr{display:block;border:1px solid var(--line);border-radius:var(--radius);margin:0 0 .75rem;padding:.25rem .5rem}
 table.responsive td{display:grid;grid-template-columns:minmax(6rem,35%) 1fr;gap:.5rem;border:0;padding:.35rem 0}
 table.responsive td::before{content:attr(data-label);font-weight:600;color:var(--muted);font-size:.85rem}
+table.responsive td:empty{display:none}
 table.responsive td.actions-cell::before{content:none}
 table.responsive td.actions-cell{display:block}
 }

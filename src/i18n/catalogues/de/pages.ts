@@ -79,7 +79,6 @@ export const pages: Messages<typeof source> = {
 
   "settings.personal.title": "Persönliche Einstellungen",
   "settings.admin.title": "Verwaltungseinstellungen",
-  "settings.sections": "Auf dieser Seite",
   "settings.never": "nie",
   "settings.actions": "Aktionen",
   "settings.yes": "Ja",
@@ -136,6 +135,14 @@ export const pages: Messages<typeof source> = {
   "authorizedApps.heading": "Autorisierte Anwendungen",
   "authorizedApps.none": "Keine Anwendungen autorisiert.",
   "authorizedApps.revokeNamed": "Zugriff von „{{name}}“ widerrufen",
+
+  "avatar.heading": "Profilbild",
+  "avatar.none": "Kein Profilbild festgelegt.",
+  "avatar.alt": "Ihr Profilbild",
+  "avatar.file": "Bilddatei",
+  "avatar.hint": "PNG oder JPEG, höchstens {{size}} KiB.",
+  "avatar.upload": "Profilbild hochladen",
+  "avatar.saved": "Ihr Profilbild wurde gespeichert.",
 
   "activitySettings.heading": "Aktivitätsverlauf",
   "activitySettings.intro": "Wählen Sie, welche Aktivitäten in Ihrem {{stream}} erscheinen.",

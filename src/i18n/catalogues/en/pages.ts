@@ -78,7 +78,6 @@ export const pages = {
 
   "settings.personal.title": "Personal settings",
   "settings.admin.title": "Administration settings",
-  "settings.sections": "On this page",
   "settings.never": "never",
   "settings.actions": "Actions",
   "settings.yes": "Yes",
@@ -135,6 +134,14 @@ export const pages = {
   "authorizedApps.heading": "Authorized applications",
   "authorizedApps.none": "No applications authorized.",
   "authorizedApps.revokeNamed": "Revoke the access of “{{name}}”",
+
+  "avatar.heading": "Avatar",
+  "avatar.none": "No avatar set.",
+  "avatar.alt": "Your avatar",
+  "avatar.file": "Image file",
+  "avatar.hint": "PNG or JPEG, at most {{size}} KiB.",
+  "avatar.upload": "Upload avatar",
+  "avatar.saved": "Your avatar was saved.",
 
   "activitySettings.heading": "Activity stream",
   "activitySettings.intro": "Choose which activities appear in your {{stream}}.",

@@ -76,7 +76,6 @@ export const pages: Messages<typeof source> = {
 
   "settings.personal.title": "Ajustes personales",
   "settings.admin.title": "Ajustes de administración",
-  "settings.sections": "En esta página",
   "settings.never": "nunca",
   "settings.actions": "Acciones",
   "settings.yes": "Sí",
@@ -133,6 +132,14 @@ export const pages: Messages<typeof source> = {
   "authorizedApps.heading": "Aplicaciones autorizadas",
   "authorizedApps.none": "No hay aplicaciones autorizadas.",
   "authorizedApps.revokeNamed": "Revocar el acceso de «{{name}}»",
+
+  "avatar.heading": "Avatar",
+  "avatar.none": "No hay ningún avatar.",
+  "avatar.alt": "Su avatar",
+  "avatar.file": "Archivo de imagen",
+  "avatar.hint": "PNG o JPEG, como máximo {{size}} KiB.",
+  "avatar.upload": "Subir avatar",
+  "avatar.saved": "Se ha guardado su avatar.",
 
   "activitySettings.heading": "Flujo de actividad",
   "activitySettings.intro": "Elija qué actividades aparecen en su {{stream}}.",

@@ -76,7 +76,6 @@ export const pages: Messages<typeof source> = {
 
   "settings.personal.title": "Paramètres personnels",
   "settings.admin.title": "Paramètres d’administration",
-  "settings.sections": "Sur cette page",
   "settings.never": "jamais",
   "settings.actions": "Actions",
   "settings.yes": "Oui",
@@ -133,6 +132,14 @@ export const pages: Messages<typeof source> = {
   "authorizedApps.heading": "Applications autorisées",
   "authorizedApps.none": "Aucune application autorisée.",
   "authorizedApps.revokeNamed": "Révoquer l’accès de « {{name}} »",
+
+  "avatar.heading": "Avatar",
+  "avatar.none": "Aucun avatar défini.",
+  "avatar.alt": "Votre avatar",
+  "avatar.file": "Fichier image",
+  "avatar.hint": "PNG ou JPEG, {{size}} Kio au maximum.",
+  "avatar.upload": "Envoyer l’avatar",
+  "avatar.saved": "Votre avatar a été enregistré.",
 
   "activitySettings.heading": "Flux d’activité",
   "activitySettings.intro": "Choisissez les activités qui apparaissent dans votre {{stream}}.",

@@ -75,7 +75,6 @@ export const pages: Messages<typeof source> = {
 
   "settings.personal.title": "Impostazioni personali",
   "settings.admin.title": "Impostazioni di amministrazione",
-  "settings.sections": "In questa pagina",
   "settings.never": "mai",
   "settings.actions": "Azioni",
   "settings.yes": "Sì",
@@ -132,6 +131,14 @@ export const pages: Messages<typeof source> = {
   "authorizedApps.heading": "Applicazioni autorizzate",
   "authorizedApps.none": "Nessuna applicazione autorizzata.",
   "authorizedApps.revokeNamed": "Revoca l’accesso di «{{name}}»",
+
+  "avatar.heading": "Avatar",
+  "avatar.none": "Nessun avatar impostato.",
+  "avatar.alt": "Il tuo avatar",
+  "avatar.file": "File immagine",
+  "avatar.hint": "PNG o JPEG, al massimo {{size}} KiB.",
+  "avatar.upload": "Carica avatar",
+  "avatar.saved": "Il tuo avatar è stato salvato.",
 
   "activitySettings.heading": "Flusso di attività",
   "activitySettings.intro": "Scegli quali attività compaiono nel tuo {{stream}}.",

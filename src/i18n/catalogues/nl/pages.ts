@@ -75,7 +75,6 @@ export const pages: Messages<typeof source> = {
 
   "settings.personal.title": "Persoonlijke instellingen",
   "settings.admin.title": "Beheerinstellingen",
-  "settings.sections": "Op deze pagina",
   "settings.never": "nooit",
   "settings.actions": "Acties",
   "settings.yes": "Ja",
@@ -132,6 +131,14 @@ export const pages: Messages<typeof source> = {
   "authorizedApps.heading": "Toepassingen met toegang",
   "authorizedApps.none": "Geen toepassingen met toegang.",
   "authorizedApps.revokeNamed": "Toegang van ‘{{name}}’ intrekken",
+
+  "avatar.heading": "Avatar",
+  "avatar.none": "Geen avatar ingesteld.",
+  "avatar.alt": "Je avatar",
+  "avatar.file": "Afbeeldingsbestand",
+  "avatar.hint": "PNG of JPEG, hoogstens {{size}} KiB.",
+  "avatar.upload": "Avatar uploaden",
+  "avatar.saved": "Je avatar is opgeslagen.",
 
   "activitySettings.heading": "Activiteitenstroom",
   "activitySettings.intro": "Kies welke activiteiten in je {{stream}} verschijnen.",
