@@ -71,7 +71,7 @@ describe("page layout", () => {
     const browser = await loggedIn(t);
     const page = await browser.get(authorizeUrl(WEB_CLIENT), { "accept-language": "fr" });
     assert.match(page.body, /<html lang="fr">/);
-    assert.match(page.body, /L’application « Web App » demande l’autorisation/);
+    assert.match(page.body, /L’application «\u00a0Web App\u00a0» demande l’autorisation/);
     assert.match(page.body, /id="deny" name="deny" value="1">Refuser<\/button>/);
     assert.match(page.body, />Se déconnecter<\/button>/);
   });

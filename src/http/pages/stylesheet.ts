@@ -21,7 +21,7 @@ a:hover{color:var(--primary-dark)}
 .skip-link{position:absolute;left:.5rem;top:-4rem;background:var(--card);color:var(--primary);padding:.6rem 1rem;border-radius:var(--radius);z-index:10}
 .skip-link:focus{top:.5rem}
 .site-header{background:var(--ink);color:#fff}
-.site-header .bar{max-width:64rem;margin:0 auto;padding:.5rem 1.25rem;display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1.5rem}
+.site-header .bar{max-width:60rem;margin:0 auto;padding:.5rem 1.25rem;display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1.5rem}
 .site-header a,.site-header button{color:#fff}
 .site-header :focus-visible{outline-color:#9fd3f5}
 .brand{font-weight:700;font-size:1.15rem;text-decoration:none;padding:.35rem 0;min-height:2.75rem;display:inline-flex;align-items:center;gap:.5rem}
@@ -35,8 +35,8 @@ a:hover{color:var(--primary-dark)}
 .account .who{font-size:.95rem}
 .site-header button.logout{background:transparent;border:1px solid #fff;color:#fff;min-height:2.25rem;padding:.25rem .9rem}
 .site-header button.logout:hover{background:#2b3f54}
-main{flex:1;width:100%;max-width:64rem;margin:0 auto;padding:1.5rem 1.25rem}
-.card{background:var(--card);border-radius:10px;box-shadow:0 1px 3px #0002,0 4px 16px #0000000d;padding:1.5rem 2rem;max-width:48rem;margin:0 auto}
+main{flex:1;width:100%;max-width:60rem;margin:0 auto;padding:1.5rem 1.25rem}
+.card{background:var(--card);border-radius:10px;box-shadow:0 1px 3px #0002,0 4px 16px #0000000d;padding:1.5rem 2rem;margin:0 auto}
 .card.narrow{max-width:28rem}
 h1{font-size:1.6rem;line-height:1.25;margin:0 0 1rem}
 h2{font-size:1.2rem;margin:2rem 0 .75rem;padding-bottom:.35rem;border-bottom:1px solid var(--line)}
@@ -47,6 +47,8 @@ label{display:block;margin:.9rem 0 .3rem;font-weight:600}
 label.check{display:flex;align-items:center;gap:.6rem;font-weight:400;margin:.5rem 0}
 input[type=text],input[type=password],input[type=email],input[type=url],select{width:100%;min-height:2.75rem;padding:.5rem .75rem;
 font:inherit;color:var(--ink);background:#fff;border:1px solid var(--border);border-radius:var(--radius)}
+input[type=file]{font:inherit;max-width:100%}
+input[type=file]::file-selector-button{font:inherit;min-height:2.5rem;margin-right:.75rem;padding:.4rem 1rem;border:1px solid var(--primary);border-radius:var(--radius);background:#fff;color:var(--primary);cursor:pointer}
 input[type=checkbox]{width:1.5rem;height:1.5rem;margin:0;accent-color:var(--primary);flex:none}
 button,.button{font:inherit;font-weight:600;display:inline-flex;align-items:center;justify-content:center;min-height:2.75rem;padding:.5rem 1.25rem;
 border:1px solid var(--primary);border-radius:var(--radius);background:var(--primary);color:#fff;cursor:pointer;text-decoration:none}
@@ -59,7 +61,7 @@ button.small{min-height:2rem;padding:.2rem .75rem;font-size:.9rem}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;margin:1.25rem 0 .5rem}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}
 th,td{text-align:left;padding:.55rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
-th{font-size:.85rem;text-transform:uppercase;letter-spacing:.03em;color:var(--muted)}
+th{font-size:.85rem;text-transform:uppercase;letter-spacing:.03em;color:var(--muted);hyphens:auto;overflow-wrap:break-word}
 td.narrow{width:2.5rem}
 td form{margin:0}
 .wrap-anywhere,td code{overflow-wrap:anywhere;word-break:break-word}

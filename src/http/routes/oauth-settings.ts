@@ -36,29 +36,38 @@ export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
       order: 20,
       render: async ({ csrfToken, flash, translator: { t } }) => {
         const clients = await oauth.clients.list();
-        const yesNo = (flag: boolean) => (flag ? t("pages:settings.yes") : t("pages:settings.no"));
         const label = {
           name: t("pages:oauth.name"),
           redirect: t("pages:oauth.redirectUri"),
           postLogout: t("pages:oauth.postLogoutRedirectUri"),
           clientId: t("pages:oauth.clientId"),
           secret: t("pages:oauth.secret"),
-          subdomains: t("pages:oauth.allowSubdomains"),
+          options: t("pages:oauth.options"),
           trusted: t("pages:oauth.trusted"),
-          resourceServer: t("pages:oauth.resourceServer"),
         };
+        // The three flags share one column: nine columns never fit a page, in German least of all.
+        const options = (c: (typeof clients)[number]) =>
+          [
+            c.allowSubdomains ? t("pages:oauth.allowSubdomains") : undefined,
+            c.trusted ? label.trusted : undefined,
+            c.resourceServer ? t("pages:oauth.resourceServer") : undefined,
+          ]
+            .filter((flag) => flag !== undefined)
+            .join(", ") || "–";
         return html`<h2>${t("pages:oauth.heading")}</h2>
 <h3>${t("pages:oauth.clients")}</h3>
 ${flash ?? ""}
 ${
   clients.length === 0
     ? html`<p class="muted" id="oauth2-no-clients">${t("pages:oauth.noClients")}</p>`
-    : html`<table class="responsive" id="oauth2-clients"><thead><tr><th scope="col">${label.name}</th><th scope="col">${label.redirect}</th><th scope="col">${label.postLogout}</th><th scope="col">${label.clientId}</th><th scope="col">${label.secret}</th><th scope="col">${label.subdomains}</th><th scope="col">${label.trusted}</th><th scope="col">${label.resourceServer}</th><th scope="col">${t("pages:settings.actions")}</th></tr></thead><tbody>
+    : html`<table class="responsive" id="oauth2-clients"><thead><tr><th scope="col">${label.name}</th><th scope="col">${label.redirect}</th><th scope="col">${label.clientId}</th><th scope="col">${label.secret}</th><th scope="col">${label.options}</th><th scope="col">${t("pages:settings.actions")}</th></tr></thead><tbody>
 ${clients.map(
   (
     c,
-  ) => html`<tr><td data-label="${label.name}">${c.name}</td><td data-label="${label.redirect}" class="wrap-anywhere">${c.redirectUri}</td><td data-label="${label.postLogout}" class="wrap-anywhere">${c.postLogoutRedirectUri ?? ""}</td><td data-label="${label.clientId}"><code>${c.clientId}</code></td><td data-label="${label.secret}"><details class="secret"><summary>${t("pages:oauth.showSecret")}</summary><code class="secret">${c.secret}</code></details></td>
-<td data-label="${label.subdomains}">${yesNo(c.allowSubdomains)}</td><td data-label="${label.trusted}">${yesNo(c.trusted)}</td><td data-label="${label.resourceServer}">${yesNo(c.resourceServer)}</td><td class="actions-cell">
+  ) => html`<tr><td data-label="${label.name}">${c.name}</td><td data-label="${label.redirect}" class="wrap-anywhere">${c.redirectUri}${
+    c.postLogoutRedirectUri ? html`<div class="muted">${label.postLogout}: ${c.postLogoutRedirectUri}</div>` : ""
+  }</td><td data-label="${label.clientId}"><code>${c.clientId}</code></td><td data-label="${label.secret}"><details class="secret"><summary>${t("pages:oauth.showSecret")}</summary><code class="secret">${c.secret}</code></details></td>
+<td data-label="${label.options}">${options(c)}</td><td class="actions-cell">
 <form method="post" action="${CLIENTS_PATH}/${String(c.id)}/delete"><input type="hidden" name="requesttoken" value="${csrfToken}">
 <button class="danger small" type="submit" aria-label="${t("pages:oauth.deleteNamed", { name: c.name })}">${t("pages:oauth.delete")}</button></form></td></tr>`,
 )}</tbody></table>`

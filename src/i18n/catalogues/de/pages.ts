@@ -121,6 +121,7 @@ export const pages: Messages<typeof source> = {
   "oauth.secret": "Geheimnis",
   "oauth.showSecret": "Geheimnis anzeigen",
   "oauth.allowSubdomains": "Subdomains erlaubt",
+  "oauth.options": "Optionen",
   "oauth.trusted": "Vertrauenswürdiger Client",
   "oauth.resourceServer": "Ressourcenserver",
   "oauth.delete": "Löschen",

@@ -120,6 +120,7 @@ export const pages = {
   "oauth.secret": "Secret",
   "oauth.showSecret": "Show secret",
   "oauth.allowSubdomains": "Subdomains allowed",
+  "oauth.options": "Options",
   "oauth.trusted": "Trusted client",
   "oauth.resourceServer": "Resource server",
   "oauth.delete": "Delete",

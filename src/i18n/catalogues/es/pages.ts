@@ -118,6 +118,7 @@ export const pages: Messages<typeof source> = {
   "oauth.secret": "Secreto",
   "oauth.showSecret": "Mostrar el secreto",
   "oauth.allowSubdomains": "Subdominios permitidos",
+  "oauth.options": "Opciones",
   "oauth.trusted": "Cliente de confianza",
   "oauth.resourceServer": "Servidor de recursos",
   "oauth.delete": "Eliminar",

@@ -117,6 +117,7 @@ export const pages: Messages<typeof source> = {
   "oauth.secret": "Segreto",
   "oauth.showSecret": "Mostra il segreto",
   "oauth.allowSubdomains": "Sottodomini consentiti",
+  "oauth.options": "Opzioni",
   "oauth.trusted": "Client attendibile",
   "oauth.resourceServer": "Server di risorse",
   "oauth.delete": "Elimina",

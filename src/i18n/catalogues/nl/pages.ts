@@ -117,6 +117,7 @@ export const pages: Messages<typeof source> = {
   "oauth.secret": "Geheim",
   "oauth.showSecret": "Geheim tonen",
   "oauth.allowSubdomains": "Subdomeinen toegestaan",
+  "oauth.options": "Opties",
   "oauth.trusted": "Vertrouwde client",
   "oauth.resourceServer": "Resourceserver",
   "oauth.delete": "Verwijderen",
