@@ -21,18 +21,18 @@ a:hover{color:var(--primary-dark)}
 .skip-link{position:absolute;left:.5rem;top:-4rem;background:var(--card);color:var(--primary);padding:.6rem 1rem;border-radius:var(--radius);z-index:10}
 .skip-link:focus{top:.5rem}
 .site-header{background:var(--ink);color:#fff}
-.site-header .bar{max-width:60rem;margin:0 auto;padding:.5rem 1.25rem;display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1.5rem}
+.site-header .bar{max-width:60rem;margin:0 auto;padding:.5rem 1.25rem;display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1rem}
 .site-header a,.site-header button{color:#fff}
 .site-header :focus-visible{outline-color:#9fd3f5}
 .brand{font-weight:700;font-size:1.15rem;text-decoration:none;padding:.35rem 0;min-height:2.75rem;display:inline-flex;align-items:center;gap:.5rem}
 .brand::before{content:"";width:1.1rem;height:1.1rem;border-radius:50%;background:conic-gradient(#9fd3f5 0 50%,#fff 0)}
 .main-nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem}
-.main-nav a{display:inline-flex;align-items:center;min-height:2.75rem;padding:0 .75rem;border-radius:var(--radius);text-decoration:none}
+.main-nav a{display:inline-flex;align-items:center;min-height:2.75rem;padding:0 .6rem;border-radius:var(--radius);text-decoration:none}
 .main-nav a:hover{background:#2b3f54}
 .main-nav a[aria-current=page]{background:#2b3f54;box-shadow:inset 0 -3px 0 #9fd3f5}
 .account{margin-left:auto;display:flex;align-items:center;gap:.75rem;flex-wrap:wrap}
 .account form{margin:0}
-.account .who{font-size:.95rem}
+.account .who{font-size:.9rem}
 .site-header button.logout{background:transparent;border:1px solid #fff;color:#fff;min-height:2.25rem;padding:.25rem .9rem}
 .site-header button.logout:hover{background:#2b3f54}
 main{flex:1;width:100%;max-width:60rem;margin:0 auto;padding:1.5rem 1.25rem}
