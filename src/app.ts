@@ -11,6 +11,7 @@ import { activityLegacyRoutes } from "./http/routes/activity-legacy.js";
 import { activityPageRoutes } from "./http/routes/activity-page.js";
 import { activityPublishRoutes } from "./http/routes/activity-publish.js";
 import { activitySettingsRoutes } from "./http/routes/activity-settings.js";
+import { assetRoutes } from "./http/routes/assets.js";
 import { forwardAuthRoutes } from "./http/routes/forward-auth.js";
 import { healthRoutes, isHealthPath } from "./http/routes/health.js";
 import { loginRoutes } from "./http/routes/login.js";
@@ -93,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get("/", async (_request, reply) => reply.redirect("/index.php/login", 303));
   await app.register(statusRoutes);
   await app.register(healthRoutes, { services });
+  await app.register(assetRoutes);
   await app.register(loginRoutes);
   await app.register(loginFlowRoutes);
   await app.register(settingsRoutes);

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { REQUEST_ID_HEADER } from "../observability/logging.js";
 import { isDatabaseUnavailable } from "../storage/availability.js";
+import { requestTranslator } from "./i18n.js";
 import { messagePage, sendPage } from "./pages/layout.js";
 import { sendUnavailable } from "./unavailable.js";
 
@@ -31,7 +32,16 @@ export function handleUncaughtError(error: FastifyError, request: FastifyRequest
   }
   request.log.error({ err: error }, "unhandled error");
   if ((request.headers.accept ?? "").includes("text/html")) {
-    return sendPage(reply, messagePage("Internal error", "Something went wrong on the server.", undefined, request.id), 500);
+    const translator = requestTranslator(request);
+    const { t } = translator;
+    const page = messagePage(
+      translator,
+      t("pages:message.internalError"),
+      t("pages:message.internalErrorText"),
+      undefined,
+      request.id,
+    );
+    return sendPage(reply, page, 500);
   }
   return reply.status(500).send({ error: "server_error", error_description: "Internal server error." });
 }

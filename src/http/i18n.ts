@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import type { Principal } from "../accounts/authentication.js";
 import { chooseLanguage, type Translator, translatorFor } from "../i18n/index.js";
 
 /**
@@ -15,4 +16,9 @@ export function requestTranslator(request: FastifyRequest, userLanguage?: string
       serverDefault: request.server.services.settings.get("default_language"),
     }),
   );
+}
+
+/** The translator of a page a logged-in user reads: their own language (`core lang`) first. */
+export function userTranslator(request: FastifyRequest, principal: Principal): Translator {
+  return requestTranslator(request, principal.user.language);
 }

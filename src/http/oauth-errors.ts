@@ -1,8 +1,9 @@
 import type { FastifyReply } from "fastify";
+import type { Translator } from "../i18n/index.js";
 import type { AuthorizationCheck } from "../oauth/authorize.js";
 import type { OAuthError } from "../oauth/domain/errors.js";
 import { sendPage } from "./pages/layout.js";
-import { authorizeErrorPage, switchUserPage } from "./pages/oauth.js";
+import { authorizeErrorPage, type PageUser, switchUserPage } from "./pages/oauth.js";
 
 /** RFC 6749 §5.1: token responses are never cached. */
 export function noStore(reply: FastifyReply): FastifyReply {
@@ -32,13 +33,23 @@ export function sendTokenError(reply: FastifyReply, error: OAuthError): FastifyR
 export function sendAuthorizationFailure(
   reply: FastifyReply,
   check: Exclude<AuthorizationCheck, { kind: "valid" }>,
-  context: { user: { displayName: string; uid: string; csrfToken: string }; logoutUrl: string },
+  context: { user: PageUser; logoutUrl: string; translator: Translator },
 ): FastifyReply {
   switch (check.kind) {
     case "invalid":
-      return sendPage(reply, authorizeErrorPage(check.clientName, context.user, reply.request.id), 400);
+      return sendPage(
+        reply,
+        authorizeErrorPage({
+          translator: context.translator,
+          reason: check.reason,
+          clientName: check.clientName,
+          user: context.user,
+          reference: reply.request.id,
+        }),
+        400,
+      );
     case "switch_user":
-      return sendPage(reply, switchUserPage(context.user, check.requestedUser, context.logoutUrl));
+      return sendPage(reply, switchUserPage(context.translator, context.user, check.requestedUser, context.logoutUrl));
     case "redirect":
       return reply.redirect(check.location, 303);
   }

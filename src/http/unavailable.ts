@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { sendActivityOcs } from "./activity-errors.js";
+import { requestTranslator } from "./i18n.js";
 import { noStore } from "./oauth-errors.js";
 import { sendOcs } from "./ocs.js";
 import { messagePage, sendPage } from "./pages/layout.js";
@@ -24,7 +25,16 @@ export function sendUnavailable(request: FastifyRequest, reply: FastifyReply): F
   if (path.includes("/apps/activity/api/")) return sendActivityOcs(request, reply, [], 503);
   if (path.startsWith("/ocs/")) return sendOcs(request, reply, 2, [], 503, DESCRIPTION);
   if ((request.headers.accept ?? "").includes("text/html")) {
-    return sendPage(reply, messagePage("Temporarily unavailable", DESCRIPTION, undefined, request.id), 503);
+    const translator = requestTranslator(request);
+    const { t } = translator;
+    const page = messagePage(
+      translator,
+      t("pages:message.unavailable"),
+      t("pages:message.unavailableText"),
+      undefined,
+      request.id,
+    );
+    return sendPage(reply, page, 503);
   }
   return reply
     .status(503)

@@ -25,9 +25,15 @@ export interface AuthorizationRequest {
   openid: OpenIdRequest | null;
 }
 
+/**
+ * Why a request is refused without a redirect, for the page a person reads (issue 19): parameters
+ * missing, repeated or not strings; no such client; a redirect URI not registered for the client.
+ */
+export type InvalidReason = "invalid_parameters" | "unknown_client" | "redirect_uri_mismatch";
+
 export type AuthorizationCheck =
   /** "Request not valid" page; never a redirect (the URI is not proven). */
-  | { kind: "invalid"; clientName: string | null; detail: string }
+  | { kind: "invalid"; reason: InvalidReason; clientName: string | null; detail: string }
   | { kind: "switch_user"; requestedUser: string }
   /** 303 to the validated redirect URI with an error. */
   | { kind: "redirect"; location: string; detail: string }
@@ -80,6 +86,7 @@ export async function checkAuthorizationRequest(
   ) {
     return {
       kind: "invalid",
+      reason: "invalid_parameters",
       clientName: null,
       detail: "Invalid OAuth request - one of the mandatory query parameters is missing",
     };
@@ -92,12 +99,19 @@ export async function checkAuthorizationRequest(
   }
 
   const client = await clients.findByClientId(clientId);
-  if (!client) return { kind: "invalid", clientName: null, detail: `Invalid OAuth request with client-id ${clientId}` };
+  if (!client)
+    return {
+      kind: "invalid",
+      reason: "unknown_client",
+      clientName: null,
+      detail: `Invalid OAuth request with client-id ${clientId}`,
+    };
 
   const redirectUri = decodeSuppliedRedirectUri(suppliedRedirect);
   if (!redirectUriMatches(client.redirectUri, redirectUri, client.allowSubdomains)) {
     return {
       kind: "invalid",
+      reason: "redirect_uri_mismatch",
       clientName: client.name,
       detail: `Invalid OAuth request with invalid redirect_uri: ${redirectUri} !== ${client.redirectUri}`,
     };
@@ -152,16 +166,32 @@ export async function checkAuthorizationRequest(
 }
 
 /**
+ * Where an authorization response's parameters go: the query for the code flow (RFC 6749 §4.1.2)
+ * and for ownCloud's `response_mode=query`, else the fragment for the implicit flow (§4.2.2, and
+ * its errors too, §4.2.2.1).
+ */
+export function responsePlacement(request: AuthorizationRequest): "query" | "fragment" {
+  return request.responseType === "token" && request.responseMode !== "query" ? "fragment" : "query";
+}
+
+/**
  * An error answered at the validated redirect URI (OIDC Core §3.1.2.6, e.g. `login_required` for
  * `prompt=none`), with `state` and `iss` (RFC 9207), in the response mode of the request.
  */
 export function errorRedirect(request: AuthorizationRequest, error: string, description: string): string {
-  return redirectTarget(request.redirectUri, {
-    error,
-    error_description: description,
-    state: request.state,
-    iss: request.issuer,
-  });
+  return redirectTarget(
+    request.redirectUri,
+    { error, error_description: description, state: request.state, iss: request.issuer },
+    responsePlacement(request),
+  );
+}
+
+/**
+ * The user said no on the consent page: RFC 6749 §4.1.2.1 (and §4.2.2.1) `access_denied` at the
+ * validated redirect URI, with `state` and `iss` like every authorization response.
+ */
+export function denialRedirect(request: AuthorizationRequest): string {
+  return errorRedirect(request, "access_denied", "The user denied the request.");
 }
 
 /** What issuing stores under the new grant: its code, or (implicit flow) its access token. */
@@ -192,7 +222,7 @@ export function issueForRequest(request: AuthorizationRequest, now: number): { l
   const issued = newTokens(now, undefined);
   const expiresIn = String(issued.record.accessExpiresAt - now);
   const location =
-    request.responseMode === "query"
+    responsePlacement(request) === "query"
       ? redirectTarget(request.redirectUri, {
           access_token: issued.accessToken,
           expires_in: expiresIn,

@@ -62,6 +62,7 @@ const NOT_PAGES = new Set([
   "/index.php/apps/activity/api/v2/activity/:filter",
   "/index.php/apps/activity/api/v2/settings",
   "/index.php/apps/activity/img/:file",
+  "/index.php/apps/keystream/css/:file",
   "/ocs/v1.php/cloud/user",
   "/ocs/v1.php/cloud/activity",
   "/ocs/v1.php/cloud/capabilities",

@@ -15,8 +15,8 @@ function newSecretOf(page: string): string {
 }
 
 function appPasswordRows(page: string): string[] {
-  const table = /<table id="app-password-list">([\s\S]*?)<\/table>/.exec(page)?.[1] ?? "";
-  return [...table.matchAll(/<tr><td>([^<]*)<\/td>/g)].map((m) => m[1] ?? "");
+  const table = /<table class="responsive" id="app-password-list">([\s\S]*?)<\/table>/.exec(page)?.[1] ?? "";
+  return [...table.matchAll(/<tr><td data-label="Name">([^<]*)<\/td>/g)].map((m) => m[1] ?? "");
 }
 
 describe("settings pages", () => {
@@ -63,7 +63,7 @@ describe("settings pages", () => {
     const page = await root.get("/index.php/settings/admin");
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<h2>Users<\/h2>/);
-    assert.match(page.body, /<td>alice<\/td><td>Alice A<\/td>/);
+    assert.match(page.body, /<td data-label="Username">alice<\/td><td data-label="Full name">Alice A<\/td>/);
     assert.match((await root.get("/index.php/settings/personal")).body, /Administration<\/a>/);
   });
 

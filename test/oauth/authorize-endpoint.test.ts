@@ -78,7 +78,7 @@ describe("authorization endpoint (research A.2)", () => {
     assert.equal(login.headers.location, url);
     const page = await anonymous.get(url);
     assert.equal(page.statusCode, 200);
-    assert.match(page.body, /The “Web App“ application would like permission to access your account/);
+    assert.match(page.body, /The “Web App” application would like permission to access your account/);
     assert.match(page.body, /You are logged in as <span title="alice"><strong>Alice Liddell<\/strong><\/span>\./);
     assert.match(page.body, /<form method="post" action="" id="oauth-consent">/);
     assert.match(page.body, /<button type="submit" id="authorize" autofocus>Authorize<\/button>/);

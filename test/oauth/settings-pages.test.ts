@@ -131,7 +131,7 @@ describe("personal authorized clients, revoke, events", () => {
     assert.equal(events[0], `authorized alice ${WEB_CLIENT.clientId} ${WEB_CLIENT.name}`);
 
     const page = await browser.get("/index.php/settings/personal");
-    assert.match(page.body, /Authorized Applications/);
+    assert.match(page.body, /Authorized applications/);
     const action = /action="(\/index\.php\/apps\/oauth2\/clients\/\d+\/revoke)"/.exec(page.body)?.[1];
     assert.ok(action, "a Revoke form");
     assert.ok(page.body.includes(WEB_CLIENT.name));

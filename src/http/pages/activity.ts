@@ -10,13 +10,14 @@ import {
   trimmedPath,
   userDisplayName,
 } from "../../activity/domain/prepared-text.js";
+import type { MessageKey, Translator } from "../../i18n/index.js";
 import { safeLink } from "../../security/same-origin.js";
 import { html, type SafeHtml } from "../html.js";
 
 /** A collection on the page: the first 3 items, then " and N more" (issue 4). */
 export const COLLECTION_SHOWN = 3;
 
-function parameterHtml(parameter: Parameter, context: RenderContext): SafeHtml {
+function parameterHtml(parameter: Parameter, context: RenderContext, t: Translator["t"]): SafeHtml {
   switch (parameter.type) {
     case "file":
       return html`<a class="file" href="${fileLink(context.baseUrl, parameter.value)}">${trimmedPath(parameter.value) || "/"}</a>`;
@@ -32,15 +33,15 @@ function parameterHtml(parameter: Parameter, context: RenderContext): SafeHtml {
       const seen = new Set<string>();
       const items = parameter.value.filter((item) => !seen.has(JSON.stringify(item)) && seen.add(JSON.stringify(item)));
       const shown = items.length > COLLECTION_SHOWN ? items.slice(0, COLLECTION_SHOWN) : items;
-      const parts = shown.map((item) => parameterHtml(item, context));
+      const parts = shown.map((item) => parameterHtml(item, context, t));
       if (items.length > COLLECTION_SHOWN) {
         const rest = items.slice(COLLECTION_SHOWN).map((item) => parameterPlain(item, context));
-        return html`<span class="collection">${joinHtml(parts, ", ")} and <span class="more" title="${rest.join(", ")}">${String(items.length - COLLECTION_SHOWN)} more</span></span>`;
+        return html`<span class="collection">${joinHtml(parts, ", ")} ${t("pages:activity.and")} <span class="more" title="${rest.join(", ")}">${t("pages:activity.more", { count: items.length - COLLECTION_SHOWN })}</span></span>`;
       }
       const last = parts.pop();
       return parts.length === 0
         ? html`<span class="collection">${last}</span>`
-        : html`<span class="collection">${joinHtml(parts, ", ")} and ${last}</span>`;
+        : html`<span class="collection">${joinHtml(parts, ", ")} ${t("pages:activity.and")} ${last}</span>`;
     }
   }
 }
@@ -49,11 +50,12 @@ function joinHtml(parts: SafeHtml[], separator: string): SafeHtml[] {
   return parts.flatMap((part, i) => (i === 0 ? [part] : [html`${separator}`, part]));
 }
 
-function segmentsHtml(segments: readonly Segment[], context: RenderContext): SafeHtml[] {
-  return segments.map((s) => ("text" in s ? html`${s.text}` : parameterHtml(s.parameter, context)));
+function segmentsHtml(segments: readonly Segment[], context: RenderContext, t: Translator["t"]): SafeHtml[] {
+  return segments.map((s) => ("text" in s ? html`${s.text}` : parameterHtml(s.parameter, context, t)));
 }
 
 export interface StreamView {
+  translator: Translator;
   filters: FilterDefinition[];
   current: string;
   entries: StreamEntry[];
@@ -63,37 +65,48 @@ export interface StreamView {
   notice?: string | undefined;
 }
 
-const STYLE = html`<style>
-ul.activity-filters{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4rem 1rem}
-ul.activity-filters a.active{font-weight:bold;text-decoration:none;color:#1d2d3e}
-ol.activity-stream{list-style:none;padding:0}
-ol.activity-stream li{display:flex;gap:.7rem;padding:.6rem 0;border-bottom:1px solid #eef1f4}
-ol.activity-stream img{width:22px;height:22px;margin-top:.1rem}
-.activity-time{color:#5f6b77;font-size:.85rem}
-.activity-message{color:#3a4855;font-size:.9rem}
-</style>`;
+/** The filter's name in the reader's language; a filter without a catalogue entry keeps its own. */
+function filterName(filter: FilterDefinition, t: Translator["t"]): string {
+  const key = `pages:activity.filter.${filter.id}` as MessageKey;
+  const name = t(key);
+  return name === key || name === `activity.filter.${filter.id}` ? filter.name : name;
+}
+
+/** A stored time in the reader's language; UTC, named, until users have a time zone. */
+function formatTime(language: string, iso: string): string {
+  return new Intl.DateTimeFormat(language, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
+  }).format(new Date(iso));
+}
 
 export function activityStreamBody(view: StreamView): SafeHtml {
-  const nav = html`<ul class="activity-filters">${view.filters.map(
+  const { t, language } = view.translator;
+  const nav = html`<nav aria-label="${t("pages:activity.filters")}"><ul class="activity-filters">${view.filters.map(
     (f) =>
-      html`<li><a href="/index.php/apps/activity/${f.id}"${f.id === view.current ? html` class="active" aria-current="page"` : ""}>${f.name}</a></li>`,
-  )}</ul>`;
+      html`<li><a href="/index.php/apps/activity/${f.id}"${f.id === view.current ? html` class="active" aria-current="page"` : ""}>${filterName(f, t)}</a></li>`,
+  )}</ul></nav>`;
   const items = view.entries.map(({ element, subject, message }) => {
     // Rows written before the link rule was tightened pass the same rule again here.
     const link = safeLink(element.link) ?? "";
     return html`<li data-activity-id="${String(element.activity_id)}"><img src="${element.icon}" alt="">
-<div><div class="activity-subject">${segmentsHtml(subject, view.context)}</div>
-${message.length > 0 ? html`<div class="activity-message">${segmentsHtml(message, view.context)}</div>` : ""}
-<div class="activity-time"><time datetime="${element.datetime}">${element.datetime.replace("T", " ").slice(0, 16)} UTC</time>${
-      link ? html` · <a href="${link}">open</a>` : ""
+<div><div class="activity-subject">${segmentsHtml(subject, view.context, t)}</div>
+${message.length > 0 ? html`<div class="activity-message">${segmentsHtml(message, view.context, t)}</div>` : ""}
+<div class="activity-time"><time datetime="${element.datetime}">${formatTime(language, element.datetime)}</time>${
+      link ? html` · <a href="${link}">${t("pages:activity.open")}</a>` : ""
     }</div></div></li>`;
   });
-  return html`${STYLE}<h1>Activity</h1>${nav}
+  return html`<h1>${t("pages:activity.title")}</h1>${nav}
 ${view.notice ? html`<p class="notice">${view.notice}</p>` : ""}
 ${
   view.entries.length === 0 && !view.notice
-    ? html`<p class="muted" id="activity-empty">No activity yet.</p>`
+    ? html`<p class="muted" id="activity-empty">${t("pages:activity.empty")}</p>`
     : html`<ol class="activity-stream" id="activity-stream">${items}</ol>`
 }
-${view.olderUrl ? html`<p><a id="activity-older" href="${view.olderUrl}">Older activities</a></p>` : ""}`;
+${view.olderUrl ? html`<p><a id="activity-older" href="${view.olderUrl}">${t("pages:activity.older")}</a></p>` : ""}`;
 }

@@ -1,46 +1,67 @@
 import type { FastifyReply } from "fastify";
-import { type Translator, translatorFor } from "../../i18n/index.js";
+import type { Principal } from "../../accounts/authentication.js";
+import type { Translator } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
+import { STYLESHEET_PATH } from "./stylesheet.js";
 
-const STYLE = `
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;background:#f4f6f8;color:#1d2d3e}
-header{background:#1d2d3e;color:#fff;padding:.8rem 1.5rem;display:flex;justify-content:space-between;align-items:center}
-header a,header button{color:#fff}
-header form{display:inline}
-main{max-width:46rem;margin:2rem auto;background:#fff;padding:1.5rem 2rem;border-radius:8px;box-shadow:0 1px 4px #0002}
-h1{font-size:1.4rem;margin-top:0}
-h2{font-size:1.1rem;margin-top:2rem;border-bottom:1px solid #dde3e8;padding-bottom:.3rem}
-label{display:block;margin:.8rem 0 .2rem}
-td label{display:inline;margin:0}
-td input[type=checkbox]{margin:0}
-th.narrow,td.narrow{width:2rem}
-input[type=text],input[type=password],input[type=email],input[type=url]{width:100%;padding:.5rem;box-sizing:border-box;border:1px solid #b8c2cc;border-radius:4px}
-button{padding:.5rem 1rem;border:0;border-radius:4px;background:#0082c9;color:#fff;cursor:pointer}
-button.link{background:none;color:#0082c9;padding:0;text-decoration:underline}
-button.danger{background:#c9302c}
-table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.35rem;border-bottom:1px solid #eef1f4;vertical-align:top}
-.error{background:#fde8e8;color:#8a1f1f;padding:.6rem;border-radius:4px}
-.notice{background:#e6f4ea;color:#1e5631;padding:.6rem;border-radius:4px}
-code.secret{word-break:break-all;background:#f4f6f8;padding:.2rem .4rem}
-.muted{color:#5f6b77;font-size:.9rem}
-`;
+/** The places of the main navigation (issue 19); `current` marks one with aria-current. */
+export const NAVIGATION = {
+  activity: "/index.php/apps/activity/",
+  personal: "/index.php/settings/personal",
+  admin: "/index.php/settings/admin",
+} as const;
+
+export type NavigationPlace = keyof typeof NAVIGATION;
+
+/** Who is logged in, as the header shows them: name, logout form, and the admin link when allowed. */
+export interface HeaderUser {
+  displayName: string;
+  csrfToken: string;
+  isAdmin?: boolean | undefined;
+}
+
+export function headerUser(principal: Principal): HeaderUser {
+  return {
+    displayName: principal.user.displayName,
+    csrfToken: principal.session?.csrfToken ?? "",
+    isAdmin: principal.user.isAdmin,
+  };
+}
 
 export interface PageOptions {
   title: string;
   body: SafeHtml;
-  /** Shown in the header with a logout button when someone is logged in. */
-  user?: { displayName: string; csrfToken: string } | undefined;
+  /** The reader's language (src/http/i18n.ts `requestTranslator`): every text and the `lang` attribute. */
+  translator: Translator;
+  /** Shown in the header with the navigation and a logout button when someone is logged in. */
+  user?: HeaderUser | undefined;
+  /** The navigation entry this page belongs to. */
+  current?: NavigationPlace | undefined;
+  /** A form-sized card (login, consent, messages) instead of the full width. */
+  narrow?: boolean | undefined;
   /**
    * On error pages: the request id (X-Request-Id, in the request's log lines), so that a person's
    * report can be matched to the log (issue 18, review F24).
    */
   reference?: string | undefined;
-  /** The reader's language (src/http/i18n.ts `requestTranslator`); English when a page has none yet. */
-  translator?: Translator | undefined;
+}
+
+function navigation(options: PageOptions, user: HeaderUser): SafeHtml {
+  const { t } = options.translator;
+  const places: Array<[NavigationPlace, string]> = [
+    ["activity", t("pages:layout.nav.activity")],
+    ["personal", t("pages:layout.nav.personal")],
+  ];
+  if (user.isAdmin) places.push(["admin", t("pages:layout.nav.admin")]);
+  return html`<nav class="main-nav" aria-label="${t("pages:layout.mainNavigation")}"><ul>${places.map(
+    ([place, label]) =>
+      html`<li><a href="${NAVIGATION[place]}"${place === options.current ? html` aria-current="page"` : ""}>${label}</a></li>`,
+  )}</ul></nav>`;
 }
 
 export function layout(options: PageOptions): SafeHtml {
-  const { t, language } = options.translator ?? translatorFor("en");
+  const { t, language } = options.translator;
+  const user = options.user;
   return html`<!DOCTYPE html>
 <html lang="${language}">
 <head>
@@ -48,27 +69,34 @@ export function layout(options: PageOptions): SafeHtml {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${options.title} - Keystream</title>
-<style>${STYLE}</style>
+<link rel="stylesheet" href="${STYLESHEET_PATH}">
 </head>
 <body>
 <a class="skip-link" href="#content">${t("pages:layout.skipToContent")}</a>
-<header><strong>Keystream</strong>${
-    options.user
-      ? html`<span><a href="/index.php/settings/personal">${options.user.displayName}</a>
-<form method="post" action="/index.php/logout"><input type="hidden" name="requesttoken" value="${options.user.csrfToken}"> <button class="link" type="submit" id="logout">${t("pages:layout.logOut")}</button></form></span>`
+<header class="site-header"><div class="bar"><a class="brand" href="/">Keystream</a>${
+    user
+      ? html`${navigation(options, user)}<div class="account"><span class="who">${t("pages:layout.loggedInAs", { name: user.displayName })}</span>
+<form method="post" action="/index.php/logout"><input type="hidden" name="requesttoken" value="${user.csrfToken}"><button class="logout" type="submit" id="logout">${t("pages:layout.logOut")}</button></form></div>`
       : ""
-  }</header>
-<main id="content">
+  }</div></header>
+<main id="content" tabindex="-1"><div class="card${options.narrow ? " narrow" : ""}">
 ${options.body}${
   options.reference === undefined
     ? ""
     : html`
 <p class="muted" id="request-id">${t("pages:layout.reference")} <code>${options.reference}</code></p>`
 }
-</main>
+</div></main>
 </body>
 </html>`;
 }
+
+/**
+ * The Content-Security-Policy of every page: everything from this origin only, no inline script
+ * or style (the stylesheet is a file, http/routes/assets.ts), no framing, no plugins.
+ */
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
 
 /**
  * Sends an HTML page with the security headers every page carries: no framing (clickjacking on
@@ -79,10 +107,7 @@ export function sendPage(reply: FastifyReply, page: SafeHtml, status = 200): Fas
   return reply
     .status(status)
     .header("content-type", "text/html; charset=utf-8")
-    .header(
-      "content-security-policy",
-      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
-    )
+    .header("content-security-policy", PAGE_CSP)
     .header("x-frame-options", "DENY")
     .header("x-content-type-options", "nosniff")
     .header("referrer-policy", "no-referrer")
@@ -90,6 +115,20 @@ export function sendPage(reply: FastifyReply, page: SafeHtml, status = 200): Fas
     .send(page.value);
 }
 
-export function messagePage(title: string, message: string, user?: PageOptions["user"], reference?: string): SafeHtml {
-  return layout({ title, user, reference, body: html`<h1>${title}</h1><p>${message}</p>` });
+/** A page with a heading, one sentence and a way back (errors, refusals, confirmations). */
+export function messagePage(
+  translator: Translator,
+  title: string,
+  message: string,
+  user?: HeaderUser,
+  reference?: string,
+): SafeHtml {
+  return layout({
+    translator,
+    title,
+    user,
+    reference,
+    narrow: true,
+    body: html`<h1>${title}</h1><p>${message}</p><p><a href="/">${translator.t("pages:layout.backHome")}</a></p>`,
+  });
 }

@@ -1,7 +1,9 @@
+import type { Translator } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
 import { layout } from "./layout.js";
 
 export interface LoginPageModel {
+  translator: Translator;
   csrfToken: string;
   redirectUrl: string | undefined;
   user: string;
@@ -11,19 +13,22 @@ export interface LoginPageModel {
 }
 
 export function loginPage(model: LoginPageModel): SafeHtml {
+  const { t } = model.translator;
   return layout({
-    title: "Log in",
-    body: html`<h1>Log in</h1>
+    translator: model.translator,
+    title: t("pages:login.title"),
+    narrow: true,
+    body: html`<h1>${t("pages:login.title")}</h1>
 ${model.notes.map((note) => html`<p class="notice">${note}</p>`)}
 ${model.error ? html`<p class="error" id="login-error" role="alert">${model.error}</p>` : ""}
 <form method="post" action="/index.php/login" id="login-form">
 <input type="hidden" name="requesttoken" value="${model.csrfToken}">
 ${model.redirectUrl ? html`<input type="hidden" name="redirect_url" value="${model.redirectUrl}">` : ""}
-<label for="user">Username</label>
-<input type="text" id="user" name="user" value="${model.user}" autocomplete="username" autocapitalize="none" required autofocus>
-<label for="password">Password</label>
+<label for="user">${t("pages:login.username")}</label>
+<input type="text" id="user" name="user" value="${model.user}" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus>
+<label for="password">${t("pages:login.password")}</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required>
-<p><button type="submit" id="submit">Log in</button></p>
+<div class="actions"><button type="submit" id="submit">${t("pages:login.submit")}</button></div>
 </form>`,
   });
 }

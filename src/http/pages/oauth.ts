@@ -1,10 +1,11 @@
+import type { Translator } from "../../i18n/index.js";
+import { scopeValues } from "../../oidc/claims.js";
 import { html, type SafeHtml } from "../html.js";
-import { layout } from "./layout.js";
+import { type HeaderUser, layout } from "./layout.js";
+import { translatedHtml } from "./translated-html.js";
 
-export interface PageUser {
+export interface PageUser extends HeaderUser {
   uid: string;
-  displayName: string;
-  csrfToken: string;
 }
 
 /** research A.2.5: the display name in bold (uid as tooltip) when it differs from the uid, else the uid. */
@@ -14,54 +15,127 @@ export function userLabel(user: { uid: string; displayName: string }): SafeHtml 
     : html`<strong>${user.uid}</strong>`;
 }
 
-/** research A.2.3: the consent page. The form posts to the same URL (query included) with the CSRF token. */
-export function consentPage(model: { clientName: string; user: PageUser; logoutUrl: string }): SafeHtml {
+/**
+ * What the application gets, in plain words, one line per scope it asked for (src/oidc/claims.ts
+ * decides what each scope discloses). Every token acts as the user at the APIs, so that line is
+ * always first; ownCloud's wording about files, folders and shares did not fit a server without files.
+ */
+function grantedAccess(t: Translator["t"], scope: string | undefined): string[] {
+  const scopes = scopeValues(scope);
+  const lines = [t("pages:consent.scope.access")];
+  if (scopes.has("openid")) lines.push(t("pages:consent.scope.openid"));
+  if (scopes.has("openid") && scopes.has("profile")) lines.push(t("pages:consent.scope.profile"));
+  if (scopes.has("openid") && scopes.has("email")) lines.push(t("pages:consent.scope.email"));
+  return lines;
+}
+
+export interface ConsentModel {
+  translator: Translator;
+  clientName: string;
+  user: PageUser;
+  logoutUrl: string;
+  scope: string | undefined;
+  /** The registered redirect URI the answer goes to; its host is named on the page. */
+  redirectUri: string;
+}
+
+function hostOf(uri: string): string {
+  try {
+    return new URL(uri).host || uri;
+  } catch {
+    return uri;
+  }
+}
+
+/**
+ * research A.2.3: the consent page. The form posts to the same URL (query included) with the CSRF
+ * token; Allow and Deny are two submit buttons of that one form, so both pass the same checks.
+ */
+export function consentPage(model: ConsentModel): SafeHtml {
+  const { translator } = model;
+  const { t } = translator;
   return layout({
-    title: "Authorize",
+    translator,
+    title: t("pages:consent.title"),
     user: model.user,
-    body: html`<h1>Authorize</h1>
-<p><strong>The “${model.clientName}“ application would like permission to access your account</strong></p>
-<p id="oauth-current-user">You are logged in as ${userLabel(model.user)}.</p>
-<p>The application will gain access to your username and will be allowed to manage files, folders and shares.</p>
+    narrow: true,
+    body: html`<h1>${t("pages:consent.title")}</h1>
+<p><strong>${t("pages:consent.question", { name: model.clientName })}</strong></p>
+<p id="oauth-current-user">${translatedHtml(translator, "pages:consent.loggedInAs", { user: userLabel(model.user) })}</p>
+<p>${t("pages:consent.gets")}</p>
+<ul class="scopes" id="oauth-scopes">${grantedAccess(t, model.scope).map((line) => html`<li>${line}</li>`)}</ul>
+<p class="muted">${translatedHtml(translator, "pages:consent.returnsTo", { host: html`<strong>${hostOf(model.redirectUri)}</strong>` })}</p>
 <form method="post" action="" id="oauth-consent">
 <input type="hidden" name="requesttoken" value="${model.user.csrfToken}">
-<p><button type="submit" id="authorize" autofocus>Authorize</button></p>
+<div class="actions"><button type="submit" id="authorize" autofocus>${t("pages:consent.allow")}</button>
+<button type="submit" class="secondary" id="deny" name="deny" value="1">${t("pages:consent.deny")}</button></div>
 </form>
-<p><a href="${model.logoutUrl}" id="oauth-switch-user">Switch users to continue</a></p>`,
+<p><a href="${model.logoutUrl}" id="oauth-switch-user">${t("pages:consent.switchUser")}</a></p>`,
   });
 }
 
-/** research A.2.2: "Request not valid". */
-export function authorizeErrorPage(clientName: string | null, user?: PageUser, reference?: string): SafeHtml {
-  const text =
-    clientName === null
-      ? "This request is not valid. Please contact the administrator if this error persists."
-      : `This request is not valid. Please contact the administrator of “${clientName}” if this error persists.`;
+/** Why an authorization request was refused without a redirect (src/oauth/authorize.ts `InvalidReason`). */
+export type AuthorizeErrorReason = "invalid_parameters" | "unknown_client" | "redirect_uri_mismatch";
+
+/**
+ * research A.2.2: "Request not valid", saying what is wrong in a person's words and showing the
+ * request id, so the administrator can find the log line. Never a redirect: nothing is proven.
+ */
+export function authorizeErrorPage(model: {
+  translator: Translator;
+  reason: AuthorizeErrorReason;
+  clientName: string | null;
+  user?: PageUser | undefined;
+  reference: string;
+}): SafeHtml {
+  const { t } = model.translator;
+  const reason =
+    model.reason === "invalid_parameters"
+      ? t("pages:authorizeError.reason.invalidParameters")
+      : model.reason === "unknown_client"
+        ? t("pages:authorizeError.reason.unknownClient")
+        : t("pages:authorizeError.reason.redirectUri", { name: model.clientName ?? "" });
+  const contact =
+    model.clientName === null
+      ? t("pages:authorizeError.contact")
+      : t("pages:authorizeError.contactClient", { name: model.clientName });
   return layout({
-    title: "Request not valid",
-    user,
-    reference,
-    body: html`<h1>Request not valid</h1><p id="oauth-error">${text}</p>`,
+    translator: model.translator,
+    title: t("pages:authorizeError.title"),
+    user: model.user,
+    reference: model.reference,
+    narrow: true,
+    body: html`<h1>${t("pages:authorizeError.title")}</h1>
+<p class="error" id="oauth-error-reason" data-reason="${model.reason}">${reason}</p>
+<p id="oauth-error">${contact}</p>
+<p><a href="/">${t("pages:layout.backHome")}</a></p>`,
   });
 }
 
 /** research A.2.5: the application asked for another user than the one logged in. */
-export function switchUserPage(user: PageUser, requestedUser: string, logoutUrl: string): SafeHtml {
+export function switchUserPage(translator: Translator, user: PageUser, requestedUser: string, logoutUrl: string): SafeHtml {
+  const { t } = translator;
   return layout({
-    title: "Switch user",
+    translator,
+    title: t("pages:switchUser.title"),
     user,
-    body: html`<h1>Switch user</h1>
-<p>You are logged in as ${userLabel(user)} but the application requested access for user <strong>${requestedUser}</strong>.</p>
-<p><a href="${logoutUrl}" id="oauth-switch-user">Switch users to continue</a></p>`,
+    narrow: true,
+    body: html`<h1>${t("pages:switchUser.title")}</h1>
+<p>${translatedHtml(translator, "pages:switchUser.text", { user: userLabel(user), requested: html`<strong>${requestedUser}</strong>` })}</p>
+<p><a href="${logoutUrl}" id="oauth-switch-user">${t("pages:consent.switchUser")}</a></p>`,
   });
 }
 
 /** research A.2.6. */
-export function authorizationSuccessfulPage(user: PageUser): SafeHtml {
+export function authorizationSuccessfulPage(translator: Translator, user: PageUser): SafeHtml {
+  const { t } = translator;
   return layout({
-    title: "Authorization successful",
+    translator,
+    title: t("pages:success.title"),
     user,
-    body: html`<h1>Authorization successful</h1>
-<p><strong id="oauth-success">The application was authorized successfully. You can now close this window.</strong></p>`,
+    narrow: true,
+    body: html`<h1>${t("pages:success.title")}</h1>
+<p id="oauth-success">${t("pages:success.text")}</p>
+<p class="muted"><a href="/index.php/settings/personal#oauth2">${t("pages:success.manage")}</a></p>`,
   });
 }

@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { findFilter } from "../../activity/domain/filters.js";
 import { parseListQuery } from "../../activity/domain/page.js";
 import { baseUrl } from "../base-url.js";
+import { userTranslator } from "../i18n.js";
 import { activityStreamBody } from "../pages/activity.js";
-import { layout, messagePage, sendPage } from "../pages/layout.js";
+import { headerUser, layout, messagePage, sendPage } from "../pages/layout.js";
 import { requirePageUser } from "../plugins/authentication.js";
 
 /**
@@ -14,9 +15,13 @@ import { requirePageUser } from "../plugins/authentication.js";
 async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: string): Promise<FastifyReply | undefined> {
   const principal = await requirePageUser(request, reply);
   if (!principal) return;
-  const user = { displayName: principal.user.displayName, csrfToken: principal.session?.csrfToken ?? "" };
-  if (!findFilter(filter))
-    return sendPage(reply, messagePage("Not found", `There is no activity filter "${filter}".`, user), 404);
+  const user = headerUser(principal);
+  const translator = userTranslator(request, principal);
+  const { t } = translator;
+  if (!findFilter(filter)) {
+    const page = messagePage(translator, t("pages:message.notFound"), t("pages:activity.noSuchFilter", { filter }), user);
+    return sendPage(reply, page, 404);
+  }
   const { activity } = request.server.services;
   const raw = { ...(request.query as Record<string, unknown>) };
   delete raw.format;
@@ -26,20 +31,29 @@ async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: 
   const filters = activity.filters();
   if (!result.ok) {
     if (result.error.code === "foreign_since")
-      return sendPage(reply, messagePage("Access forbidden", "That activity is not yours.", user), 403);
-    const notice = "You selected no activity types for this stream. Change that in your personal settings.";
+      return sendPage(reply, messagePage(translator, t("pages:message.forbidden"), t("pages:activity.notYours"), user), 403);
+    const notice = t("pages:activity.noTypes");
     const context = { baseUrl: base, displayName: () => undefined };
-    const body = activityStreamBody({ filters, current: filter, entries: [], context, olderUrl: undefined, notice });
-    return sendPage(reply, layout({ title: "Activity", user, body }));
+    const body = activityStreamBody({ translator, filters, current: filter, entries: [], context, olderUrl: undefined, notice });
+    return sendPage(reply, layout({ translator, title: t("pages:activity.title"), user, current: "activity", body }));
   }
   const page = result.value;
   const olderUrl = page.nextQuery ? `/index.php/apps/activity/${encodeURIComponent(filter)}?${page.nextQuery}` : undefined;
   return sendPage(
     reply,
     layout({
-      title: "Activity",
+      translator,
+      title: t("pages:activity.title"),
       user,
-      body: activityStreamBody({ filters, current: filter, entries: page.entries, context: page.context, olderUrl }),
+      current: "activity",
+      body: activityStreamBody({
+        translator,
+        filters,
+        current: filter,
+        entries: page.entries,
+        context: page.context,
+        olderUrl,
+      }),
     }),
   );
 }

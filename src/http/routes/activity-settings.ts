@@ -1,7 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { STREAM_SETTING_TYPES } from "../../activity/domain/stream-settings.js";
+import type { MessageKey } from "../../i18n/index.js";
 import { sendActivityError } from "../activity-errors.js";
 import { html } from "../html.js";
+import { userTranslator } from "../i18n.js";
+import { translatedHtml } from "../pages/translated-html.js";
 import { apiWriteAllowed, requireUser } from "../plugins/authentication.js";
 import { streamSettingsRouteSchema, updateStreamSettingsRouteSchema } from "../schemas/activity.js";
 import { requireFormUser, sendSettingsPage } from "./settings.js";
@@ -38,20 +41,20 @@ export async function activitySettingsRoutes(app: FastifyInstance): Promise<void
     id: SECTION_ID,
     page: "personal",
     order: 40,
-    render: async ({ principal, csrfToken, flash }) => {
+    render: async ({ principal, csrfToken, flash, translator }) => {
+      const { t } = translator;
       const settings = await app.services.activity.streamSettings(principal.user.uid);
-      return html`<h2>Activity stream</h2>
-<p class="muted">Choose which activities appear in your <a href="/index.php/apps/activity/">stream</a>.</p>
+      const stream = html`<a href="/index.php/apps/activity/">${t("pages:activitySettings.streamLink")}</a>`;
+      return html`<h2>${t("pages:activitySettings.heading")}</h2>
+<p class="muted">${translatedHtml(translator, "pages:activitySettings.intro", { stream })}</p>
 ${flash ?? ""}
 <form method="post" action="/index.php/apps/activity/settings" id="activity-stream-settings">
 <input type="hidden" name="requesttoken" value="${csrfToken}">
-<table>${STREAM_SETTING_TYPES.map(
-        (
-          s,
-        ) => html`<tr><td class="narrow"><input type="checkbox" id="stream-${s.type}" name="stream_${s.type}" value="1"${settings[s.type] ? html` checked` : ""}></td>
-<td><label for="stream-${s.type}">${s.description}</label></td></tr>`,
-      )}</table>
-<p><button type="submit">Save</button></p>
+<fieldset class="plain"><legend class="visually-hidden">${t("pages:activitySettings.heading")}</legend>${STREAM_SETTING_TYPES.map(
+        (s) =>
+          html`<label class="check" for="stream-${s.type}"><input type="checkbox" id="stream-${s.type}" name="stream_${s.type}" value="1"${settings[s.type] ? html` checked` : ""}> ${t(`pages:activityType.${s.type}` as MessageKey)}</label>`,
+      )}</fieldset>
+<div class="actions"><button type="submit">${t("pages:activitySettings.save")}</button></div>
 </form>`;
     },
   });
@@ -62,9 +65,10 @@ ${flash ?? ""}
     const body = (request.body ?? {}) as Record<string, unknown>;
     const stream = Object.fromEntries(STREAM_SETTING_TYPES.map((s) => [s.type, body[`stream_${s.type}`] !== undefined]));
     const result = await app.services.activity.updateStreamSettings(principal.user.uid, { stream });
+    const { t } = userTranslator(request, principal);
     const message = result.ok
-      ? html`<p class="notice">Your stream settings were saved.</p>`
-      : html`<p class="error">Not saved.</p>`;
+      ? html`<p class="notice">${t("pages:activitySettings.saved")}</p>`
+      : html`<p class="error">${t("pages:activitySettings.notSaved")}</p>`;
     return sendSettingsPage(request, reply, principal, "personal", { sectionId: SECTION_ID, message });
   });
 }

@@ -3,6 +3,7 @@ import { avatarUrlFor, MAX_AVATAR_BYTES } from "../../accounts/avatars.js";
 import { AccountError } from "../../accounts/errors.js";
 import { baseUrl } from "../base-url.js";
 import { html } from "../html.js";
+import { userTranslator } from "../i18n.js";
 import { requireUser } from "../plugins/authentication.js";
 import { requireFormUser, sendSettingsPage } from "./settings.js";
 
@@ -50,20 +51,21 @@ export async function avatarRoutes(app: FastifyInstance): Promise<void> {
     id: "avatar",
     page: "personal",
     order: 10,
-    render: async ({ principal, csrfToken, flash }) => {
+    render: async ({ principal, csrfToken, flash, translator: { t } }) => {
       const extension = await avatars.extensionOf(principal.user.uid);
-      return html`<h2>Avatar</h2>
+      return html`<h2>${t("pages:avatar.heading")}</h2>
 ${flash ?? ""}
 ${
   extension === undefined
-    ? html`<p class="muted" id="avatar-none">No avatar set.</p>`
-    : html`<p><img id="avatar-image" alt="Your avatar" width="96" height="96" src="/remote.php/dav/avatars/${principal.user.uid}/96.${extension}"></p>`
+    ? html`<p class="muted" id="avatar-none">${t("pages:avatar.none")}</p>`
+    : html`<p><img id="avatar-image" alt="${t("pages:avatar.alt")}" width="96" height="96" src="/remote.php/dav/avatars/${principal.user.uid}/96.${extension}"></p>`
 }
 <form method="post" action="${AVATAR_UPLOAD_PATH}" enctype="multipart/form-data" id="avatar-form">
 <input type="hidden" name="requesttoken" value="${csrfToken}">
-<label for="avatar-file">PNG or JPEG image, at most ${String(MAX_AVATAR_BYTES / 1024)} KiB</label>
-<input type="file" id="avatar-file" name="avatar" accept="image/png,image/jpeg" required>
-<p><button type="submit">Upload avatar</button></p>
+<label for="avatar-file">${t("pages:avatar.file")}</label>
+<p class="muted" id="avatar-file-hint">${t("pages:avatar.hint", { size: MAX_AVATAR_BYTES / 1024 })}</p>
+<input type="file" id="avatar-file" name="avatar" accept="image/png,image/jpeg" aria-describedby="avatar-file-hint" required>
+<div class="actions"><button type="submit">${t("pages:avatar.upload")}</button></div>
 </form>`;
     },
   });
@@ -80,7 +82,8 @@ ${
       return sendSettingsPage(request, reply, principal, "personal", { sectionId: "avatar", message }, 400);
     }
     log.info({ event: "avatar_set", uid: principal.user.uid }, "avatar set");
-    const message = html`<p class="notice" id="avatar-saved">Your avatar was saved.</p>`;
+    const { t } = userTranslator(request, principal);
+    const message = html`<p class="notice" id="avatar-saved">${t("pages:avatar.saved")}</p>`;
     return sendSettingsPage(request, reply, principal, "personal", { sectionId: "avatar", message });
   });
 }

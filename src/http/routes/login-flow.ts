@@ -3,6 +3,7 @@ import type { Principal } from "../../accounts/authentication.js";
 import { clientNameOf } from "../../login-flow/flow.js";
 import { type AttemptOutcome, loginFlowPollBuckets, loginFlowStartBuckets } from "../../security/throttle.js";
 import { baseUrl } from "../base-url.js";
+import { requestTranslator, userTranslator } from "../i18n.js";
 import { messagePage, sendPage } from "../pages/layout.js";
 import {
   loginFlowCancelledPage,
@@ -50,10 +51,10 @@ export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
   const { loginFlows, loginFlowStartThrottle, loginFlowPollThrottle } = app.services;
 
   // The login page names the application waiting for this login (as the OAuth module does).
-  app.loginNoteProviders.push(async (redirectUrl) => {
+  app.loginNoteProviders.push(async (redirectUrl, translator) => {
     const token = FLOW_PAGE.exec(redirectUrl)?.[1];
     const flow = token === undefined ? undefined : await loginFlows.pending(token);
-    return flow && loginFlowLoginNote(flow.clientName);
+    return flow && loginFlowLoginNote(translator, flow.clientName);
   });
 
   // The start takes no parameters, and clients differ in what they declare for their empty body (a
@@ -122,10 +123,14 @@ export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
     const { loginToken } = request.params as { loginToken: string };
     const flowPage = `${LOGIN_FLOW_PAGE_PREFIX}/${encodeURIComponent(loginToken)}`;
     const flow = await loginFlows.pending(loginToken);
-    if (!flow) return sendPage(reply, loginFlowInvalidPage(), 404);
+    if (!flow) return sendPage(reply, loginFlowInvalidPage(requestTranslator(request)), 404);
     const principal = await sessionUser(request, reply, flowPage);
     if (!principal) return;
-    return sendPage(reply, loginFlowGrantPage({ clientName: flow.clientName, user: pageUser(principal), actionBase: flowPage }));
+    const translator = userTranslator(request, principal);
+    return sendPage(
+      reply,
+      loginFlowGrantPage(translator, { clientName: flow.clientName, user: pageUser(principal), actionBase: flowPage }),
+    );
   });
 
   for (const action of ["grant", "cancel"] as const) {
@@ -134,24 +139,26 @@ export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
       const principal = await sessionUser(request, reply, `${LOGIN_FLOW_PAGE_PREFIX}/${encodeURIComponent(loginToken)}`);
       if (!principal) return;
       const user = pageUser(principal);
+      const translator = userTranslator(request, principal);
       if (!csrfValid(request, principal.session)) {
+        const { t } = translator;
         return sendPage(
           reply,
-          messagePage("Request not valid", "The form expired or was not sent from this site. Reload the page and try again."),
+          messagePage(translator, t("pages:message.requestNotValid"), t("pages:message.formExpired"), user),
           403,
         );
       }
       if (action === "cancel") {
         const cancelled = await loginFlows.cancel(loginToken);
-        if (!cancelled) return sendPage(reply, loginFlowInvalidPage(user), 404);
+        if (!cancelled) return sendPage(reply, loginFlowInvalidPage(translator, user), 404);
         request.log.info({ event: "login_flow_cancelled", uid: user.uid }, "login flow cancelled");
-        return sendPage(reply, loginFlowCancelledPage(user));
+        return sendPage(reply, loginFlowCancelledPage(translator, user));
       }
       const flow = await loginFlows.pending(loginToken);
       const granted = flow !== undefined && (await loginFlows.grant(loginToken, { uid: user.uid, loginName: user.uid }));
-      if (!flow || !granted) return sendPage(reply, loginFlowInvalidPage(user), 404);
+      if (!flow || !granted) return sendPage(reply, loginFlowInvalidPage(translator, user), 404);
       request.log.info({ event: "login_flow_granted", uid: user.uid, client: flow.clientName }, "login flow granted");
-      return sendPage(reply, loginFlowDonePage({ clientName: flow.clientName, user }));
+      return sendPage(reply, loginFlowDonePage(translator, { clientName: flow.clientName, user }));
     });
   }
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Translator } from "../../i18n/index.js";
 import { sameOriginPath } from "../../security/same-origin.js";
 import { type AttemptOutcome, loginBuckets, loginUserBucket } from "../../security/throttle.js";
 import type { SafeHtml } from "../html.js";
+import { requestTranslator } from "../i18n.js";
 import { messagePage, sendPage } from "../pages/layout.js";
 import { loginPage } from "../pages/login.js";
 import {
@@ -21,7 +23,7 @@ export const DEFAULT_LANDING = "/index.php/settings/personal";
  * Supplies a note for the login page from the target the visitor will return to, e.g. the OAuth
  * module names the application asking for access (research A.2.1). Registered by modules at start.
  */
-export type LoginNoteProvider = (redirectUrl: string) => Promise<SafeHtml | undefined>;
+export type LoginNoteProvider = (redirectUrl: string, translator: Translator) => Promise<SafeHtml | undefined>;
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -34,9 +36,9 @@ function field(body: unknown, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-async function notesFor(app: FastifyInstance, redirectUrl: string | undefined): Promise<SafeHtml[]> {
+async function notesFor(app: FastifyInstance, redirectUrl: string | undefined, translator: Translator): Promise<SafeHtml[]> {
   if (!redirectUrl) return [];
-  const notes = await Promise.all(app.loginNoteProviders.map((provide) => provide(redirectUrl)));
+  const notes = await Promise.all(app.loginNoteProviders.map((provide) => provide(redirectUrl, translator)));
   return notes.filter((n): n is SafeHtml => n !== undefined);
 }
 
@@ -52,10 +54,9 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     }
     const session = await ensureBrowserSession(request, reply);
     const user = typeof query.user === "string" ? query.user : "";
-    return sendPage(
-      reply,
-      loginPage({ csrfToken: session.csrfToken, redirectUrl, user, notes: await notesFor(app, redirectUrl) }),
-    );
+    const translator = requestTranslator(request);
+    const notes = await notesFor(app, redirectUrl, translator);
+    return sendPage(reply, loginPage({ translator, csrfToken: session.csrfToken, redirectUrl, user, notes }));
   });
 
   app.post("/index.php/login", async (request, reply) => {
@@ -64,23 +65,24 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     const redirectUrl = sameOriginPath(field(request.body, "redirect_url"));
     const uid = (field(request.body, "user") ?? "").trim();
     const password = field(request.body, "password") ?? "";
+    const translator = requestTranslator(request);
+    const { t } = translator;
     const again = async (status: number, error: string) =>
       sendPage(
         reply,
         loginPage({
+          translator,
           csrfToken: session.csrfToken,
           redirectUrl,
           user: uid,
           error,
-          notes: await notesFor(app, redirectUrl),
+          notes: await notesFor(app, redirectUrl, translator),
         }),
         status,
       );
 
-    if (!csrfValid(request, session)) {
-      return again(403, "Your session expired or the form was not sent from this site. Please try again.");
-    }
-    if (uid === "" || password === "") return again(400, "Please enter your username and password.");
+    if (!csrfValid(request, session)) return again(403, t("pages:login.error.expired"));
+    if (uid === "" || password === "") return again(400, t("pages:login.error.empty"));
 
     // Every attempt is reserved per IP and per user before the password is checked (all nodes,
     // concurrent attempts included); past the ceiling it is refused (429) without looking at it.
@@ -95,18 +97,18 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     if (gate.refused) {
       request.log.warn({ event: "login_throttled", uid, ip: request.ip }, "login refused: too many failed attempts");
       reply.header("retry-after", String(gate.retryAfterSeconds));
-      return again(429, "Too many failed login attempts. Please try again later.");
+      return again(429, t("pages:login.error.throttled"));
     }
 
     const user = gate.value;
     if (!user) {
       // A warning, as Nextcloud logs them (review F24): what an alert on failed logins watches.
       request.log.warn({ event: "login_failed", uid, ip: request.ip }, "login failed");
-      return again(401, "Wrong username or password.");
+      return again(401, t("pages:login.error.wrong"));
     }
     if (!user.enabled) {
       log.info({ event: "login_refused_disabled", uid, ip: request.ip }, "login refused: user disabled");
-      return again(403, "This account is disabled.");
+      return again(403, t("pages:login.error.disabled"));
     }
     // A new session id at login: a session id planted before login is worth nothing after it.
     await sessions.end(session.token);
@@ -121,7 +123,9 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     const token = request.cookies[SESSION_COOKIE];
     const session = token ? await sessions.find(token) : undefined;
     if (session && !csrfValid(request, session)) {
-      return sendPage(reply, messagePage("Log out", "The logout link is invalid or expired."), 403);
+      const translator = requestTranslator(request);
+      const { t } = translator;
+      return sendPage(reply, messagePage(translator, t("pages:logout.title"), t("pages:logout.invalidLink")), 403);
     }
     if (session) await sessions.end(session.token);
     clearSessionCookie(request, reply);

@@ -1,15 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
-import { errorRedirect } from "../../oauth/authorize.js";
+import type { Translator } from "../../i18n/index.js";
+import { denialRedirect, errorRedirect } from "../../oauth/authorize.js";
 import { isOpenIdScope } from "../../oidc/claims.js";
 import { decideInteraction, queryAfterLogin } from "../../oidc/interaction.js";
 import { promptValues } from "../../oidc/request.js";
-import { html, type SafeHtml } from "../html.js";
+import type { SafeHtml } from "../html.js";
+import { requestTranslator } from "../i18n.js";
 import { issuerOf } from "../issuer.js";
 import { sendAuthorizationFailure } from "../oauth-errors.js";
 import { strictParams } from "../oauth-params.js";
-import { messagePage, sendPage } from "../pages/layout.js";
+import { headerUser, messagePage, sendPage } from "../pages/layout.js";
 import { authorizationSuccessfulPage, authorizeErrorPage, consentPage, type PageUser } from "../pages/oauth.js";
+import { translatedHtml } from "../pages/translated-html.js";
 import { authenticate, clearSessionCookie, csrfValid, requirePageUser } from "../plugins/authentication.js";
 import { DEFAULT_LANDING } from "./login.js";
 import { requireFormUser } from "./settings.js";
@@ -59,7 +62,12 @@ function carried(query: Record<string, unknown>, extra: Record<string, string>):
 }
 
 function pageUser(principal: Principal): PageUser {
-  return { uid: principal.user.uid, displayName: principal.user.displayName, csrfToken: principal.session?.csrfToken ?? "" };
+  return { uid: principal.user.uid, ...headerUser(principal) };
+}
+
+/** The page for a request whose parameters could not even be read (repeated, not strings). */
+function malformedRequestPage(request: FastifyRequest, translator: Translator, user?: PageUser): SafeHtml {
+  return authorizeErrorPage({ translator, reason: "invalid_parameters", clientName: null, user, reference: request.id });
 }
 
 /**
@@ -86,11 +94,9 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
   const { oauth } = app.services;
 
   // research A.2.1: the login page names the application asking for access.
-  app.loginNoteProviders.push(async (redirectUrl) => {
+  app.loginNoteProviders.push(async (redirectUrl, translator) => {
     const name = await oauth.clientNameForReturnUrl(redirectUrl);
-    return name === undefined
-      ? undefined
-      : html`The application "${name}" is requesting access to your account. To authorize it, please log in first.`;
+    return name === undefined ? undefined : translatedHtml(translator, "pages:login.applicationNote", { name });
   });
 
   /**
@@ -99,12 +105,17 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
    * error page as always). Undefined for any other request: on to the login page.
    */
   const silentAnswerWithoutSession = async (
+    request: FastifyRequest,
     query: Record<string, string>,
     issuer: string,
   ): Promise<{ kind: "page"; page: SafeHtml } | { kind: "redirect"; location: string } | undefined> => {
     if (!isOpenId(query) || !promptValues(query).has("none")) return undefined;
     const check = await oauth.checkAuthorization(query, issuer);
-    if (check.kind === "invalid") return { kind: "page", page: authorizeErrorPage(check.clientName, undefined) };
+    if (check.kind === "invalid") {
+      const translator = requestTranslator(request);
+      const page = authorizeErrorPage({ translator, reason: check.reason, clientName: check.clientName, reference: request.id });
+      return { kind: "page", page };
+    }
     if (check.kind === "redirect") return { kind: "redirect", location: check.location };
     if (check.kind !== "valid") return undefined;
     const next = decideInteraction({
@@ -121,11 +132,11 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
 
   app.get(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
-    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined, request.id), 400);
+    if (!query) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
     const issuer = issuerOf(request);
     const auth = await authenticate(request);
     if (!("principal" in auth) || auth.principal.method !== "session") {
-      const silent = await silentAnswerWithoutSession(query, issuer);
+      const silent = await silentAnswerWithoutSession(request, query, issuer);
       if (silent) return silent.kind === "page" ? sendPage(reply, silent.page, 400) : reply.redirect(silent.location, 303);
       // Not logged in: to the login page and back.
       return reply.redirect(loginRedirect(request.url, query, isOpenId(query), false), 303);
@@ -138,7 +149,11 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       // The client's or the user's mistake, not a server fault: a warning, on the request's log (its
       // reqId is the reference the error page shows; review F24).
       if (check.kind !== "switch_user") request.log.warn({ event: "oauth2_authorize_refused", uid: user.uid }, check.detail);
-      return sendAuthorizationFailure(reply, check, { user, logoutUrl: logoutUrl(query, principal, requestedUser) });
+      return sendAuthorizationFailure(reply, check, {
+        user,
+        logoutUrl: logoutUrl(query, principal, requestedUser),
+        translator: requestTranslator(request),
+      });
     }
     const { client, openid } = check.request;
     const authenticatedAt = principal.session?.authenticatedAt ?? null;
@@ -160,19 +175,34 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       case "consent":
         return sendPage(
           reply,
-          consentPage({ clientName: client.name, user, logoutUrl: logoutUrl(query, principal, requestedUser) }),
+          consentPage({
+            translator: requestTranslator(request),
+            clientName: client.name,
+            user,
+            logoutUrl: logoutUrl(query, principal, requestedUser),
+            scope: check.request.scope,
+            redirectUri: check.request.redirectUri,
+          }),
         );
     }
   });
 
-  // research A.2.4: the consent form. CSRF checked; `user` and `trusted` are not re-checked.
+  // research A.2.4: the consent form. CSRF checked; `user` and `trusted` are not re-checked. Allow
+  // and Deny are the same form, so a denial passes the same CSRF and request checks as a consent.
   app.post(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
-    if (!query) return sendPage(reply, authorizeErrorPage(null, undefined, request.id), 400);
+    if (!query) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
     const principal = await requireFormUser(request, reply);
     if (!principal) return;
     const check = await oauth.checkAuthorization(query, issuerOf(request));
     if (check.kind !== "valid") return reply.redirect(DEFAULT_LANDING, 303);
+    if ((request.body as Record<string, unknown> | undefined)?.deny !== undefined) {
+      request.log.info(
+        { event: "oauth2_authorize_denied", uid: principal.user.uid, client: check.request.client.clientId },
+        "the user denied an authorization request",
+      );
+      return reply.redirect(denialRedirect(check.request), 303);
+    }
     const authenticatedAt = principal.session?.authenticatedAt ?? null;
     return reply.redirect(await oauth.authorize(check.request, principal.user.uid, authenticatedAt), 303);
   });
@@ -181,7 +211,9 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     const principal = await requirePageUser(request, reply);
     if (!principal) return;
     if (!csrfValid(request, principal.session)) {
-      return sendPage(reply, messagePage("Log out", "The logout link is invalid or expired."), 403);
+      const translator = requestTranslator(request);
+      const { t } = translator;
+      return sendPage(reply, messagePage(translator, t("pages:logout.title"), t("pages:logout.invalidLink")), 403);
     }
     const query = queryOf(request);
     if (
@@ -190,7 +222,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       typeof query.client_id !== "string" ||
       typeof query.redirect_uri !== "string"
     ) {
-      return sendPage(reply, authorizeErrorPage(null, pageUser(principal), request.id), 400);
+      return sendPage(reply, malformedRequestPage(request, requestTranslator(request), pageUser(principal)), 400);
     }
     await app.services.sessions.end(principal.session?.token ?? "");
     clearSessionCookie(request, reply);
@@ -202,6 +234,6 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
 
   app.get(AUTHORIZATION_SUCCESSFUL_PATH, async (request, reply) => {
     const principal = await requirePageUser(request, reply);
-    if (principal) return sendPage(reply, authorizationSuccessfulPage(pageUser(principal)));
+    if (principal) return sendPage(reply, authorizationSuccessfulPage(requestTranslator(request), pageUser(principal)));
   });
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import type { EndSessionParams } from "../../oidc/end-session.js";
+import { requestTranslator } from "../i18n.js";
 import { issuerOf } from "../issuer.js";
 import { strictParams } from "../oauth-params.js";
-import { messagePage, sendPage } from "../pages/layout.js";
+import { headerUser, messagePage, sendPage } from "../pages/layout.js";
 import { endSessionConfirmPage, loggedOutPage } from "../pages/oidc.js";
 import { authenticate, clearSessionCookie } from "../plugins/authentication.js";
 import { jwksRouteSchema } from "../schemas/oauth.js";
@@ -27,7 +28,11 @@ function endSessionParams(source: unknown): EndSessionParams | undefined {
   return params;
 }
 
-const invalidLogout = (reply: FastifyReply) => sendPage(reply, messagePage("Log out", "This logout request is not valid."), 400);
+const invalidLogout = (request: FastifyRequest, reply: FastifyReply) => {
+  const translator = requestTranslator(request);
+  const { t } = translator;
+  return sendPage(reply, messagePage(translator, t("pages:logout.title"), t("pages:logout.invalidRequest")), 400);
+};
 
 /** The JWKS endpoint and RP-initiated logout (`end_session_endpoint`). */
 export async function oidcRoutes(app: FastifyInstance): Promise<void> {
@@ -48,7 +53,7 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
       request.log.info({ event: "oidc_logout", uid: principal.user.uid }, "user logged out by a relying party");
     }
     clearSessionCookie(request, reply);
-    return to === undefined ? sendPage(reply, loggedOutPage()) : reply.redirect(to, 303);
+    return to === undefined ? sendPage(reply, loggedOutPage(requestTranslator(request))) : reply.redirect(to, 303);
   };
 
   /**
@@ -58,11 +63,11 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
    */
   const endSession = async (request: FastifyRequest, reply: FastifyReply, source: unknown) => {
     const params = endSessionParams(source);
-    if (!params) return invalidLogout(reply);
+    if (!params) return invalidLogout(request, reply);
     const check = await oidc.checkEndSession(params, issuerOf(request));
     if (check.kind === "invalid") {
       request.log.info({ event: "oidc_logout_refused", detail: check.detail }, "logout request refused");
-      return invalidLogout(reply);
+      return invalidLogout(request, reply);
     }
     const auth = await authenticate(request);
     const principal = "principal" in auth && auth.principal.method === "session" ? auth.principal : undefined;
@@ -71,11 +76,12 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
     return sendPage(
       reply,
       endSessionConfirmPage({
+        translator: requestTranslator(request),
         action: END_SESSION_CONFIRM_PATH,
         csrfToken,
         params: { ...params },
         clientName: check.clientName,
-        user: { displayName: principal.user.displayName, csrfToken },
+        user: headerUser(principal),
       }),
     );
   };
@@ -89,9 +95,9 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
     const principal = await requireFormUser(request, reply);
     if (!principal) return;
     const params = endSessionParams(request.body);
-    if (!params) return invalidLogout(reply);
+    if (!params) return invalidLogout(request, reply);
     const check = await oidc.checkEndSession(params, issuerOf(request));
-    if (check.kind === "invalid") return invalidLogout(reply);
+    if (check.kind === "invalid") return invalidLogout(request, reply);
     return finish(request, reply, principal, check.redirect);
   });
 }

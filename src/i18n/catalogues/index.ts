@@ -1,15 +1,21 @@
 import type { Language } from "../languages.js";
 import { activity as deActivity } from "./de/activity.js";
+import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { pages as dePages } from "./de/pages.js";
 import { activity as enActivity } from "./en/activity.js";
+import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { pages as enPages } from "./en/pages.js";
 import { activity as esActivity } from "./es/activity.js";
+import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { pages as esPages } from "./es/pages.js";
 import { activity as frActivity } from "./fr/activity.js";
+import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { pages as frPages } from "./fr/pages.js";
 import { activity as itActivity } from "./it/activity.js";
+import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { pages as itPages } from "./it/pages.js";
 import { activity as nlActivity } from "./nl/activity.js";
+import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { pages as nlPages } from "./nl/pages.js";
 
 /**
@@ -18,12 +24,12 @@ import { pages as nlPages } from "./nl/pages.js";
  * and list them here.
  */
 export const CATALOGUES = {
-  en: { pages: enPages, activity: enActivity },
-  de: { pages: dePages, activity: deActivity },
-  fr: { pages: frPages, activity: frActivity },
-  es: { pages: esPages, activity: esActivity },
-  it: { pages: itPages, activity: itActivity },
-  nl: { pages: nlPages, activity: nlActivity },
+  en: { pages: enPages, activity: enActivity, loginFlow: enLoginFlow },
+  de: { pages: dePages, activity: deActivity, loginFlow: deLoginFlow },
+  fr: { pages: frPages, activity: frActivity, loginFlow: frLoginFlow },
+  es: { pages: esPages, activity: esActivity, loginFlow: esLoginFlow },
+  it: { pages: itPages, activity: itActivity, loginFlow: itLoginFlow },
+  nl: { pages: nlPages, activity: nlActivity, loginFlow: nlLoginFlow },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 
 export type SourceCatalogue = (typeof CATALOGUES)["en"];

@@ -1,0 +1,20 @@
+import type { loginFlow as source } from "../en/login-flow.js";
+import type { Messages } from "../types.js";
+
+export const loginFlow: Messages<typeof source> = {
+  loginNote: "‘{{name}}’ wil verbinding maken met je account. Meld je eerst aan om toegang te geven.",
+  "grant.title": "Verbinden met je account",
+  "grant.client": "De toepassing {{name}} vraagt toegang tot je account.",
+  "grant.account":
+    "Je bent aangemeld als {{user}}. Als je toegang geeft, wordt er een app-wachtwoord voor deze toepassing aangemaakt; je kunt het intrekken in je persoonlijke instellingen.",
+  "grant.warning":
+    "Ben je niet zelf net begonnen een apparaat of toepassing te verbinden? Dan probeert iemand je misschien te misleiden om toegang tot je gegevens te krijgen: annuleer.",
+  "grant.allow": "Toegang geven",
+  "grant.cancel": "Annuleren",
+  "done.title": "Account verbonden",
+  "done.text": "{{name}} is nu verbonden met je account. Je kunt dit venster sluiten en teruggaan naar de toepassing.",
+  "cancelled.title": "Toegang geweigerd",
+  "cancelled.text": "De toepassing heeft geen toegang tot je account gekregen. Je kunt dit venster sluiten.",
+  "invalid.title": "Link ongeldig",
+  "invalid.text": "Deze aanmeldlink is ongeldig, verlopen of al gebruikt. Begin opnieuw met aanmelden vanuit je toepassing.",
+};

@@ -1,0 +1,206 @@
+import type { Page } from "playwright-core";
+import { publish } from "../activity/support.js";
+import { addClient, authorizeUrl, issueCode, PASSWORD, type TestClient, WEB_CLIENT } from "../oauth/support.js";
+import type { TestApp } from "./app.js";
+import { submitLoginForm } from "./browser.js";
+
+/**
+ * Every page Keystream renders, in every state a person meets (issue 19), visited in a real
+ * browser: the accessibility scan (test/e2e/accessibility.e2e.test.ts) and `npm run screenshots`
+ * (scripts/screenshots.ts) walk the same tour, so a new page added here is both checked and shown.
+ */
+
+export const DESKTOP_CLIENT: TestClient = {
+  name: "Desktop Sync",
+  clientId: "desktopclientid0123456789abcdefghijklmnopqrst",
+  secret: "desktopclientsecret0123456789abcdefghijklmnopq",
+  redirectUri: "http://localhost:*",
+};
+
+export const LONG_CLIENT: TestClient = {
+  name: "Notes with a rather long application name",
+  clientId: "notesclientid0123456789abcdefghijklmnopqrstuvwx",
+  secret: "notesclientsecret0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKL",
+  redirectUri: "https://notes.example.com/oauth/callback/with/a/long/path?tenant=example-tenant",
+};
+
+/** Users alice (with an app password, an authorized application, activities) and root (admin); three clients. */
+export async function seedTour(t: TestApp): Promise<void> {
+  await t.services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" });
+  await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob Builder" });
+  await t.services.users.create({ uid: "root", password: PASSWORD, displayName: "Rory Admin", isAdmin: true });
+  await addClient(t, WEB_CLIENT);
+  await addClient(t, { ...DESKTOP_CLIENT, trusted: true });
+  await addClient(t, { ...LONG_CLIENT, allowSubdomains: true, resourceServer: true });
+  await t.services.appPasswords.create("alice", "Laptop (rclone)");
+  await issueCode(t, LONG_CLIENT);
+  const file = (path: string, id: number, subject: string, user = "alice") => ({
+    app: "files",
+    type: subject.startsWith("created") ? "file_created" : "file_changed",
+    affecteduser: "alice",
+    user,
+    subject,
+    subjectparams: subject.endsWith("_by")
+      ? [
+          { type: "file", value: path, id },
+          { type: "user", value: user },
+        ]
+      : [{ type: "file", value: path, id }],
+    object_type: "files",
+    object_id: id,
+    object_name: path,
+  });
+  await publish(t, [
+    file("/Documents/Quarterly report 2026.odt", 11, "created_self"),
+    file(
+      "/Photos/Holidays/2026/Lisbon/very-long-file-name-that-wraps-on-a-phone-IMG_20260712_101112.jpg",
+      12,
+      "changed_by",
+      "bob",
+    ),
+    file("/Notes/todo.md", 13, "changed_self"),
+  ]);
+}
+
+export interface TourStop {
+  /** File-name friendly: `login`, `consent`, … */
+  name: string;
+  /** Brings `page` to this stop (navigations, logins); the page then shows it. */
+  visit(page: Page, baseUrl: string): Promise<void>;
+}
+
+async function logInAs(page: Page, baseUrl: string, uid: string): Promise<void> {
+  await page.context().clearCookies();
+  await page.goto(`${baseUrl}/index.php/login`);
+  await submitLoginForm(page, uid, PASSWORD);
+}
+
+/** The tour, in order: each stop may rely on the session the previous ones left. */
+export const TOUR: readonly TourStop[] = [
+  {
+    name: "login",
+    visit: async (page, base) => {
+      await page.context().clearCookies();
+      await page.goto(`${base}/index.php/login`);
+    },
+  },
+  {
+    name: "login-error",
+    visit: async (page) => submitLoginForm(page, "alice", "not the password"),
+  },
+  {
+    name: "login-for-client",
+    visit: async (page, base) => {
+      await page.goto(`${base}${authorizeUrl(WEB_CLIENT, { state: "tour" })}`);
+    },
+  },
+  {
+    name: "consent",
+    visit: async (page) => submitLoginForm(page, "alice", PASSWORD),
+  },
+  {
+    name: "consent-openid",
+    visit: async (page, base) => {
+      await page.goto(`${base}${authorizeUrl(WEB_CLIENT, { scope: "openid profile email", nonce: "n" })}`);
+    },
+  },
+  {
+    name: "authorize-error-unknown-client",
+    visit: async (page, base) => {
+      await page.goto(`${base}${authorizeUrl({ ...WEB_CLIENT, clientId: "no-such-client" })}`);
+    },
+  },
+  {
+    name: "authorize-error-redirect-uri",
+    visit: async (page, base) => {
+      await page.goto(`${base}${authorizeUrl(WEB_CLIENT, { redirect_uri: "https://elsewhere.example/cb" })}`);
+    },
+  },
+  {
+    name: "authorize-error-missing-parameter",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/apps/oauth2/authorize?response_type=code`);
+    },
+  },
+  {
+    name: "switch-user",
+    visit: async (page, base) => {
+      await page.goto(`${base}${authorizeUrl(WEB_CLIENT, { user: "bob" })}`);
+    },
+  },
+  {
+    name: "authorization-successful",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/apps/oauth2/authorization-successful`);
+    },
+  },
+  {
+    name: "activity",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/apps/activity/`);
+    },
+  },
+  {
+    name: "activity-empty",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/apps/activity/files_sharing`);
+    },
+  },
+  {
+    name: "personal-settings",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/settings/personal`);
+    },
+  },
+  {
+    name: "app-password-created",
+    visit: async (page) => {
+      await page.fill("#app-password-name", "Phone");
+      await Promise.all([page.waitForNavigation(), page.click("#create-app-password button[type=submit]")]);
+    },
+  },
+  {
+    name: "not-found",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/apps/activity/no-such-filter`);
+    },
+  },
+  {
+    name: "admin-forbidden",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/settings/admin`);
+    },
+  },
+  {
+    name: "logout-link-invalid",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/logout?requesttoken=wrong`);
+    },
+  },
+  {
+    name: "oidc-logout-confirm",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/apps/oauth2/end-session`);
+    },
+  },
+  {
+    name: "admin-settings",
+    visit: async (page, base) => {
+      await logInAs(page, base, "root");
+      await page.goto(`${base}/index.php/settings/admin`);
+    },
+  },
+  {
+    name: "oidc-logout-invalid",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/apps/oauth2/end-session?id_token_hint=not-a-token`);
+    },
+  },
+  {
+    name: "logged-out",
+    visit: async (page, base) => {
+      await page.context().clearCookies();
+      await page.goto(`${base}/index.php/apps/oauth2/end-session`);
+    },
+  },
+];
