@@ -193,7 +193,7 @@ describe("Login Flow v2", () => {
     await browser.post(`${flow.loginPath}/grant`, { requesttoken: requestTokenOf(page.body) });
     const { loginName, appPassword } = (await poll(t.app, flow.pollToken)).json();
     const settings = await browser.get("/index.php/settings/personal");
-    assert.match(settings.body, /<tr><td>laptop \(Desktop Client - Linux\)<\/td>/);
+    assert.match(settings.body, /<tr><td data-label="Name">laptop \(Desktop Client - Linux\)<\/td>/);
     const api = await ocsUser(t.app, loginName, appPassword);
     assert.equal(api.statusCode, 200, api.body);
     assert.equal(api.json().ocs.data.id, "alice");
