@@ -208,8 +208,11 @@ export class Throttle {
     return failuresBefore + (!bucket.shared || failuresBefore > 0 ? inFlightBefore : 0);
   }
 
-  /** Ends an admitted attempt's reservation in every bucket it reserved (see AttemptOutcome). */
-  async settle(buckets: ThrottleBucket[], outcome: AttemptOutcome): Promise<void> {
+  /**
+   * Ends an admitted attempt's reservation in every bucket it reserved (see AttemptOutcome); on
+   * `db`, or inside the caller's transaction when given one (the token endpoint's, issue 17).
+   */
+  async settle(buckets: ThrottleBucket[], outcome: AttemptOutcome, db: DbOrTx = this.db): Promise<void> {
     const keys = orderedBuckets(buckets).map((bucket) => bucket.key);
     if (keys.length === 0) return;
     const now = this.clock.nowSeconds();
@@ -240,7 +243,7 @@ export class Throttle {
             }),
           ),
       );
-      await statement.execute(this.db, params);
+      await statement.execute(db, params);
       return;
     }
     const inKeys = (slot: Slots) => keys.map((_, i) => slot.text(`bucket${i}`));
@@ -262,13 +265,13 @@ export class Throttle {
           })
           .where("bucket", "in", inKeys(slot)),
       );
-      await statement.execute(this.db, params);
+      await statement.execute(db, params);
       return;
     }
     const statement = this.prepared(`release:${keys.length}`, (slot) =>
       this.db.updateTable("throttle").set({ in_flight: oneLess }).where("bucket", "in", inKeys(slot)),
     );
-    await statement.execute(this.db, params);
+    await statement.execute(db, params);
   }
 
   /**

@@ -9,6 +9,7 @@ import type {
   GrantStore,
   NewTokens,
   RefreshTokenRecord,
+  WriteWithIssue,
 } from "../oauth/ports.js";
 import type { Db, DbOrTx, Dialect } from "./database.js";
 import { grantStatements, identityOf } from "./oauth-grant-statements.js";
@@ -116,7 +117,7 @@ export class KyselyGrantStore implements GrantStore {
     codeHash: string,
     now: number,
     tokens: NewTokens | undefined,
-    options: { publicClient?: boolean } = {},
+    options: { publicClient?: boolean; withIssue?: WriteWithIssue | undefined } = {},
   ): Promise<boolean> {
     if (this.redeemInOneStatement && tokens?.refresh) {
       const consumed = await this.redeemInOneStatement.first(this.db, {
@@ -124,6 +125,7 @@ export class KyselyGrantStore implements GrantStore {
         ...newPairParams(now, tokens, tokens.refresh),
         publicClient: options.publicClient ? 1 : 0,
       });
+      if (consumed !== undefined) await options.withIssue?.(this.db);
       return consumed !== undefined;
     }
     return transaction(this.db, async (trx) => {
@@ -132,6 +134,8 @@ export class KyselyGrantStore implements GrantStore {
       const grantId = Number(consumed.grant_id);
       if (tokens) await this.insertTokens(trx, grantId, now, tokens);
       if (tokens && options.publicClient) await this.statements.markPublicClient.execute(trx, { grantId });
+      // One commit for the exchange and the caller's write (issue 17: a commit is most of a write's cost on SQLite).
+      if (tokens) await options.withIssue?.(trx);
       return true;
     });
   }
@@ -155,7 +159,13 @@ export class KyselyGrantStore implements GrantStore {
     };
   }
 
-  async rotateRefreshToken(record: RefreshTokenRecord, now: number, tokens: NewTokens, grace?: GracePair): Promise<boolean> {
+  async rotateRefreshToken(
+    record: RefreshTokenRecord,
+    now: number,
+    tokens: NewTokens,
+    grace?: GracePair,
+    withIssue?: WriteWithIssue,
+  ): Promise<boolean> {
     if (this.rotateInOneStatement && tokens.refresh) {
       const rotated = await this.rotateInOneStatement.first(this.db, {
         id: record.id,
@@ -163,6 +173,7 @@ export class KyselyGrantStore implements GrantStore {
         graceSealed: grace?.sealed ?? null,
         graceExpiresAt: grace?.expiresAt ?? null,
       });
+      if (rotated !== undefined) await withIssue?.(this.db);
       return rotated !== undefined;
     }
     return transaction(this.db, async (trx) => {
@@ -185,6 +196,7 @@ export class KyselyGrantStore implements GrantStore {
           })
           .execute();
       }
+      await withIssue?.(trx);
       return true;
     });
   }
