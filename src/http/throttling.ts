@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import type { WriteWithIssue } from "../oauth/ports.js";
 import type { AttemptOutcome, Throttle, ThrottleBucket } from "../security/throttle.js";
 import { tokenBuckets } from "../security/throttle.js";
 import type { DbOrTx } from "../storage/database.js";
@@ -34,10 +35,16 @@ export async function throttledAttempt<T>(
     return { refused: true, retryAfterSeconds: reservation.retryAfterSeconds };
   }
   let settledWithWrite = false;
-  const settleWith: SettleWith = (outcome) => async (transaction) => {
-    await throttle.settle(buckets, outcome, transaction as DbOrTx);
-    settledWithWrite = true;
-  };
+  const settleWith: SettleWith = (outcome) => ({
+    run: async (transaction) => {
+      await throttle.settle(buckets, outcome, transaction as DbOrTx);
+      settledWithWrite = true;
+    },
+    settlesThrottleBucket: throttle.successResettingOneBucket(buckets, outcome),
+    folded: () => {
+      settledWithWrite = true;
+    },
+  });
   let value: T;
   try {
     if (reservation.delayMs > 0) {
@@ -64,7 +71,7 @@ export async function throttledAttempt<T>(
 }
 
 /** The settlement of this attempt as `outcome`, as a write to run inside another write's transaction. */
-export type SettleWith = (outcome: AttemptOutcome) => (transaction: unknown) => Promise<void>;
+export type SettleWith = (outcome: AttemptOutcome) => WriteWithIssue;
 
 /** The token-endpoint family counts failures per client address. */
 export function oauthBuckets(request: FastifyRequest): ThrottleBucket[] {

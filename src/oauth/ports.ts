@@ -144,9 +144,19 @@ export type CleanupProgress = (step: keyof CleanupCounts, deleted: number) => vo
  * A write the caller needs committed with a successful issue (a code redeemed, a refresh token
  * rotated), in the issue's own transaction: the token endpoint's throttle settlement (issue 17), so
  * an exchange commits once instead of twice. Opaque to the domain, which only hands it to the grant
- * store; the store runs it with its transaction (an object of the storage's own type).
+ * store.
  */
-export type WriteWithIssue = (transaction: unknown) => Promise<void>;
+export interface WriteWithIssue {
+  /** Runs the write with the storage's transaction object. */
+  run(transaction: unknown): Promise<void>;
+  /**
+   * When the write only settles one throttle bucket as a success (its attempts in flight and its
+   * failures end): that bucket. A store that issues in one statement (PostgreSQL) then makes the
+   * settlement part of that statement and calls `folded()` instead of `run`.
+   */
+  settlesThrottleBucket?: string | undefined;
+  folded(): void;
+}
 
 /**
  * Grants and everything descending from them. Every secret value is passed as its SHA-256 hex.
