@@ -143,7 +143,7 @@ export class KyselyGrantStore implements GrantStore {
       const grantId = Number(consumed.grant_id);
       if (tokens) await this.insertTokens(trx, grantId, now, tokens);
       if (tokens && options.publicClient) await this.statements.markPublicClient.execute(trx, { grantId });
-      // One commit for the exchange and the caller's write (issue 17: a commit is most of a write's cost on SQLite).
+      // The caller's write commits with the exchange: one commit fewer per exchange (issue 17).
       if (tokens) await options.withIssue?.run(trx);
       return true;
     });
