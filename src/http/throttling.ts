@@ -1,5 +1,8 @@
 import type { FastifyRequest } from "fastify";
-import { type AttemptOutcome, type Throttle, type ThrottleBucket, tokenBuckets } from "../security/throttle.js";
+import type { WriteWithIssue } from "../oauth/ports.js";
+import type { AttemptOutcome, Throttle, ThrottleBucket } from "../security/throttle.js";
+import { tokenBuckets } from "../security/throttle.js";
+import type { DbOrTx } from "../storage/database.js";
 
 export type ThrottledResult<T> = { refused: true; retryAfterSeconds: number } | { refused: false; value: T };
 
@@ -10,21 +13,38 @@ export type ThrottledResult<T> = { refused: true; retryAfterSeconds: number } | 
  * caller answers 429, the credentials are not looked at); otherwise waits the delay the attempt's
  * position owes (through the app's injectable `sleep`), runs `attempt`, and settles the reservation
  * with `outcomeOf` its result. An attempt that throws gives its reservation back.
+ *
+ * The attempt may settle itself instead, inside the transaction of the write its success makes
+ * (`settleWith`: the token endpoint's redemption and rotation, issue 17), so that write and the
+ * settlement commit once. Settled so, the reservation is not settled again, not even when the
+ * attempt throws afterwards: a settlement given twice would end another attempt's reservation, while
+ * one that was lost with a failed commit only keeps counting until the policy's in-flight limit.
  */
 export async function throttledAttempt<T>(
   request: FastifyRequest,
   throttle: Throttle,
   buckets: ThrottleBucket[],
-  attempt: () => Promise<T>,
+  attempt: (settleWith: SettleWith | undefined) => Promise<T>,
   outcomeOf: (value: T) => AttemptOutcome,
 ): Promise<ThrottledResult<T>> {
-  if (buckets.length === 0) return { refused: false, value: await attempt() };
+  if (buckets.length === 0) return { refused: false, value: await attempt(undefined) };
   const reservation = await throttle.reserve(buckets);
   const { metrics } = request.server.services;
   if (!reservation.admitted) {
     metrics.throttleRefused(throttle.policy.namespace);
     return { refused: true, retryAfterSeconds: reservation.retryAfterSeconds };
   }
+  let settledWithWrite = false;
+  const settleWith: SettleWith = (outcome) => ({
+    run: async (transaction) => {
+      await throttle.settle(buckets, outcome, transaction as DbOrTx);
+      settledWithWrite = true;
+    },
+    settlesThrottleBucket: throttle.successResettingOneBucket(buckets, outcome),
+    folded: () => {
+      settledWithWrite = true;
+    },
+  });
   let value: T;
   try {
     if (reservation.delayMs > 0) {
@@ -36,8 +56,9 @@ export async function throttledAttempt<T>(
       );
       await request.server.sleep(reservation.delayMs);
     }
-    value = await attempt();
+    value = await attempt(settleWith);
   } catch (error) {
+    if (settledWithWrite) throw error;
     // The attempt's own error is the one to report; a failed release is only logged (the
     // reservation then stops counting after the policy's in-flight limit).
     await throttle.settle(buckets, { kind: "uncounted" }).catch((releaseError: unknown) => {
@@ -45,9 +66,12 @@ export async function throttledAttempt<T>(
     });
     throw error;
   }
-  await throttle.settle(buckets, outcomeOf(value));
+  if (!settledWithWrite) await throttle.settle(buckets, outcomeOf(value));
   return { refused: false, value };
 }
+
+/** The settlement of this attempt as `outcome`, as a write to run inside another write's transaction. */
+export type SettleWith = (outcome: AttemptOutcome) => WriteWithIssue;
 
 /** The token-endpoint family counts failures per client address. */
 export function oauthBuckets(request: FastifyRequest): ThrottleBucket[] {

@@ -141,6 +141,24 @@ export interface CleanupCounts {
 export type CleanupProgress = (step: keyof CleanupCounts, deleted: number) => void;
 
 /**
+ * A write the caller needs committed with a successful issue (a code redeemed, a refresh token
+ * rotated), in the issue's own transaction: the token endpoint's throttle settlement (issue 17), so
+ * an exchange commits once instead of twice. Opaque to the domain, which only hands it to the grant
+ * store.
+ */
+export interface WriteWithIssue {
+  /** Runs the write with the storage's transaction object. */
+  run(transaction: unknown): Promise<void>;
+  /**
+   * When the write only settles one throttle bucket as a success (its attempts in flight and its
+   * failures end): that bucket. A store that issues in one statement (PostgreSQL) then makes the
+   * settlement part of that statement and calls `folded()` instead of `run`.
+   */
+  settlesThrottleBucket?: string | undefined;
+  folded(): void;
+}
+
+/**
  * Grants and everything descending from them. Every secret value is passed as its SHA-256 hex.
  * Contract of the two single-use operations: exactly one of any number of concurrent calls with the
  * same code / refresh token returns true (a compare-and-set on the row, in one transaction with the
@@ -155,21 +173,29 @@ export interface GrantStore {
   findCode(codeHash: string): Promise<CodeRecord | undefined>;
   /**
    * Marks the code consumed and, when given, writes the tokens under the code's grant; `publicClient`
-   * marks the grant as redeemed by a public client (its refresh tokens need no secret).
+   * marks the grant as redeemed by a public client (its refresh tokens need no secret); `withIssue`
+   * runs in the same transaction when tokens were issued.
    */
   redeemCode(
     codeHash: string,
     now: number,
     tokens: NewTokens | undefined,
-    options?: { publicClient?: boolean },
+    options?: { publicClient?: boolean; withIssue?: WriteWithIssue | undefined },
   ): Promise<boolean>;
   /** Finds rotated tokens too (marked), so a replay can be traced to its grant. */
   findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
   /**
    * Marks the refresh token rotated, deletes its access token and writes the new pair; with `grace`,
    * also keeps the sealed new pair until `grace.expiresAt`. Purges grace pairs past their window.
+   * `withIssue` runs in the same transaction when the rotation succeeded.
    */
-  rotateRefreshToken(record: RefreshTokenRecord, now: number, tokens: NewTokens, grace?: GracePair): Promise<boolean>;
+  rotateRefreshToken(
+    record: RefreshTokenRecord,
+    now: number,
+    tokens: NewTokens,
+    grace?: GracePair,
+    withIssue?: WriteWithIssue,
+  ): Promise<boolean>;
   /**
    * The sealed pair a rotation of this (rotated) refresh token issued, while its window is open and
    * its refresh token has not been rotated in turn; otherwise undefined.

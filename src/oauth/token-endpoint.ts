@@ -30,5 +30,6 @@ export async function handleTokenRequest(
     params,
     userAgent: request.userAgent,
     origin: request.origin,
+    withIssue: request.withIssue,
   });
 }

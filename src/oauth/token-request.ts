@@ -1,4 +1,4 @@
-import type { RequestOrigin } from "./ports.js";
+import type { RequestOrigin, WriteWithIssue } from "./ports.js";
 
 /** Where a request's OAuth events (code redeemed, refresh, replay …) are logged. */
 export interface EventLog {
@@ -19,6 +19,8 @@ export interface TokenRequest {
   log?: EventLog;
   /** The issuer and base URL this request was addressed to (ID tokens, issue 15); absent: no ID token. */
   origin?: RequestOrigin;
+  /** Committed with the tokens when this request issues some (see WriteWithIssue). */
+  withIssue?: WriteWithIssue;
 }
 
 export function stringParam(body: Record<string, unknown>, name: string): string | undefined {

@@ -160,6 +160,9 @@ export type Reservation = { admitted: true; delayMs: number } | { admitted: fals
  */
 export type AttemptOutcome = { kind: "failure" } | { kind: "success"; reset: ThrottleBucket[] } | { kind: "uncounted" };
 
+/** A success that resets its bucket, on the bucket's row: no attempt in flight, no failure on record. */
+export const SETTLED_AND_RESET = { in_flight: 0, failures: 0 } as const;
+
 type Params = Record<string, string | number>;
 /** Placeholders for a prepared statement's parameters, typed as the values they stand for. */
 type Slots = { text(name: string): string; number(name: string): number };
@@ -249,8 +252,11 @@ export class Throttle {
     return failuresBefore + (!bucket.shared || failuresBefore > 0 ? inFlightBefore : 0);
   }
 
-  /** Ends an admitted attempt's reservation in every bucket it reserved (see AttemptOutcome). */
-  async settle(buckets: ThrottleBucket[], outcome: AttemptOutcome): Promise<void> {
+  /**
+   * Ends an admitted attempt's reservation in every bucket it reserved (see AttemptOutcome); on
+   * `db`, or inside the caller's transaction when given one (the token endpoint's, issue 17).
+   */
+  async settle(buckets: ThrottleBucket[], outcome: AttemptOutcome, db: DbOrTx = this.db): Promise<void> {
     const keys = orderedBuckets(buckets).map((bucket) => bucket.key);
     if (keys.length === 0) return;
     const now = this.clock.nowSeconds();
@@ -281,7 +287,7 @@ export class Throttle {
             }),
           ),
       );
-      await statement.execute(this.db, params);
+      await statement.execute(db, params);
       return;
     }
     const inKeys = (slot: Slots) => keys.map((_, i) => slot.text(`bucket${i}`));
@@ -294,22 +300,37 @@ export class Throttle {
       const statement = this.prepared(`success:${keys.length}:${reset.length}`, (slot) =>
         this.db
           .updateTable("throttle")
-          .set({
-            in_flight: 0,
-            failures:
-              reset.length === 0
-                ? sql<number>`throttle.failures`
-                : sql<number>`case when throttle.bucket in (${sql.join(reset.map((_, i) => slot.text(`reset${i}`)))}) then 0 else throttle.failures end`,
-          })
+          .set(
+            reset.length === keys.length
+              ? SETTLED_AND_RESET
+              : {
+                  in_flight: 0,
+                  failures:
+                    reset.length === 0
+                      ? sql<number>`throttle.failures`
+                      : sql<number>`case when throttle.bucket in (${sql.join(reset.map((_, i) => slot.text(`reset${i}`)))}) then 0 else throttle.failures end`,
+                },
+          )
           .where("bucket", "in", inKeys(slot)),
       );
-      await statement.execute(this.db, params);
+      await statement.execute(db, params);
       return;
     }
     const statement = this.prepared(`release:${keys.length}`, (slot) =>
       this.db.updateTable("throttle").set({ in_flight: oneLess }).where("bucket", "in", inKeys(slot)),
     );
-    await statement.execute(this.db, params);
+    await statement.execute(db, params);
+  }
+
+  /**
+   * The bucket's key when settling `buckets` as `outcome` is only this: one bucket whose attempts in
+   * flight and failures end (a success that resets it), which is SETTLED_AND_RESET on its row. A
+   * one-statement issue (storage/oauth-postgres-one-statement.ts) folds that update in; else undefined.
+   */
+  successResettingOneBucket(buckets: ThrottleBucket[], outcome: AttemptOutcome): string | undefined {
+    const [only, ...more] = buckets;
+    if (!only || more.length > 0 || outcome.kind !== "success") return undefined;
+    return outcome.reset.some((bucket) => bucket.key === only.key) ? only.key : undefined;
   }
 
   /**

@@ -9,6 +9,7 @@ import type {
   GrantStore,
   NewTokens,
   RefreshTokenRecord,
+  WriteWithIssue,
 } from "../oauth/ports.js";
 import type { Db, DbOrTx, Dialect } from "./database.js";
 import { grantStatements, identityOf } from "./oauth-grant-statements.js";
@@ -20,6 +21,9 @@ export class KyselyGrantStore implements GrantStore {
   private readonly statements: ReturnType<typeof grantStatements>;
   private readonly redeemInOneStatement: ReturnType<typeof redeemCodeInOneStatement> | undefined;
   private readonly rotateInOneStatement: ReturnType<typeof rotateRefreshTokenInOneStatement> | undefined;
+  /** The same, settling the token request's throttle bucket too (WriteWithIssue.settlesThrottleBucket). */
+  private readonly redeemAndSettleInOneStatement: ReturnType<typeof redeemCodeInOneStatement> | undefined;
+  private readonly rotateAndSettleInOneStatement: ReturnType<typeof rotateRefreshTokenInOneStatement> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -28,6 +32,8 @@ export class KyselyGrantStore implements GrantStore {
     this.statements = grantStatements(db);
     this.redeemInOneStatement = dialect === "postgres" ? redeemCodeInOneStatement(db) : undefined;
     this.rotateInOneStatement = dialect === "postgres" ? rotateRefreshTokenInOneStatement(db) : undefined;
+    this.redeemAndSettleInOneStatement = dialect === "postgres" ? redeemCodeInOneStatement(db, true) : undefined;
+    this.rotateAndSettleInOneStatement = dialect === "postgres" ? rotateRefreshTokenInOneStatement(db, true) : undefined;
   }
 
   /** Writes the pair; returns the new refresh token's id (undefined for the implicit flow). */
@@ -116,14 +122,19 @@ export class KyselyGrantStore implements GrantStore {
     codeHash: string,
     now: number,
     tokens: NewTokens | undefined,
-    options: { publicClient?: boolean } = {},
+    options: { publicClient?: boolean; withIssue?: WriteWithIssue | undefined } = {},
   ): Promise<boolean> {
-    if (this.redeemInOneStatement && tokens?.refresh) {
-      const consumed = await this.redeemInOneStatement.first(this.db, {
+    if (this.redeemInOneStatement && this.redeemAndSettleInOneStatement && tokens?.refresh) {
+      const { withIssue } = options;
+      const settleBucket = withIssue?.settlesThrottleBucket;
+      const statement = settleBucket === undefined ? this.redeemInOneStatement : this.redeemAndSettleInOneStatement;
+      const consumed = await statement.first(this.db, {
         codeHash,
         ...newPairParams(now, tokens, tokens.refresh),
         publicClient: options.publicClient ? 1 : 0,
+        ...(settleBucket === undefined ? {} : { settleBucket }),
       });
+      if (consumed !== undefined) await settledWith(withIssue, settleBucket, this.db);
       return consumed !== undefined;
     }
     return transaction(this.db, async (trx) => {
@@ -132,6 +143,8 @@ export class KyselyGrantStore implements GrantStore {
       const grantId = Number(consumed.grant_id);
       if (tokens) await this.insertTokens(trx, grantId, now, tokens);
       if (tokens && options.publicClient) await this.statements.markPublicClient.execute(trx, { grantId });
+      // The caller's write commits with the exchange: one commit fewer per exchange (issue 17).
+      if (tokens) await options.withIssue?.run(trx);
       return true;
     });
   }
@@ -155,14 +168,24 @@ export class KyselyGrantStore implements GrantStore {
     };
   }
 
-  async rotateRefreshToken(record: RefreshTokenRecord, now: number, tokens: NewTokens, grace?: GracePair): Promise<boolean> {
-    if (this.rotateInOneStatement && tokens.refresh) {
-      const rotated = await this.rotateInOneStatement.first(this.db, {
+  async rotateRefreshToken(
+    record: RefreshTokenRecord,
+    now: number,
+    tokens: NewTokens,
+    grace?: GracePair,
+    withIssue?: WriteWithIssue,
+  ): Promise<boolean> {
+    if (this.rotateInOneStatement && this.rotateAndSettleInOneStatement && tokens.refresh) {
+      const settleBucket = withIssue?.settlesThrottleBucket;
+      const statement = settleBucket === undefined ? this.rotateInOneStatement : this.rotateAndSettleInOneStatement;
+      const rotated = await statement.first(this.db, {
         id: record.id,
         ...newPairParams(now, tokens, tokens.refresh),
         graceSealed: grace?.sealed ?? null,
         graceExpiresAt: grace?.expiresAt ?? null,
+        ...(settleBucket === undefined ? {} : { settleBucket }),
       });
+      if (rotated !== undefined) await settledWith(withIssue, settleBucket, this.db);
       return rotated !== undefined;
     }
     return transaction(this.db, async (trx) => {
@@ -185,6 +208,7 @@ export class KyselyGrantStore implements GrantStore {
           })
           .execute();
       }
+      await withIssue?.run(trx);
       return true;
     });
   }
@@ -325,4 +349,14 @@ export class KyselyGrantStore implements GrantStore {
       grants: Number(grants.numDeletedRows),
     };
   }
+}
+
+/**
+ * After a one-statement issue: the caller's write was part of the statement when it settled a
+ * throttle bucket (told so through `folded`), else it runs now, as its own statement.
+ */
+async function settledWith(withIssue: WriteWithIssue | undefined, foldedBucket: string | undefined, db: Db): Promise<void> {
+  if (!withIssue) return;
+  if (foldedBucket === undefined) await withIssue.run(db);
+  else withIssue.folded();
 }

@@ -1,5 +1,6 @@
 import { type QueryCreator, sql } from "kysely";
 import type { NewTokens } from "../oauth/ports.js";
+import { SETTLED_AND_RESET } from "../security/throttle.js";
 import type { Database, Db } from "./database.js";
 import { PreparedQuery, type SlotFactory } from "./prepared.js";
 
@@ -31,6 +32,26 @@ export function newPairParams(now: number, tokens: NewTokens, refresh: NonNullab
 
 /** A statement whose `gate` CTE returns the grant of the code consumed or the token rotated. */
 type Gated = Database & { gate: { grant_id: number } };
+
+/** What a statement that also settles the request's throttle bucket binds: the bucket's key. */
+export interface SettleParams {
+  settleBucket: string;
+}
+
+/**
+ * The token request's throttle settlement (a success resetting its one bucket, see
+ * WriteWithIssue), as the CTE `settled`, only when the `gate` CTE's compare-and-set won: the
+ * settlement rides in the issue's statement instead of a round trip of its own (issue 17).
+ */
+function withSettlement<Q>(query: Q, slot: SlotFactory<SettleParams>): Q {
+  return (query as unknown as QueryCreator<Gated>).with("settled", (q) =>
+    q
+      .updateTable("throttle")
+      .set(SETTLED_AND_RESET)
+      .where("bucket", "=", slot("settleBucket"))
+      .where((eb) => eb.exists(eb.selectFrom("gate").select("grant_id"))),
+  ) as unknown as Q;
+}
 
 /**
  * The new access and refresh token, inserted as the CTEs `access` and `refresh` for the row the
@@ -88,9 +109,9 @@ interface RedeemParams extends NewPairParams {
  * a round trip, where on SQLite (which has no data-modifying CTEs) it is a few microseconds, so
  * SQLite keeps the steps of `redeemCode` in a transaction.
  */
-export function redeemCodeInOneStatement(db: Db) {
-  return new PreparedQuery<RedeemParams, { grant_id: number }>((slot) =>
-    withNewPair(
+export function redeemCodeInOneStatement(db: Db, settles = false) {
+  return new PreparedQuery<RedeemParams & Partial<SettleParams>, { grant_id: number }>((slot) => {
+    const issued = withNewPair(
       db.with("gate", (q) =>
         q
           .updateTable("oauth2_codes")
@@ -100,17 +121,15 @@ export function redeemCodeInOneStatement(db: Db) {
           .returning("grant_id"),
       ),
       slot,
-    )
-      .with("marked", (q) =>
-        q
-          .updateTable("oauth2_grants")
-          .set({ public_client: 1 })
-          .where("id", "in", (eb) => eb.selectFrom("gate").select("grant_id"))
-          .where(sql<number>`cast(${slot("publicClient")} as integer)`, "=", 1),
-      )
-      .selectFrom("gate")
-      .select("grant_id"),
-  );
+    ).with("marked", (q) =>
+      q
+        .updateTable("oauth2_grants")
+        .set({ public_client: 1 })
+        .where("id", "in", (eb) => eb.selectFrom("gate").select("grant_id"))
+        .where(sql<number>`cast(${slot("publicClient")} as integer)`, "=", 1),
+    );
+    return (settles ? withSettlement(issued, slot as SlotFactory<SettleParams>) : issued).selectFrom("gate").select("grant_id");
+  });
 }
 
 interface RotateParams extends NewPairParams {
@@ -128,9 +147,9 @@ interface RotateParams extends NewPairParams {
  * rotated the token. The old access token's `ON DELETE SET NULL` on the rotated row runs at the end
  * of the statement, after its update.
  */
-export function rotateRefreshTokenInOneStatement(db: Db) {
-  return new PreparedQuery<RotateParams, { grant_id: number }>((slot) =>
-    withNewPair(
+export function rotateRefreshTokenInOneStatement(db: Db, settles = false) {
+  return new PreparedQuery<RotateParams & Partial<SettleParams>, { grant_id: number }>((slot) => {
+    const issued = withNewPair(
       db
         .with("gate", (q) =>
           q
@@ -166,8 +185,7 @@ export function rotateRefreshTokenInOneStatement(db: Db) {
               ])
               .where(sql<string | null>`cast(${slot("graceSealed")} as text)`, "is not", null),
           ),
-      )
-      .selectFrom("gate")
-      .select("grant_id"),
-  );
+      );
+    return (settles ? withSettlement(issued, slot as SlotFactory<SettleParams>) : issued).selectFrom("gate").select("grant_id");
+  });
 }

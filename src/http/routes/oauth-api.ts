@@ -85,7 +85,7 @@ async function clientEndpoint<T>(
     request,
     tokenThrottle,
     buckets,
-    async () =>
+    async (settleWith) =>
       params.ok
         ? handle({
             body: params.params,
@@ -93,6 +93,8 @@ async function clientEndpoint<T>(
             userAgent: request.headers["user-agent"],
             log: eventLogOf(request),
             origin: originOf(request),
+            // Issued tokens are a success (below): settled in the issue's own transaction (issue 17).
+            ...(settleWith ? { withIssue: settleWith({ kind: "success", reset: buckets }) } : {}),
           })
         : new OAuthError("invalid_request", params.description, { detail: params.detail }),
     (outcome): AttemptOutcome =>

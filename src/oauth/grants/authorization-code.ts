@@ -113,7 +113,10 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
     return new OAuthError("unauthorized_client", "user not enabled");
   }
   const issued = newTokens(deps.now, deps.refreshTokenLifetime);
-  const redeemed = await deps.grants.redeemCode(codeHash, deps.now, issued.record, { publicClient: input.method === "none" });
+  const redeemed = await deps.grants.redeemCode(codeHash, deps.now, issued.record, {
+    publicClient: input.method === "none",
+    withIssue: input.withIssue,
+  });
   // Lost the compare-and-set to a concurrent redemption of the same code: that is a replay too.
   if (!redeemed) return replayed(deps, input, record.grantId);
   logRedeemed("tokens issued");

@@ -102,7 +102,7 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
           expiresAt: deps.now + deps.refreshReuseGrace,
         }
       : undefined;
-  if (!(await deps.grants.rotateRefreshToken(record, deps.now, issued.record, grace))) {
+  if (!(await deps.grants.rotateRefreshToken(record, deps.now, issued.record, grace, input.withIssue))) {
     // A concurrent refresh with the same token won the compare-and-set: this one is a reuse.
     const result = await reused(deps, input, { ...record, rotated: true });
     return result instanceof OAuthError && result.code === "invalid_grant" ? refreshError(result) : result;

@@ -1,7 +1,7 @@
 import type { SecretSealer } from "../../security/secret-box.js";
 import type { AuthenticatedClient } from "../client-authentication.js";
 import type { OAuthError } from "../domain/errors.js";
-import type { GrantStore, IdTokenMinter, OAuthClient, RequestOrigin } from "../ports.js";
+import type { GrantStore, IdTokenMinter, OAuthClient, RequestOrigin, WriteWithIssue } from "../ports.js";
 import type { EventLog } from "../token-request.js";
 import type { TokenResponse } from "../tokens.js";
 
@@ -27,6 +27,8 @@ export interface GrantInput {
   params: Record<string, string | undefined>;
   userAgent: string | undefined;
   origin?: RequestOrigin | undefined;
+  /** Handed to the grant store's redemption or rotation, committed with the tokens. */
+  withIssue?: WriteWithIssue | undefined;
 }
 
 /** One grant type of the token endpoint (node-oidc-provider's grant module). */
