@@ -57,7 +57,7 @@ const ACTIVITIES = [
 ];
 const ACTIVITY_SUBJECTS = ["bob shared Quarterly report.odt with you", "You created Holiday photos"];
 
-const missing = missingPrerequisites();
+const missing = missingPrerequisites("owncloud");
 const inCi = process.env.CI === "true";
 if (missing.length > 0 && inCi) {
   // Never skipped in CI: the run fails with the reason.
