@@ -13,6 +13,7 @@ import { activityPublishRoutes } from "./http/routes/activity-publish.js";
 import { activitySettingsRoutes } from "./http/routes/activity-settings.js";
 import { healthRoutes, isHealthPath } from "./http/routes/health.js";
 import { loginRoutes } from "./http/routes/login.js";
+import { loginFlowRoutes } from "./http/routes/login-flow.js";
 import { oauthRoutes } from "./http/routes/oauth.js";
 import { ocsCapabilitiesRoutes } from "./http/routes/ocs-capabilities.js";
 import { ocsUserRoutes } from "./http/routes/ocs-user.js";
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(statusRoutes);
   await app.register(healthRoutes, { services });
   await app.register(loginRoutes);
+  await app.register(loginFlowRoutes);
   await app.register(settingsRoutes);
   await app.register(ocsUserRoutes);
   await app.register(oauthRoutes);

@@ -63,6 +63,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: "Activity", description: "Nextcloud activity API v2 and its events endpoint." },
         { name: "OCS", description: "ownCloud/Nextcloud OCS endpoints clients call after login." },
         { name: "Server", description: "status.php and this document." },
+        { name: "Login Flow v2", description: "Nextcloud's client login: start a flow, poll for its app password." },
       ],
       components: { securitySchemes: SECURITY_SCHEMES },
     },
