@@ -80,7 +80,9 @@ export async function basicUser(userUrl: string, authorization: string): Promise
   if (response.status !== 200) throw new Error(`cloud/user answered HTTP ${response.status}: ${await response.text()}`);
   const body = (await response.json()) as { ocs?: { meta?: { statuscode?: number }; data?: { id?: unknown } } };
   const id = body.ocs?.data?.id;
-  return body.ocs?.meta?.statuscode === 100 && typeof id === "string" && id !== "" ? { active: true, user: id } : { active: false };
+  return body.ocs?.meta?.statuscode === 100 && typeof id === "string" && id !== ""
+    ? { active: true, user: id }
+    : { active: false };
 }
 
 function escapeXml(text: string): string {

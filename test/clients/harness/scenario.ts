@@ -38,8 +38,6 @@ export function selectedLines(log: string, patterns: RegExp[]): string[] {
   return log
     .split("\n")
     .filter((line) => patterns.some((p) => p.test(line)))
-    .map((line) =>
-      line.replace(/(access_token|refresh_token|appPassword|apppassword)(\\*"?:\s*\\*")[^"\\]+/gi, "$1$2[redacted]"),
-    )
+    .map((line) => line.replace(/(access_token|refresh_token|appPassword|apppassword)(\\*"?:\s*\\*")[^"\\]+/gi, "$1$2[redacted]"))
     .map((line) => (line.length > 400 ? `${line.slice(0, 400)}…` : line));
 }
