@@ -4,17 +4,7 @@ import { LOGIN_FLOW_LIFETIME_SECONDS } from "../../src/login-flow/flow.js";
 import { sha256Hex } from "../../src/security/secrets.js";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";
-import {
-  answerGrantPage,
-  createLoginFlowTestApp,
-  DESKTOP_USER_AGENT,
-  loggedIn,
-  ocsUser,
-  POLL,
-  poll,
-  startFlow,
-  startRequest,
-} from "./support.js";
+import { answerGrantPage, createLoginFlowTestApp, loggedIn, ocsUser, POLL, poll, startFlow, startRequest } from "./support.js";
 
 /** Issue 13, "Login Flow v2": the protocol as Nextcloud's clients use it. */
 describe("Login Flow v2", () => {
@@ -152,7 +142,9 @@ describe("Login Flow v2", () => {
   });
 
   it("an unknown poll token, and a poll without a token, answer 404", async () => {
-    assert.equal((await poll(t.app, "x".repeat(128))).statusCode, 404);
+    const unknown = await poll(t.app, "x".repeat(128));
+    assert.equal(unknown.statusCode, 404);
+    assert.equal(unknown.json().error, "not_found", "the poll endpoint's answer, not a missing route's");
     const noToken = await t.app.inject({
       method: "POST",
       url: POLL,
@@ -160,6 +152,7 @@ describe("Login Flow v2", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
     });
     assert.equal(noToken.statusCode, 404);
+    assert.equal(noToken.json().error, "not_found");
   });
 
   it("tokens are stored only as SHA-256 digests, and the app password only sealed, until the poll", async () => {
