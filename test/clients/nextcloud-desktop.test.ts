@@ -274,8 +274,13 @@ if (missing.length > 0 && inCi) {
         assert.match(config, new RegExp(`0\\\\webflow_user=${USER.uid}\\n`));
         assert.match(config, new RegExp(`0\\\\dav_user=${USER.uid}\\n`));
         assert.match(config, new RegExp(`0\\\\url=${escapeRegExp(publicUrl)}`));
+        // Keystream's log line of a request may follow its answer by a moment: wait for it.
+        await waitFor(
+          "the capabilities request in Keystream's log",
+          () => served("GET", "/ocs/v1.php/cloud/capabilities?format=json").some((r) => r.status === 200),
+          10_000,
+        );
         assert.ok(served("GET", "/ocs/v1.php/cloud/user?format=json").every((r) => r.status === 200));
-        assert.ok(served("GET", "/ocs/v1.php/cloud/capabilities?format=json").some((r) => r.status === 200));
         const davChecks = companion.requests.filter(
           (r) => r.method === "PROPFIND" && r.path === `/remote.php/dav/files/${USER.uid}/`,
         );

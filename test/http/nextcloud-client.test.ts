@@ -203,4 +203,44 @@ describe("the Nextcloud desktop client's server surface", () => {
       );
     }
   });
+
+  it("an app password revokes itself with DELETE /ocs/v2.php/core/apppassword (the client's account removal); other credentials cannot", async () => {
+    await t.services.users.create({ uid: "dave", displayName: "Dave" });
+    await t.services.users.setPassword("dave", "dave's account password 1");
+    const removed = await t.services.appPasswords.create("dave", "Desktop to remove");
+    const kept = await t.services.appPasswords.create("dave", "Phone");
+    const basic = (secret: string) => `Basic ${Buffer.from(`dave:${secret}`).toString("base64")}`;
+    const remove = (authorization: string) =>
+      t.app.inject({
+        method: "DELETE",
+        url: "/ocs/v2.php/core/apppassword?format=json",
+        headers: { ...CLIENT_HEADERS, authorization },
+      });
+
+    // The account password is not an app password: 403, nothing revoked.
+    const withPassword = await remove(basic("dave's account password 1"));
+    assert.equal(withPassword.statusCode, 403);
+    assert.equal(withPassword.json().ocs.meta.statuscode, 403);
+
+    const response = await remove(basic(removed.secret));
+    assert.equal(response.statusCode, 200);
+    assert.match(response.body, /"statuscode":200/);
+    // That app password no longer works; the user's other one does.
+    const again = await t.app.inject({
+      method: "GET",
+      url: "/ocs/v1.php/cloud/user?format=json",
+      headers: { ...CLIENT_HEADERS, authorization: basic(removed.secret) },
+    });
+    assert.equal(again.statusCode, 401);
+    assert.deepEqual(
+      (await t.services.appPasswords.list("dave")).map((p) => p.name),
+      ["Phone"],
+    );
+    const other = await t.app.inject({
+      method: "GET",
+      url: "/ocs/v1.php/cloud/user?format=json",
+      headers: { ...CLIENT_HEADERS, authorization: basic(kept.secret) },
+    });
+    assert.equal(other.statusCode, 200);
+  });
 });
