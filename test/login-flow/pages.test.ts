@@ -43,7 +43,7 @@ describe("Login Flow v2 pages", () => {
   it("Grant access without the session's requesttoken is refused (403) and the flow stays pending", async () => {
     const flow = await startFlow(t.app);
     const browser = await loggedIn(t.app);
-    for (const form of [{}, { requesttoken: "forged" }]) {
+    for (const form of [{}, { requesttoken: "forged" }] as Record<string, string>[]) {
       const refused = await browser.post(`${flow.loginPath}/grant`, form);
       assert.equal(refused.statusCode, 403, JSON.stringify(form));
     }

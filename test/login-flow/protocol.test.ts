@@ -31,6 +31,18 @@ describe("Login Flow v2", () => {
     }
   });
 
+  it("a start takes no parameters: an empty body is accepted whatever content type the client declares", async () => {
+    for (const type of ["application/json", "application/x-www-form-urlencoded", "text/plain", "application/octet-stream"]) {
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/index.php/login/v2",
+        headers: { "content-type": type, "content-length": "0", "user-agent": "any body" },
+      });
+      assert.equal(response.statusCode, 200, `${type}: ${response.body}`);
+      assert.match(response.json().poll.token, /^[A-Za-z0-9]{128}$/);
+    }
+  });
+
   it("a poll answers 404 until the flow is granted, then the server, login name and app password", async () => {
     const flow = await startFlow(t.app);
     assert.equal((await poll(t.app, flow.pollToken)).statusCode, 404);

@@ -56,7 +56,18 @@ export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
     return flow && loginFlowLoginNote(flow.clientName);
   });
 
-  app.post(LOGIN_FLOW_START_PATH, { schema: loginFlowStartRouteSchema }, async (request, reply) => {
+  // The start takes no parameters, and clients differ in what they declare for their empty body (a
+  // JSON content type with no body would be a 400): in this route's own context every body is
+  // accepted and ignored, as Nextcloud's server does.
+  await app.register(async (start) => {
+    start.removeAllContentTypeParsers();
+    start.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: 64 * 1024 }, (_request, _body, done) =>
+      done(null, undefined),
+    );
+    start.post(LOGIN_FLOW_START_PATH, { schema: loginFlowStartRouteSchema }, startFlow);
+  });
+
+  async function startFlow(request: FastifyRequest, reply: FastifyReply) {
     // Every start counts in its address's bucket: there is no failure to wait for (security/throttle.ts).
     const gate = await throttledAttempt(
       request,
@@ -74,7 +85,7 @@ export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
       poll: { token: gate.value.pollToken, endpoint: `${base}${LOGIN_FLOW_POLL_PATH}` },
       login: `${base}${LOGIN_FLOW_PAGE_PREFIX}/${gate.value.loginToken}`,
     });
-  });
+  }
 
   app.post(LOGIN_FLOW_POLL_PATH, { schema: loginFlowPollRouteSchema }, async (request, reply) => {
     const token = (request.body as { token?: unknown } | null | undefined)?.token;
