@@ -315,6 +315,11 @@ if (missing.length > 0 && inCi) {
         30_000,
       );
       assert.match(client.log(), /Start fetching activities for/);
+      // The client's HTTP log shows the start of the body it received: the newest activity first.
+      assert.match(
+        client.log(),
+        /Response: GET 200 \S+activity\?previews=true&since=0.* Data: .*\{actor\} shared \{file\} with you/,
+      );
       // The same request with an app password of the same user: what the tray received.
       const appPassword = keystream.occ(["user:add-app-password", USER.uid, "--name=client-test check"]).trim();
       const same = await fetch(`${keystream.url}${request.url}`, {
