@@ -41,7 +41,7 @@ export interface ActivityElement {
   icon: string;
 }
 
-/** A preview of a file named by an activity (research §5.2); see `previewsOf`. */
+/** A preview of a file named by an activity (research §5.2); Keystream gives none, see `withPreviews`. */
 export interface ActivityPreview {
   link: string;
   source: string;
