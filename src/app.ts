@@ -17,6 +17,7 @@ import { healthRoutes, isHealthPath } from "./http/routes/health.js";
 import { loginRoutes } from "./http/routes/login.js";
 import { loginFlowRoutes } from "./http/routes/login-flow.js";
 import { oauthRoutes } from "./http/routes/oauth.js";
+import { ocsAppPasswordRoutes } from "./http/routes/ocs-app-password.js";
 import { ocsCapabilitiesRoutes } from "./http/routes/ocs-capabilities.js";
 import { ocsUserRoutes } from "./http/routes/ocs-user.js";
 import { settingsRoutes } from "./http/routes/settings.js";
@@ -99,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(loginFlowRoutes);
   await app.register(settingsRoutes);
   await app.register(ocsUserRoutes);
+  await app.register(ocsAppPasswordRoutes);
   await app.register(oauthRoutes);
   await app.register(activityApiRoutes);
   await app.register(activityPublishRoutes);

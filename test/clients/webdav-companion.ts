@@ -7,7 +7,8 @@ import http from "node:http";
  * shipped in src/.
  *
  * It trusts no token by itself: every request with a bearer token is checked with Keystream's
- * RFC 7662 introspection endpoint, as a confidential client (HTTP Basic), with no caching, so a
+ * RFC 7662 introspection endpoint, as a confidential client (HTTP Basic), and every request with
+ * Basic credentials (an app password) with Keystream's `cloud/user`, both with no caching, so a
  * revoke in Keystream takes effect on the very next request.
  */
 export interface CompanionOptions {
@@ -15,6 +16,11 @@ export interface CompanionOptions {
   introspectionUrl: string;
   clientId: string;
   clientSecret: string;
+  /**
+   * Keystream's `…/ocs/v1.php/cloud/user?format=json`: when given, HTTP Basic credentials (the
+   * Nextcloud client's app password) are accepted too, by asking Keystream whose they are.
+   */
+  userUrl?: string;
   host?: string;
   port?: number;
   realm?: string;
@@ -62,6 +68,21 @@ export async function introspect(options: CompanionOptions, token: string): Prom
   if (body.active !== true) return { active: false };
   const user = [body.username, body.sub, body.user_id].find((v): v is string => typeof v === "string" && v !== "");
   return user === undefined ? { active: true } : { active: true, user };
+}
+
+/** Whose Basic credentials these are, asked of Keystream's OCS `cloud/user` (OCS v1: statuscode 100). */
+export async function basicUser(userUrl: string, authorization: string): Promise<{ active: boolean; user?: string }> {
+  const response = await fetch(userUrl, {
+    headers: { authorization, "ocs-apirequest": "true", accept: "application/json" },
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (response.status === 401) return { active: false };
+  if (response.status !== 200) throw new Error(`cloud/user answered HTTP ${response.status}: ${await response.text()}`);
+  const body = (await response.json()) as { ocs?: { meta?: { statuscode?: number }; data?: { id?: unknown } } };
+  const id = body.ocs?.data?.id;
+  return body.ocs?.meta?.statuscode === 100 && typeof id === "string" && id !== ""
+    ? { active: true, user: id }
+    : { active: false };
 }
 
 function escapeXml(text: string): string {
@@ -133,7 +154,8 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
 
     const authorization = request.headers.authorization ?? "";
     const bearer = /^bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-    if (!bearer) {
+    const basic = options.userUrl !== undefined && /^basic\s+\S+\s*$/i.test(authorization);
+    if (!bearer && !basic) {
       // The space after "Bearer" is what makes the client choose OAuth (§1.3); a bare "Bearer" means Basic to it.
       if (authorization !== "") record.auth = "unsupported scheme";
       send(401, { "www-authenticate": `Bearer realm="${realm}"`, "content-type": XML }, unauthenticatedBody());
@@ -141,10 +163,10 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     }
     let result: { active: boolean; user?: string };
     try {
-      result = await introspect(options, bearer);
+      result = bearer ? await introspect(options, bearer) : await basicUser(options.userUrl!, authorization);
     } catch (error) {
       record.auth = `error: ${(error as Error).message}`;
-      send(503, { "content-type": "text/plain; charset=utf-8" }, "token introspection failed\n");
+      send(503, { "content-type": "text/plain; charset=utf-8" }, "credentials check failed\n");
       return;
     }
     if (!result.active || result.user === undefined) {
