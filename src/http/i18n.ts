@@ -7,7 +7,11 @@ import { chooseLanguage, type Translator, translatorFor } from "../i18n/index.js
  * the user (pass it), else Accept-Language, else the `default_language` host setting
  * (src/i18n/negotiation.ts holds the rule).
  */
-export function requestTranslator(request: FastifyRequest, userLanguage?: string | null): Translator {
+export function requestTranslator(
+  request: FastifyRequest,
+  userLanguage?: string | null,
+  userTimeZone?: string | null,
+): Translator {
   const accept = request.headers["accept-language"];
   return translatorFor(
     chooseLanguage({
@@ -15,10 +19,11 @@ export function requestTranslator(request: FastifyRequest, userLanguage?: string
       acceptLanguage: Array.isArray(accept) ? accept.join(",") : accept,
       serverDefault: request.server.services.settings.get("default_language"),
     }),
+    userTimeZone,
   );
 }
 
-/** The translator of a page a logged-in user reads: their own language (`core lang`) first. */
+/** The translator of a page a logged-in user reads: their own language and time zone first. */
 export function userTranslator(request: FastifyRequest, principal: Principal): Translator {
-  return requestTranslator(request, principal.user.language);
+  return requestTranslator(request, principal.user.language, principal.user.timeZone);
 }

@@ -1,5 +1,6 @@
 import i18next, { type i18n } from "i18next";
 import { CATALOGUES, type Namespace, type SourceCatalogue } from "./catalogues/index.js";
+import { type DateFormatter, dateFormatterFor } from "./dates.js";
 import { type Language, SOURCE_LANGUAGE, SUPPORTED_LANGUAGES } from "./languages.js";
 
 type WithoutPluralSuffix<K extends string> = K extends `${infer Base}_${"zero" | "one" | "two" | "few" | "many" | "other"}`
@@ -17,6 +18,8 @@ export type MessageValues = Readonly<Record<string, string | number>>;
 export interface Translator {
   readonly language: Language;
   t(key: MessageKey, values?: MessageValues): string;
+  /** Dates in this language and the reader's time zone (src/i18n/dates.ts). */
+  readonly dates: DateFormatter;
 }
 
 function createI18n(): i18n {
@@ -41,15 +44,27 @@ function createI18n(): i18n {
 
 const shared = createI18n();
 
-const translators = new Map<Language, Translator>(
+const messageFunctions = new Map<Language, Translator["t"]>(
   SUPPORTED_LANGUAGES.map((language) => {
     // Keys are checked by MessageKey above; i18next's own key typing is for its resource augmentation.
     const fixed = shared.getFixedT(language) as unknown as (key: string, values?: MessageValues) => string;
-    return [language, { language, t: (key: MessageKey, values?: MessageValues) => fixed(key, values) }];
+    return [language, (key: MessageKey, values?: MessageValues) => fixed(key, values)];
   }),
 );
 
-/** The translator for a language; one per language, made once (translation is on hot paths). */
-export function translatorFor(language: Language): Translator {
-  return translators.get(language) as Translator;
+const translators = new Map<string, Translator>();
+
+/**
+ * The translator for a language and the reader's time zone (the server's when null); made once
+ * per pair and kept (translation is on hot paths; there are six languages and a few hundred zones).
+ */
+export function translatorFor(language: Language, timeZone?: string | null): Translator {
+  const dates = dateFormatterFor(language, timeZone);
+  const key = `${language} ${dates.timeZone}`;
+  let translator = translators.get(key);
+  if (translator === undefined) {
+    translator = { language, t: messageFunctions.get(language) as Translator["t"], dates };
+    translators.set(key, translator);
+  }
+  return translator;
 }

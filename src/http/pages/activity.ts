@@ -60,6 +60,8 @@ export interface StreamView {
   current: string;
   entries: StreamEntry[];
   context: RenderContext;
+  /** Now, for "5 minutes ago" (the services' clock). */
+  nowSeconds: number;
   /** Relative URL of the next (older) page, built from the API's own paging. */
   olderUrl: string | undefined;
   notice?: string | undefined;
@@ -72,21 +74,8 @@ function filterName(filter: FilterDefinition, t: Translator["t"]): string {
   return name === key || name === `activity.filter.${filter.id}` ? filter.name : name;
 }
 
-/** A stored time in the reader's language; UTC, named, until users have a time zone. */
-function formatTime(language: string, iso: string): string {
-  return new Intl.DateTimeFormat(language, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  }).format(new Date(iso));
-}
-
 export function activityStreamBody(view: StreamView): SafeHtml {
-  const { t, language } = view.translator;
+  const { t, dates } = view.translator;
   const nav = html`<nav aria-label="${t("pages:activity.filters")}"><ul class="activity-filters">${view.filters.map(
     (f) =>
       html`<li><a href="/index.php/apps/activity/${f.id}"${f.id === view.current ? html` class="active" aria-current="page"` : ""}>${filterName(f, t)}</a></li>`,
@@ -97,7 +86,7 @@ export function activityStreamBody(view: StreamView): SafeHtml {
     return html`<li data-activity-id="${String(element.activity_id)}"><img src="${element.icon}" alt="">
 <div><div class="activity-subject">${segmentsHtml(subject, view.context, t)}</div>
 ${message.length > 0 ? html`<div class="activity-message">${segmentsHtml(message, view.context, t)}</div>` : ""}
-<div class="activity-time"><time datetime="${element.datetime}">${formatTime(language, element.datetime)}</time>${
+<div class="activity-time"><time datetime="${element.datetime}" title="${dates.dateTime(Date.parse(element.datetime) / 1000)}">${dates.relative(Date.parse(element.datetime) / 1000, view.nowSeconds)}</time>${
       link ? html` · <a href="${link}">${t("pages:activity.open")}</a>` : ""
     }</div></div></li>`;
   });

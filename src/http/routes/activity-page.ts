@@ -34,7 +34,16 @@ async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: 
       return sendPage(reply, messagePage(translator, t("pages:message.forbidden"), t("pages:activity.notYours"), user), 403);
     const notice = t("pages:activity.noTypes");
     const context = { baseUrl: base, displayName: () => undefined };
-    const body = activityStreamBody({ translator, filters, current: filter, entries: [], context, olderUrl: undefined, notice });
+    const body = activityStreamBody({
+      translator,
+      filters,
+      current: filter,
+      entries: [],
+      context,
+      nowSeconds: request.server.services.clock.nowSeconds(),
+      olderUrl: undefined,
+      notice,
+    });
     return sendPage(reply, layout({ translator, title: t("pages:activity.title"), user, current: "activity", body }));
   }
   const page = result.value;
@@ -52,6 +61,7 @@ async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: 
         current: filter,
         entries: page.entries,
         context: page.context,
+        nowSeconds: request.server.services.clock.nowSeconds(),
         olderUrl,
       }),
     }),

@@ -22,17 +22,7 @@ const PAGES = {
 
 /** A stored time for a table cell, in the reader's language, with the zone named (UTC until users have one). */
 export function formatDate(translator: Translator, epochSeconds: number | null): string {
-  if (epochSeconds === null) return translator.t("pages:settings.never");
-  const format = new Intl.DateTimeFormat(translator.language, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  });
-  return format.format(new Date(epochSeconds * 1000));
+  return epochSeconds === null ? translator.t("pages:settings.never") : translator.dates.dateTime(epochSeconds);
 }
 
 /**
