@@ -11,6 +11,7 @@ import { activityLegacyRoutes } from "./http/routes/activity-legacy.js";
 import { activityPageRoutes } from "./http/routes/activity-page.js";
 import { activityPublishRoutes } from "./http/routes/activity-publish.js";
 import { activitySettingsRoutes } from "./http/routes/activity-settings.js";
+import { forwardAuthRoutes } from "./http/routes/forward-auth.js";
 import { healthRoutes, isHealthPath } from "./http/routes/health.js";
 import { loginRoutes } from "./http/routes/login.js";
 import { oauthRoutes } from "./http/routes/oauth.js";
@@ -101,5 +102,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(activityPageRoutes);
   await app.register(activityLegacyRoutes);
   await app.register(ocsCapabilitiesRoutes);
+  await app.register(forwardAuthRoutes);
   return app;
 }

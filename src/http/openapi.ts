@@ -63,6 +63,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: "Activity", description: "Nextcloud activity API v2 and its events endpoint." },
         { name: "OCS", description: "ownCloud/Nextcloud OCS endpoints clients call after login." },
         { name: "Server", description: "status.php and this document." },
+        {
+          name: "Forward authentication",
+          description:
+            "For reverse proxies in front of a file server: nginx auth_request, Caddy forward_auth, Traefik ForwardAuth.",
+        },
       ],
       components: { securitySchemes: SECURITY_SCHEMES },
     },

@@ -298,6 +298,12 @@ describe("the OpenAPI 3.1 document", () => {
     }
     await call("GET", "/status.php", "/status.php");
 
+    // Forward authentication: accepted, refused (no credentials, a bad token).
+    const AUTH_REQUEST = "/index.php/apps/keystream/api/v1/auth-request";
+    assert.equal((await call("GET", AUTH_REQUEST, AUTH_REQUEST, { headers: bearer })).statusCode, 200);
+    await call("GET", AUTH_REQUEST, AUTH_REQUEST);
+    await call("GET", AUTH_REQUEST, AUTH_REQUEST, { headers: { authorization: "Bearer nope" } });
+
     // Revocation last: it ends the grant the bearer token above belongs to.
     await call("POST", REVOKE, REVOKE, form({ token: refreshToken, token_type_hint: "refresh_token" }));
     assert.equal((await userinfo(t, accessToken)).statusCode, 401);

@@ -7,6 +7,10 @@ import { throttledAttempt } from "../throttling.js";
 
 export const SESSION_COOKIE = "ks_session";
 
+/** The realm of every challenge Keystream sends (RFC 9110 §11.6.1). */
+const REALM = "Keystream";
+const BASIC_CHALLENGE = `Basic realm="${REALM}", charset="UTF-8"`;
+
 declare module "fastify" {
   interface FastifyRequest {
     /** Set by `authenticate` (memoised per request). */
@@ -29,15 +33,26 @@ declare module "fastify" {
  */
 export async function authenticate(request: FastifyRequest): Promise<AuthenticationResult> {
   if (request.authResult) return request.authResult;
-  request.authResult = await authenticateOnce(request);
+  request.authResult = await authenticateOnce(request, request.cookies[SESSION_COOKIE]);
   return request.authResult;
 }
 
-async function authenticateOnce(request: FastifyRequest): Promise<AuthenticationResult> {
+/**
+ * The same chain for the `Authorization` header alone, the session cookie ignored: forward
+ * authentication (routes/forward-auth.ts) vouches for requests a proxy sends on to a file server,
+ * which has no CSRF defence of its own, so a browser's ambient cookie must not authorize them.
+ */
+export async function authenticateAuthorizationHeader(request: FastifyRequest): Promise<AuthenticationResult> {
+  if (request.authResult) return request.authResult;
+  request.authResult = await authenticateOnce(request, undefined);
+  return request.authResult;
+}
+
+async function authenticateOnce(request: FastifyRequest, sessionToken: string | undefined): Promise<AuthenticationResult> {
   const { authenticator, loginThrottle } = request.server.services;
   const authorization = request.headers.authorization;
   const basic = basicCredentialsOf(authorization);
-  if (basic === undefined) return authenticator.authenticate(authorization, request.cookies[SESSION_COOKIE]);
+  if (basic === undefined) return authenticator.authenticate(authorization, sessionToken);
   const viaAppPassword = await authenticator.basicAppPassword(basic.uid, basic.secret);
   if (viaAppPassword) return viaAppPassword;
   const gate = await throttledAttempt(
@@ -65,6 +80,16 @@ function basicCredentialsOf(authorization: string | undefined): { uid: string; s
   return colon < 0 ? undefined : { uid: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
+/**
+ * The Bearer challenge (RFC 6750 §3): `error="invalid_token"` when a bearer token was refused, no
+ * error code when the request had no bearer token (§3.1). Clients choose OAuth by its `bearer `
+ * (docs/clients.md), so the forward-auth endpoint answers every refusal with it.
+ */
+export function bearerChallenge(result: AuthenticationResult): string {
+  const refusedToken = "failure" in result && result.failure === "invalid_token";
+  return refusedToken ? `Bearer realm="${REALM}", error="invalid_token"` : `Bearer realm="${REALM}"`;
+}
+
 export interface RequireUserOptions {
   /** Status for a request with no credentials at all (the activity API answers 403, per its spec). */
   anonymousStatus?: 401 | 403;
@@ -90,7 +115,7 @@ export async function requireUser(
     } else if (result.failure === "invalid_token") {
       reply
         .status(401)
-        .header("www-authenticate", 'Bearer realm="Keystream", error="invalid_token"')
+        .header("www-authenticate", bearerChallenge(result))
         .send({ error: "invalid_token", error_description: "The access token is invalid or expired." });
     } else {
       const description =
@@ -99,13 +124,13 @@ export async function requireUser(
           : "Invalid credentials.";
       reply
         .status(401)
-        .header("www-authenticate", 'Basic realm="Keystream", charset="UTF-8"')
+        .header("www-authenticate", BASIC_CHALLENGE)
         .send({ error: "invalid_credentials", error_description: description });
     }
     return undefined;
   }
   const status = options.anonymousStatus ?? 401;
-  if (status === 401) reply.header("www-authenticate", 'Basic realm="Keystream", charset="UTF-8"');
+  if (status === 401) reply.header("www-authenticate", BASIC_CHALLENGE);
   reply.status(status).send({ error: "not_authenticated", error_description: "Authentication required." });
   return undefined;
 }

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from "fastify";
+import { noStore } from "../oauth-errors.js";
+import { authenticateAuthorizationHeader, bearerChallenge } from "../plugins/authentication.js";
+import { forwardAuthRouteSchema } from "../schemas/forward-auth.js";
+
+export const FORWARD_AUTH_PATH = "/index.php/apps/keystream/api/v1/auth-request";
+/** The authenticated user's id, for the proxy to pass on to the file server. */
+export const USER_HEADER = "x-keystream-user";
+/** The user's display name, UTF-8 percent-encoded: a header value is ASCII (RFC 9110 §5.5). */
+export const DISPLAY_NAME_HEADER = "x-keystream-display-name";
+
+/**
+ * Forward authentication (issue 13; docs/deployment.md "Forward authentication"): a reverse proxy
+ * asks, for each request to a file server, who the request's `Authorization` header is, and lets
+ * it through only on a 200. The decision is the one authentication chain every API route uses
+ * (plugins/authentication.ts), cookie aside, with its throttle of account-password attempts; so it
+ * costs what a UserInfo call costs, and a credential is accepted here exactly when the API accepts it.
+ * Bodies are empty: the proxy reads the status and the headers (nginx passes a 401's
+ * WWW-Authenticate on to the client, Caddy and Traefik the whole answer).
+ */
+export async function forwardAuthRoutes(app: FastifyInstance): Promise<void> {
+  // GET; Fastify answers HEAD from the same handler, without the body.
+  app.get(FORWARD_AUTH_PATH, { schema: forwardAuthRouteSchema }, async (request, reply) => {
+    noStore(reply);
+    const result = await authenticateAuthorizationHeader(request);
+    if ("principal" in result) {
+      const { user } = result.principal;
+      return reply
+        .status(200)
+        .header(USER_HEADER, user.uid)
+        .header(DISPLAY_NAME_HEADER, encodeURIComponent(user.displayName))
+        .send();
+    }
+    if ("failure" in result && result.failure === "throttled") {
+      return reply
+        .status(429)
+        .header("retry-after", String(result.retryAfterSeconds ?? 60))
+        .send();
+    }
+    return reply.status(401).header("www-authenticate", bearerChallenge(result)).send();
+  });
+}

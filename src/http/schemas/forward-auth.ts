@@ -1,0 +1,52 @@
+import { Type } from "typebox";
+import { emptyResponse, MAINTENANCE_RESPONSE, SECURITY, type SecurityRequirements } from "./common.js";
+
+/**
+ * Forward authentication for reverse proxies (issue 13): what `GET …/api/v1/auth-request` answers.
+ * Every answer has an empty body: a proxy reads only the status and the headers.
+ */
+
+const NO_STORE_HEADERS = {
+  "cache-control": Type.Literal("no-store"),
+  pragma: Type.Literal("no-cache"),
+};
+
+/** A bearer token or HTTP Basic; never the session cookie. */
+const FORWARDED_CREDENTIALS: SecurityRequirements = [{ [SECURITY.bearer]: [] }, { [SECURITY.appPassword]: [] }];
+
+export const forwardAuthRouteSchema = {
+  tags: ["Forward authentication"],
+  summary: "Who the original request's Authorization header is (nginx auth_request, Caddy forward_auth, Traefik ForwardAuth)",
+  description:
+    "Reads the `Authorization` header the proxy passes on from the original request: a Bearer access token, or HTTP Basic with an app password, or with the account password unless `token_auth_enforced`. The session cookie is ignored. HEAD answers the same without a body.",
+  security: FORWARDED_CREDENTIALS,
+  response: {
+    200: {
+      ...emptyResponse("Authenticated: the proxy forwards the request with the user's headers."),
+      headers: {
+        ...NO_STORE_HEADERS,
+        "x-keystream-user": Type.String({ description: "The user id (uid)." }),
+        "x-keystream-display-name": Type.String({
+          description: "The display name, UTF-8 percent-encoded (RFC 3986 §2.1; decode with decodeURIComponent or rawurldecode).",
+        }),
+      },
+    },
+    401: {
+      ...emptyResponse(
+        "No credentials, or refused ones (unknown, revoked or expired token, wrong password, disabled user, password login forbidden, malformed header).",
+      ),
+      headers: {
+        ...NO_STORE_HEADERS,
+        "www-authenticate": Type.String({
+          description:
+            '`Bearer realm="Keystream"`, with `error="invalid_token"` after a refused bearer token (RFC 6750 §3.1): the challenge desktop clients choose OAuth by.',
+        }),
+      },
+    },
+    429: {
+      ...emptyResponse("Too many failed password attempts from this address or for this user (the login throttle)."),
+      headers: { ...NO_STORE_HEADERS, "retry-after": Type.String({ description: "Seconds" }) },
+    },
+    ...MAINTENANCE_RESPONSE,
+  },
+};

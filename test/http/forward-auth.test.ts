@@ -1,0 +1,305 @@
+import assert from "node:assert/strict";
+import { after, before, beforeEach, describe, it } from "node:test";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { buildApp } from "../../src/app.js";
+import { FORWARD_AUTH_PATH } from "../../src/http/routes/forward-auth.js";
+import { LOGIN_THROTTLE } from "../../src/security/throttle.js";
+import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, USERINFO, WEB_CLIENT } from "../oauth/support.js";
+import type { TestApp } from "../support/app.js";
+import { FormClient } from "../support/browser-form.js";
+
+/**
+ * issue 13: forward authentication for reverse proxies. `GET …/api/v1/auth-request` says who the
+ * original request's Authorization header is (200 with X-Keystream-User / X-Keystream-Display-Name)
+ * or refuses it (401 with a Bearer challenge, 429 while the login throttle holds the sender), with
+ * the one authentication chain of the API, its cookie aside.
+ */
+
+const BEARER_CHALLENGE = 'Bearer realm="Keystream"';
+const INVALID_TOKEN_CHALLENGE = 'Bearer realm="Keystream", error="invalid_token"';
+
+function forwardAuth(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  options: { method?: "GET" | "HEAD"; remoteAddress?: string } = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({ method: options.method ?? "GET", url: FORWARD_AUTH_PATH, headers, remoteAddress: options.remoteAddress });
+}
+
+/** A 401 as the proxy passes it on: the Bearer challenge, nothing to cache, no body. */
+function assertRefused(response: LightMyRequestResponse, challenge = BEARER_CHALLENGE, what = ""): void {
+  assert.equal(response.statusCode, 401, `${what} ${response.body}`);
+  assert.equal(response.headers["www-authenticate"], challenge, what);
+  assert.equal(response.headers["x-keystream-user"], undefined, what);
+  assert.equal(response.headers["cache-control"], "no-store", what);
+  assert.equal(response.body, "", what);
+}
+
+function assertAccepted(response: LightMyRequestResponse, uid: string): void {
+  assert.equal(response.statusCode, 200, response.body);
+  assert.equal(response.headers["x-keystream-user"], uid);
+  assert.equal(response.headers["cache-control"], "no-store");
+  assert.equal(response.body, "");
+}
+
+describe("forward authentication (auth-request)", () => {
+  let t: TestApp;
+  let accessToken: string;
+  let aliceAppPassword: string;
+  let bobAppPassword: string;
+
+  before(async () => {
+    t = await createOAuthTestApp();
+    await t.services.users.create({ uid: "bob", password: "bob password", displayName: "Bob" });
+    accessToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
+    aliceAppPassword = (await t.services.appPasswords.create("alice", "file sync")).secret;
+    bobAppPassword = (await t.services.appPasswords.create("bob", "file sync")).secret;
+  });
+  after(() => t.close());
+  beforeEach(() => {
+    t.services.settings.delete("token_auth_enforced");
+  });
+
+  it("a live bearer access token is accepted: 200 with the user's id and display name, an empty body, never cached", async () => {
+    const response = await forwardAuth(t.app, { authorization: `Bearer ${accessToken}` });
+    assertAccepted(response, "alice");
+    assert.equal(response.headers["x-keystream-display-name"], "Alice%20Liddell");
+  });
+
+  it("HEAD answers as GET does, without a body", async () => {
+    assertAccepted(await forwardAuth(t.app, { authorization: `Bearer ${accessToken}` }, { method: "HEAD" }), "alice");
+    assertRefused(await forwardAuth(t.app, {}, { method: "HEAD" }));
+  });
+
+  it("an app password is accepted with HTTP Basic for the user it belongs to, and refused for another user name", async () => {
+    assertAccepted(await forwardAuth(t.app, { authorization: basic("alice", aliceAppPassword) }), "alice");
+    assertAccepted(await forwardAuth(t.app, { authorization: basic("bob", bobAppPassword) }), "bob");
+    assertRefused(await forwardAuth(t.app, { authorization: basic("alice", bobAppPassword) }));
+  });
+
+  it("the account password is accepted with HTTP Basic unless token_auth_enforced, which refuses it but not app passwords or tokens", async () => {
+    assertAccepted(await forwardAuth(t.app, { authorization: basic("alice", PASSWORD) }), "alice");
+    t.services.settings.set("token_auth_enforced", true);
+    assertRefused(await forwardAuth(t.app, { authorization: basic("alice", PASSWORD) }));
+    assertAccepted(await forwardAuth(t.app, { authorization: basic("alice", aliceAppPassword) }), "alice");
+    assertAccepted(await forwardAuth(t.app, { authorization: `Bearer ${accessToken}` }), "alice");
+  });
+
+  it("wrong credentials are refused with the Bearer challenge (so the ownCloud client still picks OAuth2)", async () => {
+    assertRefused(await forwardAuth(t.app, { authorization: basic("alice", "wrong password") }));
+    assertRefused(await forwardAuth(t.app, { authorization: basic("nobody", PASSWORD) }));
+    assertRefused(
+      await forwardAuth(t.app, { authorization: `Bearer ${"x".repeat(accessToken.length)}` }),
+      INVALID_TOKEN_CHALLENGE,
+    );
+  });
+
+  it("without an Authorization header: 401 with the Bearer challenge and no error code (RFC 6750 §3.1)", async () => {
+    assertRefused(await forwardAuth(t.app, {}));
+  });
+
+  it("the session cookie of a logged-in browser is ignored: only the Authorization header authenticates", async () => {
+    const browser = new FormClient(t.app);
+    assert.equal((await browser.login("alice", PASSWORD)).statusCode, 303);
+    assert.equal(
+      (await t.app.inject({ method: "GET", url: USERINFO, headers: { cookie: browser.cookieHeader } })).statusCode,
+      200,
+    );
+    assertRefused(await forwardAuth(t.app, { cookie: browser.cookieHeader }));
+  });
+
+  it("garbage Authorization headers are refused with the Bearer challenge: bad base64, no colon, unknown scheme, no credentials, huge values", async () => {
+    const huge = "A".repeat(12 * 1024);
+    for (const header of [
+      "Basic !!!not-base64!!!",
+      `Basic ${Buffer.from("no-colon-here").toString("base64")}`,
+      "Basic",
+      "Basic ",
+      "Bearer",
+      "Bearer ",
+      `Bearer ${accessToken} trailing`,
+      `Digest username="alice", realm="Keystream"`,
+      `Negotiate ${Buffer.from("x").toString("base64")}`,
+      "\u00e9\u00e9\u00e9",
+      ":",
+      `Bearer ${huge}`,
+      `Basic ${huge}`,
+      basic(huge, huge),
+      basic("alice", huge),
+    ]) {
+      const response = await forwardAuth(t.app, { authorization: header });
+      const what = header.slice(0, 60);
+      assert.equal(response.statusCode, 401, what);
+      assert.match(String(response.headers["www-authenticate"]), /^Bearer realm="Keystream"/, what);
+      assert.equal(response.body, "", what);
+    }
+  });
+
+  it("a revoked access token is refused with invalid_token", async () => {
+    const token = (await exchangeCode(t, await issueCode(t))).json().access_token;
+    assertAccepted(await forwardAuth(t.app, { authorization: `Bearer ${token}` }), "alice");
+    const client = await t.services.oauth.findClient(WEB_CLIENT.clientId);
+    assert.ok(client);
+    assert.ok(await t.services.oauth.revoke("alice", client.id));
+    assertRefused(await forwardAuth(t.app, { authorization: `Bearer ${token}` }), INVALID_TOKEN_CHALLENGE);
+    accessToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
+  });
+
+  it("an expired access token is refused with invalid_token (the clock decides)", async () => {
+    const response = await exchangeCode(t, await issueCode(t));
+    const { access_token: token, expires_in: expiresIn } = response.json();
+    t.clock.advance(expiresIn - 1);
+    assertAccepted(await forwardAuth(t.app, { authorization: `Bearer ${token}` }), "alice");
+    t.clock.advance(1);
+    assertRefused(await forwardAuth(t.app, { authorization: `Bearer ${token}` }), INVALID_TOKEN_CHALLENGE);
+  });
+
+  it("a revoked app password is refused", async () => {
+    const { appPassword, secret } = await t.services.appPasswords.create("bob", "to revoke");
+    assertAccepted(await forwardAuth(t.app, { authorization: basic("bob", secret) }), "bob");
+    assert.ok(await t.services.appPasswords.revoke("bob", appPassword.id));
+    assertRefused(await forwardAuth(t.app, { authorization: basic("bob", secret) }));
+  });
+
+  it("a disabled user is refused with every credential (token, app password, password), and accepted again once enabled", async () => {
+    await t.services.users.create({ uid: "carol", password: PASSWORD, displayName: "Carol" });
+    const { secret } = await t.services.appPasswords.create("carol", "phone");
+    const aliceToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
+    await t.services.users.setEnabled("alice", false);
+    await t.services.users.setEnabled("carol", false);
+    try {
+      assertRefused(await forwardAuth(t.app, { authorization: `Bearer ${aliceToken}` }), INVALID_TOKEN_CHALLENGE);
+      assertRefused(await forwardAuth(t.app, { authorization: basic("carol", secret) }));
+      assertRefused(await forwardAuth(t.app, { authorization: basic("carol", PASSWORD) }));
+    } finally {
+      await t.services.users.setEnabled("alice", true);
+      await t.services.users.setEnabled("carol", true);
+    }
+    assertAccepted(await forwardAuth(t.app, { authorization: `Bearer ${aliceToken}` }), "alice");
+    assertAccepted(await forwardAuth(t.app, { authorization: basic("carol", secret) }), "carol");
+  });
+
+  it("the display name is UTF-8 percent-encoded, and decodes back to the name", async () => {
+    const displayName = 'Zoë Ångström 山田 "Q" 100% ☃, a;b\r\nx';
+    await t.services.users.create({ uid: "zoe", password: PASSWORD, displayName });
+    const { secret } = await t.services.appPasswords.create("zoe", "laptop");
+    const response = await forwardAuth(t.app, { authorization: basic("zoe", secret) });
+    assertAccepted(response, "zoe");
+    const header = String(response.headers["x-keystream-display-name"]);
+    assert.match(header, /^[A-Za-z0-9%\-_.!~*'()]+$/, "only unreserved ASCII and %XX");
+    assert.equal(header, "Zo%C3%AB%20%C3%85ngstr%C3%B6m%20%E5%B1%B1%E7%94%B0%20%22Q%22%20100%25%20%E2%98%83%2C%20a%3Bb%0D%0Ax");
+    assert.equal(decodeURIComponent(header), displayName);
+  });
+});
+
+describe("forward authentication is throttled like HTTP Basic logins", () => {
+  let t: TestApp;
+  /** Keystream behind a proxy at 127.0.0.1: the client address is the one X-Forwarded-For names. */
+  let proxied: FastifyInstance;
+  let sleeps: number[];
+  let aliceAppPassword: string;
+  let accessToken: string;
+
+  before(async () => {
+    t = await createOAuthTestApp();
+    for (const uid of ["bob", "carol", "dave"]) await t.services.users.create({ uid, password: PASSWORD });
+    aliceAppPassword = (await t.services.appPasswords.create("alice", "file sync")).secret;
+    accessToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
+    sleeps = [];
+    proxied = await buildApp({
+      services: t.services,
+      trustedProxies: ["127.0.0.1"],
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
+    await proxied.ready();
+  });
+  after(async () => {
+    await proxied.close();
+    await t.close();
+  });
+
+  const from = (clientAddress: string, authorization: string) =>
+    forwardAuth(proxied, { authorization, "x-forwarded-for": clientAddress }, { remoteAddress: "127.0.0.1" });
+
+  it("a wrong account password counts as a failure for the forwarded client address and for the user: their next attempts wait", async () => {
+    assertRefused(await from("198.51.100.7", basic("bob", "wrong")));
+    sleeps.length = 0;
+    assertAccepted(await from("198.51.100.7", basic("carol", PASSWORD)), "carol");
+    assert.deepEqual(sleeps, [200], "the address's one failure: 200 ms");
+    sleeps.length = 0;
+    assertAccepted(await from("198.51.100.8", basic("bob", PASSWORD)), "bob");
+    assert.deepEqual(sleeps, [200], "the user's one failure, from any address");
+    sleeps.length = 0;
+    assertAccepted(await from("198.51.100.9", basic("dave", PASSWORD)), "dave");
+    assert.deepEqual(sleeps, [], "another address and another user owe nothing");
+  });
+
+  it("a refused app password or bearer token counts nothing (they cannot be guessed), as on every API route", async () => {
+    for (let i = 0; i < 3; i++) {
+      assertRefused(await from("198.51.100.20", basic("alice", "y".repeat(72))));
+      assertRefused(await from("198.51.100.20", `Bearer ${"z".repeat(accessToken.length)}`), INVALID_TOKEN_CHALLENGE);
+    }
+    const failures = await t.services.storage.db
+      .selectFrom("throttle")
+      .select("failures")
+      .where("bucket", "=", `${LOGIN_THROTTLE.namespace}:ip:198.51.100.20`)
+      .executeTakeFirst();
+    assert.equal(Number(failures?.failures ?? 0), 3, "the three wrong passwords count; the three tokens do not");
+  });
+
+  it("past the ceiling: 429 with Retry-After and an empty body, the correct password not even checked; tokens and app passwords still pass", async () => {
+    const address = "203.0.113.44";
+    for (let i = 0; i < LOGIN_THROTTLE.lockoutAfterFailures; i++) {
+      assertRefused(await from(address, basic(`guess${i}`, "wrong")));
+    }
+    const refused = await from(address, basic("dave", PASSWORD));
+    assert.equal(refused.statusCode, 429);
+    assert.ok(Number(refused.headers["retry-after"]) > 0, String(refused.headers["retry-after"]));
+    assert.equal(refused.headers["cache-control"], "no-store");
+    assert.equal(refused.headers["x-keystream-user"], undefined);
+    assert.equal(refused.body, "");
+    assertAccepted(await from(address, basic("alice", aliceAppPassword)), "alice");
+    assertAccepted(await from(address, `Bearer ${accessToken}`), "alice");
+    assertAccepted(await from("203.0.113.45", basic("dave", PASSWORD)), "dave");
+  });
+});
+
+describe("forward authentication costs no more than a UserInfo call", () => {
+  let t: TestApp;
+
+  before(async () => {
+    t = await createOAuthTestApp();
+  });
+  after(() => t.close());
+
+  /** The statements one request runs, counted by the storage's query observer (no timing). */
+  async function statementsOf(request: () => Promise<LightMyRequestResponse>): Promise<number> {
+    let count = 0;
+    t.services.storage.observeQueries(() => {
+      count += 1;
+    });
+    try {
+      const response = await request();
+      assert.equal(response.statusCode, 200, response.body);
+    } finally {
+      t.services.storage.observeQueries((ms, failed) => t.services.metrics.observeQuery(ms, failed));
+    }
+    return count;
+  }
+
+  it("with a bearer token or an app password, it runs no more statements than UserInfo, and writes nothing on a repeated success", async () => {
+    const accessToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
+    const { secret } = await t.services.appPasswords.create("alice", "file sync");
+    for (const authorization of [`Bearer ${accessToken}`, basic("alice", secret)]) {
+      // The first use of an app password records its last use (at most once a minute); measure after it.
+      await forwardAuth(t.app, { authorization });
+      const userinfo = await statementsOf(() => t.app.inject({ method: "GET", url: USERINFO, headers: { authorization } }));
+      const forwarded = await statementsOf(() => forwardAuth(t.app, { authorization }));
+      assert.ok(forwarded <= userinfo, `${authorization.split(" ")[0]}: ${forwarded} statements, UserInfo ${userinfo}`);
+      const expected = authorization.startsWith("Bearer") ? 1 : 2;
+      assert.equal(forwarded, expected, "the token read with its user; or the app password's hash, then its user");
+    }
+  });
+});
