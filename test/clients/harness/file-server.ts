@@ -6,6 +6,9 @@ import { type ProcessSet, readIfExists, type Started, waitFor } from "./processe
 /** The file server's site configuration, read as is (docs/deployment.md quotes the same file). */
 export const FILE_SERVER_SITE = path.join(APP_ROOT, "deploy/apache2/keystream-files.conf");
 
+/** The harness's own request while waiting for Apache to listen. */
+const STARTUP_PROBE = "/keystream-test-harness-probe";
+
 export interface FileServerOptions {
   /** Configuration, logs, lock database; the storage is `<dir>/storage`. */
   dir: string;
@@ -63,8 +66,8 @@ export class FileServer {
       async () => {
         if (!this.process?.isRunning()) throw new Error(`apache2 exited: ${this.tail()}`);
         try {
-          // No X-Keystream-User: mapped to nothing, refused. Any answer means it is up.
-          await fetch(`${this.url}/remote.php/webdav/`);
+          // Mapped to nothing (404). Any answer means it is up; requests() leaves it out.
+          await fetch(`${this.url}${STARTUP_PROBE}`);
           return true;
         } catch {
           return false;
@@ -132,7 +135,8 @@ Include ${FILE_SERVER_SITE}
     const out: FileServerRequest[] = [];
     for (const line of readIfExists(path.join(this.options.dir, "keystream-files-access.log")).split("\n")) {
       const match = /^\S+ (\S+) "(\S+) (\S+) [^"]*" (\d{3}) /.exec(line);
-      if (match) out.push({ user: match[1]!, method: match[2]!, path: match[3]!, status: Number(match[4]) });
+      if (match && match[3] !== STARTUP_PROBE)
+        out.push({ user: match[1]!, method: match[2]!, path: match[3]!, status: Number(match[4]) });
     }
     return out;
   }
