@@ -99,6 +99,40 @@ describe("file requests through nginx, Keystream's forward-auth and the file ser
     assert.equal(await (await request("GET", "/remote.php/webdav/alice.txt", bearer)).text(), "alice's notes\n");
   });
 
+  it("an upload's answer carries an ETag, which the ownCloud client needs to count it done", async () => {
+    const bearer = { authorization: `Bearer ${await aliceToken()}` };
+    const put = await fetch(`${proxy}/remote.php/webdav/with-etag.txt`, { method: "PUT", headers: bearer, body: "tagged\n" });
+    assert.equal(put.status, 201);
+    assert.match(put.headers.get("etag") ?? "", /^"keystream-put-[^"]+"$/);
+  });
+
+  it("every PROPFIND entry carries an oc:id, which a rename keeps and another file does not share", async () => {
+    const bearer = { authorization: `Bearer ${await aliceToken()}` };
+    files.putOnDisk("alice", "id-before.txt", "same\n");
+    files.putOnDisk("alice", "id-other.txt", "same\n");
+    const ids = async () => {
+      const response = await request("PROPFIND", "/remote.php/webdav/", { ...bearer, depth: "1" });
+      assert.equal(response.status, 207);
+      const entries = (await response.text()).split("</D:response>").slice(0, -1);
+      return new Map(
+        entries.map((entry) => [
+          /<D:href>([^<]+)<\/D:href>/.exec(entry)?.[1] ?? "",
+          /<oc:id xmlns:oc="http:\/\/owncloud\.org\/ns">([^<]+)<\/oc:id>/.exec(entry)?.[1],
+        ]),
+      );
+    };
+    const before = await ids();
+    for (const [href, id] of before) assert.ok(id, `${href} has an oc:id`);
+    const id = before.get("/remote.php/webdav/id-before.txt");
+    assert.notEqual(id, before.get("/remote.php/webdav/id-other.txt"));
+    const moved = await request("MOVE", "/remote.php/webdav/id-before.txt", {
+      ...bearer,
+      destination: "https://localhost/remote.php/webdav/id-after.txt",
+    });
+    assert.equal(moved.status, 201);
+    assert.equal((await ids()).get("/remote.php/webdav/id-after.txt"), id);
+  });
+
   it("an anonymous request gets the Bearer challenge and never reaches the file server", async () => {
     const before = reached("/anonymous-probe");
     for (const method of ["PROPFIND", "GET", "PUT", "DELETE"]) {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { APP_ROOT } from "./keystream.js";
-import type { ProcessSet, Started } from "./processes.js";
+import { type ProcessSet, readIfExists, type Started } from "./processes.js";
 
 /** The deployment's nginx files (docs/deployment.md quotes them), copied unchanged next to the test's nginx.conf. */
 export const NGINX_DEPLOY_DIR = path.join(APP_ROOT, "deploy/nginx");
@@ -76,4 +76,21 @@ export function startNginx(processes: ProcessSet, options: NginxOptions): Starte
       logFile: path.join(options.dir, "stdout.log"),
     },
   );
+}
+
+/** One line of nginx's access log (the default `combined` format). */
+export interface ProxyRequest {
+  method: string;
+  path: string;
+  status: number;
+}
+
+/** What reached nginx, in order (its access log in `dir`). */
+export function proxyRequests(dir: string): ProxyRequest[] {
+  const out: ProxyRequest[] = [];
+  for (const line of readIfExists(path.join(dir, "access.log")).split("\n")) {
+    const match = /"(\S+) (\S+) [^"]*" (\d{3}) /.exec(line);
+    if (match) out.push({ method: match[1]!, path: match[2]!, status: Number(match[3]) });
+  }
+  return out;
 }
