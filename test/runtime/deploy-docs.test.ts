@@ -10,9 +10,9 @@ import { REPO_ROOT } from "../support/occ.js";
  * two cannot drift apart.
  */
 const DEPLOY_FILES = [
-  "deploy/nginx/conf.d/keystream-maps.conf",
-  "deploy/nginx/snippets/keystream-locations.conf",
-  "deploy/nginx/snippets/keystream-proxy-headers.conf",
+  "deploy/nginx/keystream-maps.conf",
+  "deploy/nginx/keystream-locations.conf",
+  "deploy/nginx/keystream-proxy-headers.conf",
   "deploy/apache2/keystream-files.conf",
 ];
 
@@ -32,4 +32,18 @@ describe("docs/deployment.md and deploy/", () => {
       assert.ok(blocks.includes(text), `no code block in docs/deployment.md equals ${file}`);
     });
   }
+
+  it("the file server's named location sets the user headers exactly as keystream-protect.conf does", () => {
+    const headersOf = (text: string) =>
+      text
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => /^proxy_set_header (X-Keystream-|Authorization )/.test(line))
+        .sort();
+    const protect = headersOf(fs.readFileSync(path.join(REPO_ROOT, "deploy/nginx/keystream-protect.conf"), "utf8"));
+    const locations = fs.readFileSync(path.join(REPO_ROOT, "deploy/nginx/keystream-locations.conf"), "utf8");
+    const named = /location @keystream_files \{([\s\S]*?)\n\}/.exec(locations)?.[1] ?? "";
+    assert.ok(protect.length >= 3, "keystream-protect.conf sets the user headers");
+    assert.deepEqual(headersOf(named), protect);
+  });
 });

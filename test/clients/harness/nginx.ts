@@ -1,11 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
+import { authRequestSnippet } from "../../support/nginx-forward-auth.js";
 import { APP_ROOT } from "./keystream.js";
 import { type ProcessSet, readIfExists, type Started } from "./processes.js";
 
-/** The deployment's nginx files (docs/deployment.md quotes them), copied unchanged next to the test's nginx.conf. */
+/** The deployment's nginx files (docs/deployment.md quotes them), placed next to the test's nginx.conf as an operator installs them. */
 export const NGINX_DEPLOY_DIR = path.join(APP_ROOT, "deploy/nginx");
-const DEPLOY_FILES = ["conf.d/keystream-maps.conf", "snippets/keystream-locations.conf", "snippets/keystream-proxy-headers.conf"];
+const DEPLOY_FILES: [file: string, installedAs: string][] = [
+  ["keystream-maps.conf", "conf.d/keystream-maps.conf"],
+  ["keystream-locations.conf", "snippets/keystream-locations.conf"],
+  ["keystream-proxy-headers.conf", "snippets/keystream-proxy-headers.conf"],
+  ["keystream-protect.conf", "snippets/keystream-protect.conf"],
+];
 
 export interface NginxOptions {
   dir: string;
@@ -61,10 +67,15 @@ http {
 
 export function startNginx(processes: ProcessSet, options: NginxOptions): Started {
   fs.mkdirSync(options.dir, { recursive: true });
-  for (const file of DEPLOY_FILES) {
-    fs.mkdirSync(path.join(options.dir, path.dirname(file)), { recursive: true });
-    fs.copyFileSync(path.join(NGINX_DEPLOY_DIR, file), path.join(options.dir, file));
+  for (const [file, installedAs] of DEPLOY_FILES) {
+    fs.mkdirSync(path.join(options.dir, path.dirname(installedAs)), { recursive: true });
+    fs.copyFileSync(path.join(NGINX_DEPLOY_DIR, file), path.join(options.dir, installedAs));
   }
+  // The one line an operator edits too: Keystream's address in the auth location.
+  fs.writeFileSync(
+    path.join(options.dir, "snippets/keystream-auth-request.conf"),
+    authRequestSnippet(new URL(options.keystream).host),
+  );
   const config = path.join(options.dir, "nginx.conf");
   fs.writeFileSync(config, nginxConfig(options));
   // -p: prefix for relative paths; -e: the start-up error log before the config is read.
