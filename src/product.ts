@@ -1,19 +1,24 @@
 import { readFileSync } from "node:fs";
 
 /**
- * How Keystream presents itself to clients. The version is ownCloud's 10.x line on purpose:
- * ownCloud clients refuse servers below 7 and warn below 10 (research/owncloud-desktop-client.md §1).
+ * How Keystream presents itself to clients in status.php and the capabilities. One answer serves
+ * both desktop clients (docs/decisions.md "One status.php for both desktop clients"):
+ * - ownCloud 2.11 refuses servers below 7, warns below 10 or when the product name is "Nextcloud",
+ *   and chooses its OAuth2 login from the DAV Bearer challenge, not from the version
+ *   (research/owncloud-desktop-client.md §1);
+ * - Nextcloud 3.7 uses Login Flow v2 from version 16 on (below: ownCloud-style OAuth or Basic)
+ *   and calls servers below 16 unsupported (research/nextcloud-desktop-client.md §1.3, §1.5).
  */
 export const PRODUCT = {
   name: "Keystream",
-  version: "10.11.0.0",
-  versionString: "10.11.0",
+  version: "25.0.0.0",
+  versionString: "25.0.0",
   edition: "Community",
 } as const;
 
 /**
  * Keystream's own release (package.json's `version`), which `./occ --version` and `./occ status`
- * report; status.php keeps answering with PRODUCT's ownCloud version above. Read at run time from
+ * report; status.php keeps answering with PRODUCT's client-facing version above. Read at run time from
  * the application root (one level above src/ and dist/ alike), so it cannot drift from the package.
  */
 export function keystreamVersion(): string {

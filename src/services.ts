@@ -10,16 +10,24 @@ import { ActivityService } from "./activity/service.js";
 import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
 import { JobScheduler } from "./jobs/scheduler.js";
+import { LoginFlowService } from "./login-flow/service.js";
 import type { OAuthService } from "./oauth/service.js";
 import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./oauth/setup.js";
 import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
 import { createOpenIdProvider } from "./oidc/setup.js";
 import { keyFileSecretBox } from "./security/secret-box.js";
-import { LOGIN_THROTTLE, Throttle, TOKEN_THROTTLE } from "./security/throttle.js";
+import {
+  LOGIN_FLOW_POLL_THROTTLE,
+  LOGIN_FLOW_START_THROTTLE,
+  LOGIN_THROTTLE,
+  Throttle,
+  TOKEN_THROTTLE,
+} from "./security/throttle.js";
 import { ActivityStore } from "./storage/activity-store.js";
 import type { Storage } from "./storage/connect.js";
 import { IdempotencyStore } from "./storage/idempotency-store.js";
+import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
 
 /**
@@ -45,6 +53,11 @@ export interface Services {
   /** OpenID Connect on top of `oauth` (issue 15): ID tokens, signing keys, logout. */
   oidc: OpenIdProvider;
   activity: ActivityService;
+  /** Nextcloud's Login Flow v2 (issue 13): flows in the database, app passwords sealed until polled. */
+  loginFlows: LoginFlowService;
+  /** Login Flow v2 starts and polls, per IP (security/throttle.ts). */
+  loginFlowStartThrottle: Throttle;
+  loginFlowPollThrottle: Throttle;
   /** This process's Prometheus metrics (observability/metrics.ts); the HTTP layer records into it. */
   metrics: Metrics;
 }
@@ -89,6 +102,8 @@ export function createServices(options: ServiceOptions): Services {
   );
   const loginThrottle = new Throttle(db, clock, LOGIN_THROTTLE);
   const tokenThrottle = new Throttle(db, clock, TOKEN_THROTTLE);
+  const loginFlowStartThrottle = new Throttle(db, clock, LOGIN_FLOW_START_THROTTLE);
+  const loginFlowPollThrottle = new Throttle(db, clock, LOGIN_FLOW_POLL_THROTTLE);
   // Throttle rows whose failures were forgotten and that hold no reservation (review finding 10).
   jobs.register({
     name: "security:throttle-purge",
@@ -96,6 +111,8 @@ export function createServices(options: ServiceOptions): Services {
     run: async () => {
       await loginThrottle.purgeStale();
       await tokenThrottle.purgeStale();
+      await loginFlowStartThrottle.purgeStale();
+      await loginFlowPollThrottle.purgeStale();
     },
   });
   registerActivityJobs(jobs, activity, log);
@@ -123,6 +140,20 @@ export function createServices(options: ServiceOptions): Services {
     oauth,
     sealer: keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE),
   });
+  // Login Flow v2 keeps the granted app password sealed with the client-secret key file until the
+  // poll (docs/decisions.md), and expired flows are purged with the app passwords nobody received.
+  const loginFlows = new LoginFlowService(
+    new SqlLoginFlowStore(db, (on) => new AppPasswords(on, clock)),
+    clock,
+    keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE),
+  );
+  jobs.register({
+    name: "login-flow:expired",
+    intervalSeconds: () => 600,
+    run: async () => {
+      await loginFlows.purgeExpired();
+    },
+  });
   return {
     storage,
     settings,
@@ -140,6 +171,9 @@ export function createServices(options: ServiceOptions): Services {
     oauth,
     oidc,
     activity,
+    loginFlows,
+    loginFlowStartThrottle,
+    loginFlowPollThrottle,
     metrics,
   };
 }

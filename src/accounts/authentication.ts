@@ -13,6 +13,8 @@ export interface Principal {
   scope?: string | null;
   /** For method "session": the session, whose CSRF token guards state-changing forms. */
   session?: Session;
+  /** For method "app-password": which app password (a client may delete its own, OCS core/apppassword). */
+  appPasswordId?: number;
 }
 
 /**
@@ -102,7 +104,9 @@ export class Authenticator {
     if (!appPassword) return undefined;
     if (appPassword.uid !== uid) return { failure: "invalid_credentials" };
     const user = await this.users.find(uid);
-    return user?.enabled ? { principal: { user, method: "app-password" } } : { failure: "invalid_credentials" };
+    return user?.enabled
+      ? { principal: { user, method: "app-password", appPasswordId: appPassword.id } }
+      : { failure: "invalid_credentials" };
   }
 
   /** The account-password half of HTTP Basic (argon2id), refused when `token_auth_enforced`. */

@@ -68,6 +68,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           description:
             "For reverse proxies in front of a file server: nginx auth_request, Caddy forward_auth, Traefik ForwardAuth.",
         },
+        { name: "Login Flow v2", description: "Nextcloud's client login: start a flow, poll for its app password." },
       ],
       components: { securitySchemes: SECURITY_SCHEMES },
     },

@@ -58,6 +58,37 @@ export const TOKEN_THROTTLE: ThrottlePolicy = {
 };
 
 /**
+ * Login Flow v2 starts (`POST /index.php/login/v2`), per IP. Every flow started counts (there is no
+ * wrong answer to fail with): a row per flow is what a flood would cost the database. A person sets
+ * up a client with a few starts; an office behind one address with many more, spaced out: the delay
+ * grows to 5 s (the desktop client waits 30 s), and refusal comes only after 300 starts without a
+ * 10-minute pause (docs/decisions.md "Login Flow v2 throttling").
+ */
+export const LOGIN_FLOW_START_THROTTLE: ThrottlePolicy = {
+  namespace: "flowstart",
+  baseDelayMs: 100,
+  maxDelayMs: 5_000,
+  forgetAfterSeconds: 600,
+  lockoutAfterFailures: 300,
+  lockoutSeconds: 600,
+};
+
+/**
+ * Login Flow v2 polls, per IP, counting only polls of tokens that name no flow (what guessing
+ * produces); polling one's own flow, pending, expired or cancelled, never counts, so a client
+ * polling every few seconds for the flow's 20 minutes is never slowed or refused. The same shape as
+ * the token endpoints: the tokens are 128 random characters.
+ */
+export const LOGIN_FLOW_POLL_THROTTLE: ThrottlePolicy = {
+  namespace: "flowpoll",
+  baseDelayMs: 100,
+  maxDelayMs: 10_000,
+  forgetAfterSeconds: 3600,
+  lockoutAfterFailures: 100,
+  lockoutSeconds: 300,
+};
+
+/**
  * One bucket an attempt counts in. A `shared` bucket (a client address) is used by many legitimate
  * clients at once (users behind one NAT, a busy integration): there, attempts in flight add to the
  * delay only once the bucket has a failure on record, and always to the ceiling. A personal bucket
@@ -87,6 +118,16 @@ export function loginBuckets(ip: string, uid: string): ThrottleBucket[] {
 /** The token-endpoint family counts per client address. */
 export function tokenBuckets(ip: string): ThrottleBucket[] {
   return [{ key: `${TOKEN_THROTTLE.namespace}:ip:${ip}`, shared: true }];
+}
+
+/** Login Flow v2 starts count per client address. */
+export function loginFlowStartBuckets(ip: string): ThrottleBucket[] {
+  return [{ key: `${LOGIN_FLOW_START_THROTTLE.namespace}:ip:${ip}`, shared: true }];
+}
+
+/** Login Flow v2 polls count per client address. */
+export function loginFlowPollBuckets(ip: string): ThrottleBucket[] {
+  return [{ key: `${LOGIN_FLOW_POLL_THROTTLE.namespace}:ip:${ip}`, shared: true }];
 }
 
 export function delayForFailures(failures: number, policy: ThrottlePolicy): number {

@@ -16,6 +16,7 @@ fi
 # package → a file it provides (checked instead of dpkg state, so a partial install is repaired)
 declare -A provides=(
   [owncloud-client]=/usr/bin/owncloud
+  [nextcloud-desktop]=/usr/bin/nextcloud
   [xvfb]=/usr/bin/Xvfb
   [xdotool]=/usr/bin/xdotool
   [gnome-keyring]=/usr/bin/gnome-keyring-daemon
@@ -73,4 +74,4 @@ for package in "${missing[@]}"; do
     exit 1
   fi
 done
-echo "owncloud client: $(dpkg-query -W -f='${Version}' owncloud-client), chromium: $(dpkg-query -W -f='${Version}' chromium)"
+echo "owncloud client: $(dpkg-query -W -f='${Version}' owncloud-client), nextcloud client: $(dpkg-query -W -f='${Version}' nextcloud-desktop), chromium: $(dpkg-query -W -f='${Version}' chromium)"

@@ -18,8 +18,8 @@ describe("GET /ocs/v{1,2}.php/cloud/capabilities", () => {
     const { ocs } = response.json();
     assert.equal(ocs.meta.status, "ok");
     assert.deepEqual(ocs.data.version, {
-      major: 10,
-      minor: 11,
+      major: 25,
+      minor: 0,
       micro: 0,
       string: PRODUCT.versionString,
       edition: PRODUCT.edition,

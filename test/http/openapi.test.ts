@@ -6,7 +6,8 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { strictParams } from "../../src/http/oauth-params.js";
 import { OPENAPI_PATH } from "../../src/http/openapi.js";
 import { fileEvent } from "../activity/support.js";
-import { basic, createOAuthTestApp, exchangeCode, issueCode, refresh, userinfo, WEB_CLIENT } from "../oauth/support.js";
+import { answerGrantPage, loggedIn } from "../login-flow/support.js";
+import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, refresh, userinfo, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 
 /**
@@ -22,6 +23,7 @@ const API_PREFIXES = [
   "/index.php/apps/oauth2/.well-known/",
   "/index.php/apps/activity/api/",
   "/index.php/apps/keystream/api/",
+  "/index.php/login/v2/poll",
   "/ocs/",
   "/status.php",
   "/.well-known/",
@@ -207,6 +209,24 @@ describe("the OpenAPI 3.1 document", () => {
       return doc.paths[templateOf(path)]?.[method.toLowerCase()] === undefined;
     });
     assert.deepEqual(missing, []);
+  });
+
+  it("real answers of Login Flow v2 match the document (start, poll before and after the grant, a malformed poll)", async () => {
+    const START = "/index.php/login/v2";
+    const POLL = "/index.php/login/v2/poll";
+    assert.ok(doc.paths[START]?.post, "the start is documented");
+    const started = await call("POST", START, START, { headers: { "user-agent": "openapi (Desktop Client - Linux)" } });
+    const { poll, login } = started.json();
+    const form = (body: string) => ({ headers: { "content-type": "application/x-www-form-urlencoded" }, payload: body });
+    const tokenForm = form(new URLSearchParams({ token: poll.token }).toString());
+    assert.equal((await call("POST", POLL, POLL, tokenForm)).statusCode, 404);
+    await answerGrantPage(
+      await loggedIn(t.app, "alice", PASSWORD),
+      { pollToken: poll.token, endpoint: poll.endpoint, login, loginPath: new URL(login).pathname },
+      "grant",
+    );
+    assert.equal((await call("POST", POLL, POLL, tokenForm)).statusCode, 200);
+    assert.equal((await call("POST", POLL, POLL, form("token=a&token=b"))).statusCode, 400);
   });
 
   it("real answers of a whole flow match the document (status, body, headers)", async () => {

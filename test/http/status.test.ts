@@ -36,8 +36,9 @@ describe("GET /status.php", () => {
         productname: "Keystream",
       },
     );
-    // ownCloud clients compare the four-part version and need a 10.x server.
-    assert.match(body.version, /^10\.\d+\.\d+\.\d+$/);
+    // Clients compare the four-part version: ownCloud's need 10 or above, Nextcloud's 16 or above
+    // for Login Flow v2 (test/http/nextcloud-client.test.ts holds both thresholds).
+    assert.match(body.version, /^\d+\.\d+\.\d+\.\d+$/);
     assert.equal(body.versionstring, body.version.split(".").slice(0, 3).join("."));
   });
 

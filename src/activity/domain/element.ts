@@ -41,6 +41,29 @@ export interface ActivityElement {
   icon: string;
 }
 
+/** A preview of a file named by an activity (research §5.2); Keystream gives none, see `withPreviews`. */
+export interface ActivityPreview {
+  link: string;
+  source: string;
+  mimeType: string;
+  isMimeTypeIcon: boolean;
+  fileId: number;
+  view: string;
+  filename: string;
+}
+
+/** The element as answered to `previews=true`: upstream then adds the list to every element. */
+export type ActivityElementWithPreviews = ActivityElement & { previews: ActivityPreview[] };
+
+/**
+ * The previews of an element: always none. Keystream holds no files, mime types or thumbnails,
+ * so it has nothing true to show; upstream answers `[]` likewise for objects it cannot preview, and
+ * the Nextcloud desktop client reads the empty list as "no thumbnail" (research §5.2, docs/decisions.md).
+ */
+export function withPreviews(element: ActivityElement): ActivityElementWithPreviews {
+  return { ...element, previews: [] };
+}
+
 /** An element plus its rendered segments, which the web page turns into HTML. */
 export interface StreamEntry {
   element: ActivityElement;

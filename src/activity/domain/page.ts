@@ -16,6 +16,8 @@ export interface ListQuery {
   objectId: number | undefined;
   /** `json` or `xml` when the request named one; carried into the next link. */
   format: string | undefined;
+  /** `previews=true`: each element carries a `previews` list (research §2, §5.2). */
+  previews: boolean;
 }
 
 /** PHP's int cast, which upstream applies to query values: leading digits, else 0. */
@@ -25,6 +27,11 @@ function phpInt(value: unknown): number {
   if (!match?.[1]) return 0;
   const n = Number(match[1]);
   return Number.isSafeInteger(n) ? n : 0;
+}
+
+/** PHP's bool cast of a query value, as upstream reads `previews`: "", "0" and "false" are false. */
+function phpBool(value: unknown): boolean {
+  return typeof value === "string" && value !== "" && value !== "0" && value !== "false";
 }
 
 /** Absent or unreadable → 50; below 1 → 1; above 200 → 200. */
@@ -47,6 +54,7 @@ export function parseListQuery(filter: string, raw: Record<string, unknown>): Li
     objectType: both ? objectType : undefined,
     objectId: both ? objectId : undefined,
     format,
+    previews: phpBool(raw.previews),
   };
 }
 

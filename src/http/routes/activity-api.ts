@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { withPreviews } from "../../activity/domain/element.js";
 import { findFilter } from "../../activity/domain/filters.js";
 import { isNotModified, parseListQuery } from "../../activity/domain/page.js";
 import type { StreamPage } from "../../activity/list-activities.js";
@@ -40,11 +41,8 @@ async function stream(
   streamHeaders(reply, page, `${base}${prefix}`);
   const ifNoneMatch = request.headers["if-none-match"];
   if (isNotModified(page.entries.length, page.etag, ifNoneMatch)) return reply.status(304).send();
-  return sendActivityOcs(
-    request,
-    reply,
-    page.entries.map((e) => e.element),
-  );
+  const elements = page.entries.map((e) => e.element);
+  return sendActivityOcs(request, reply, query.previews ? elements.map(withPreviews) : elements);
 }
 
 /** `GET …/api/v2/activity[/:filter]` and `GET …/api/v2/activity/filters` (spec: Endpoints). */

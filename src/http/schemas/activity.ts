@@ -36,6 +36,7 @@ export const StreamQuery = Type.Object({
   object_type: queryValue("With object_id: only activities about this object."),
   object_id: queryValue("With object_type: only activities about this object."),
   format: Type.Optional(OcsFormat),
+  previews: queryValue("`true`: every element carries a `previews` list (always empty: Keystream holds no files)."),
 });
 
 const ScalarParameter = Type.Object(
@@ -95,6 +96,9 @@ export const ActivityElement = Type.Object(
       description: '`{"<object_id>": "<object_name>"}`, or a list (PHP\'s `[]`).',
     }),
     icon: Type.String(),
+    previews: Type.Optional(
+      Type.Array(Type.Any(), { maxItems: 0, description: "Only with `previews=true`; always empty (no file previews)." }),
+    ),
   },
   { additionalProperties: false, title: "ActivityElement" },
 );

@@ -108,3 +108,18 @@ export const userRouteSchema = {
     ...MAINTENANCE_RESPONSE,
   },
 };
+
+export const appPasswordDeleteRouteSchema = {
+  tags: TAGS,
+  summary: "Delete the app password the request is made with",
+  description:
+    "Nextcloud's `DELETE /ocs/v2.php/core/apppassword`: a client signing itself out (the Nextcloud desktop client when its account is removed) revokes its own app password. Other credentials get 403.",
+  security: USER_SECURITY,
+  querystring: Type.Object({ format: Type.Optional(OcsFormat) }),
+  response: {
+    200: ocsResponse("The app password is revoked.", Type.Array(Type.Any(), { maxItems: 0 })),
+    403: ocsResponse("The request was not made with an app password.", Type.Array(Type.Any(), { maxItems: 0 })),
+    ...AUTHENTICATION_RESPONSES,
+    ...MAINTENANCE_RESPONSE,
+  },
+};

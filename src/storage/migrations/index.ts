@@ -11,6 +11,7 @@ import { clientResourceServerMigration } from "./2026_11_24_0008_client_resource
 import { idempotencyKeysMigration } from "./2026_11_24_0009_idempotency_keys.js";
 import { throttleKeysMigration } from "./2026_11_24_0010_throttle_keys.js";
 import { oidcMigration } from "./2026_11_24_0011_oidc.js";
+import { loginFlowMigration } from "./2026_11_24_0012_login_flow.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -28,5 +29,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_24_0009_idempotency_keys": idempotencyKeysMigration(),
     "2026_11_24_0010_throttle_keys": throttleKeysMigration(),
     "2026_11_24_0011_oidc": oidcMigration(),
+    "2026_11_24_0012_login_flow": loginFlowMigration(),
   };
 }

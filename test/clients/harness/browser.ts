@@ -2,8 +2,8 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../support/browser.js";
 
 /**
- * The user's browser: the xdg-open shim hands it the authorize URL the client opened; it logs in
- * and consents as a person would. One context (one cookie jar) for the whole test, so the later
+ * The user's browser: the xdg-open shim hands it the URL the client opened (OAuth authorize, or
+ * Login Flow v2 login); it logs in and consents as a person would. One context (one cookie jar) for the whole test, so the later
  * revoke in personal settings happens in the same logged-in session.
  */
 export class UserBrowser {
@@ -43,11 +43,7 @@ export class UserBrowser {
       const listenerResponse = page.waitForResponse((r) => r.url().startsWith(`${redirect.origin}/?`), { timeout: 60_000 });
       listenerResponse.catch(() => undefined); // observed below; never an unhandled rejection
       await page.goto(authorizeUrl);
-      if (await page.locator('input[name="password"]').count()) {
-        await page.fill('input[name="user"]', user);
-        await page.fill('input[name="password"]', password);
-        await Promise.all([page.waitForLoadState("load"), page.click("#submit")]);
-      }
+      await this.logInIfAsked(page, user, password);
       await page.locator("#oauth-consent #authorize").click();
       const response = await listenerResponse;
       await page.waitForLoadState("load").catch(() => undefined);
@@ -60,12 +56,45 @@ export class UserBrowser {
     }
   }
 
-  /** Personal settings → "Revoke" in the row of the named application (OAuth authorized clients). */
-  async revokeInPersonalSettings(settingsUrl: string, clientName: string): Promise<void> {
+  /**
+   * Login Flow v2 in the browser: opens the `login` URL the client handed to xdg-open, logs in if
+   * asked, and presses **Grant access** on the page naming the application; returns the page the
+   * browser ends on (Keystream's "account connected" page).
+   */
+  async grantLoginFlow(loginUrl: string, user: string, password: string): Promise<{ finalUrl: string; text: string }> {
+    const page = await this.context.newPage();
+    try {
+      await page.goto(loginUrl);
+      await this.logInIfAsked(page, user, password);
+      const grant = page.getByRole("button", { name: "Grant access" });
+      await grant.waitFor({ state: "visible" });
+      await Promise.all([page.waitForLoadState("load"), grant.click()]);
+      await page.waitForLoadState("load").catch(() => undefined);
+      return { finalUrl: page.url(), text: await pageText(page) };
+    } catch (error) {
+      throw new Error(`browser at ${page.url()}: ${(error as Error).message}\n${await pageText(page)}`);
+    } finally {
+      await closeQuietly(page);
+    }
+  }
+
+  private async logInIfAsked(page: Page, user: string, password: string): Promise<void> {
+    if (await page.locator('input[name="password"]').count()) {
+      await page.fill('input[name="user"]', user);
+      await page.fill('input[name="password"]', password);
+      await Promise.all([page.waitForLoadState("load"), page.click("#submit")]);
+    }
+  }
+
+  /**
+   * Personal settings → "Revoke" in the row of the named entry: an OAuth authorized application
+   * (`#oauth2-authorized`, the default) or an app password (`#app-password-list`).
+   */
+  async revokeInPersonalSettings(settingsUrl: string, name: string, list = "#oauth2-authorized"): Promise<void> {
     const page = await this.context.newPage();
     try {
       await page.goto(settingsUrl);
-      const row = page.locator("#oauth2-authorized tr", { hasText: clientName });
+      const row = page.locator(`${list} tr`, { hasText: name });
       const answered = page.waitForResponse(
         (r) => /\/revoke$/.test(new URL(r.url()).pathname) && r.request().method() === "POST",
       );

@@ -3,7 +3,7 @@ import path from "node:path";
 import { delay, type ProcessSet, readIfExists, run, type Started, waitFor } from "./processes.js";
 
 /**
- * A desktop for the ownCloud client without a desktop (research/owncloud-desktop-client.md §9):
+ * A desktop for the desktop clients without a desktop (research/owncloud-desktop-client.md §9):
  * Xvfb, a private D-Bus session bus with an unlocked gnome-keyring (so the refresh token is
  * stored and survives a restart), and an `xdg-open` shim first on PATH that records the URL the
  * client wants a browser for.
@@ -101,7 +101,7 @@ export async function startDesktop(processes: ProcessSet, dir: string): Promise<
   fs.writeFileSync(openedUrlsFile, "");
   fs.writeFileSync(
     path.join(shimDir, "xdg-open"),
-    `#!/bin/sh\n# Test shim: the ownCloud client opens its browser through xdg-open; record the URL for the test's browser.\nprintf '%s\\n' "$1" >> '${openedUrlsFile}'\nexit 0\n`,
+    `#!/bin/sh\n# Test shim: the desktop client opens its browser through xdg-open; record the URL for the test's browser.\nprintf '%s\\n' "$1" >> '${openedUrlsFile}'\nexit 0\n`,
     { mode: 0o755 },
   );
   return {
@@ -120,7 +120,14 @@ export interface ClientRun {
   log(): string;
 }
 
+/** The two unmodified desktop clients the tests drive (Debian `owncloud-client`, `nextcloud-desktop`). */
+export type DesktopClientKind = "owncloud" | "nextcloud";
+
 export interface ClientOptions {
+  /** Which client; the ownCloud one when absent. */
+  kind?: DesktopClientKind;
+  /** Extra command-line options (e.g. the Nextcloud client's `--overridelocaldir`). */
+  extraArgs?: string[];
   serverUrl: string;
   /** Copy of /etc/ssl/certs with the test CA (see tls.ts). */
   trustDir: string;
@@ -146,17 +153,30 @@ export function startClient(processes: ProcessSet, desktop: Desktop, options: Cl
     DISPLAY: desktop.display,
     DBUS_SESSION_BUS_ADDRESS: desktop.busAddress,
     QT_QPA_PLATFORM: "xcb",
+    // The Nextcloud client's tray window is Qt Quick: render it without GLX (research nextcloud §6.6).
+    QT_QUICK_BACKEND: "software",
     LANG: "C.UTF-8",
-    OWNCLOUD_OVERRIDE_SERVER_URL: options.serverUrl,
     // Every request and response (Authorization redacted by the client) in the client's own log.
     QT_LOGGING_RULES: "sync.httplogger=true",
   };
+  const kind = options.kind ?? "owncloud";
+  // Each client locks its server URL its own way: ownCloud by variable, Nextcloud by option (§6.1).
+  if (kind === "owncloud") env.OWNCLOUD_OVERRIDE_SERVER_URL = options.serverUrl;
+  const urlArgs = kind === "nextcloud" ? ["--overrideserverurl", options.serverUrl] : [];
   const asRoot = process.getuid?.() === 0;
   const unshareArgs = asRoot ? ["-m"] : ["-r", "-m"];
   const script = 'mount --bind "$0" /etc/ssl/certs && exec "$@"';
-  const clientArgs = ["/usr/bin/owncloud", "--logfile", options.logFile, "--logdebug", "--logflush"];
+  const clientArgs = [
+    `/usr/bin/${kind}`,
+    "--logfile",
+    options.logFile,
+    "--logdebug",
+    "--logflush",
+    ...urlArgs,
+    ...(options.extraArgs ?? []),
+  ];
   const started = processes.start(
-    "owncloud",
+    kind,
     "/usr/bin/unshare",
     [...unshareArgs, "/bin/sh", "-c", script, options.trustDir, ...clientArgs],
     {
@@ -180,7 +200,7 @@ export function findWindows(desktop: Desktop, name: string): string[] {
   }
 }
 
-/** Presses Return in the wizard (focus is on its Connect… button) until `done` says it worked. */
+/** Presses Return in the ownCloud wizard (focus is on its Connect… button) until `done` says it worked. */
 export async function pressWizardConnect(desktop: Desktop, done: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!done()) {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Desktop } from "./desktop.js";
+import { selectedLines } from "./scenario.js";
 
 /** The ownCloud desktop client's settings file in the test's home (research/owncloud-desktop-client.md §6). */
 function configFile(desktop: Desktop): string {
@@ -32,13 +33,9 @@ export function readConfig(desktop: Desktop): string {
   }
 }
 
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /** The client's log lines worth quoting (research §5), HTTP lines only for the token endpoint. */
 export function interestingLines(log: string): string[] {
-  const patterns = [
+  return selectedLines(log, [
     /Auth type for/,
     /Connect to url/,
     /Remote folder found/,
@@ -50,27 +47,5 @@ export function interestingLines(log: string): string[] {
     /Completed propagation of/,
     /Response: POST \d+ \S+\/api\/v1\/token/,
     /(del|removed) "ownCloud_credentials/,
-  ];
-  return log
-    .split("\n")
-    .filter((line) => patterns.some((p) => p.test(line)))
-    .map((line) => line.replace(/(access_token|refresh_token)(\\*":\\*")[^"\\]+/g, "$1$2[redacted]"))
-    .map((line) => (line.length > 400 ? `${line.slice(0, 400)}…` : line));
-}
-
-/** An HTTPS GET that trusts the test CA only (the harness's own check of the nginx set-up). */
-export async function httpsGet(url: string, caFile: string): Promise<{ status: number; body: string }> {
-  const https = await import("node:https");
-  return new Promise((resolve, reject) => {
-    const request = https.get(url, { ca: fs.readFileSync(caFile) }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on("error", reject);
-    request.setTimeout(10_000, () => request.destroy(new Error("timeout")));
-  });
+  ]);
 }

@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import type { DesktopClientKind } from "./desktop.js";
 import { APP_ROOT } from "./keystream.js";
 
 /** What the client test needs on the machine (test/clients/install.sh installs the packages). */
 const REQUIRED_FILES: [file: string, from: string][] = [
-  ["/usr/bin/owncloud", "Debian package owncloud-client"],
   ["/usr/bin/Xvfb", "Debian package xvfb"],
   ["/usr/bin/xdotool", "Debian package xdotool"],
   ["/usr/bin/gnome-keyring-daemon", "Debian package gnome-keyring"],
@@ -19,10 +19,16 @@ const REQUIRED_FILES: [file: string, from: string][] = [
   ["/usr/bin/unshare", "Debian package util-linux"],
 ];
 
-/** Each missing prerequisite, with the reason; empty when the test can run. */
-export function missingPrerequisites(): string[] {
+/** Each client's binary and the Debian package it comes from. */
+const CLIENT_BINARIES = {
+  owncloud: ["/usr/bin/owncloud", "Debian package owncloud-client"],
+  nextcloud: ["/usr/bin/nextcloud", "Debian package nextcloud-desktop"],
+} as const satisfies Record<DesktopClientKind, [string, string]>;
+
+/** Each missing prerequisite of the test of `client`, with the reason; empty when the test can run. */
+export function missingPrerequisites(client: DesktopClientKind): string[] {
   const missing: string[] = [];
-  for (const [file, from] of REQUIRED_FILES) {
+  for (const [file, from] of [CLIENT_BINARIES[client], ...REQUIRED_FILES]) {
     if (!fs.existsSync(file)) missing.push(`${file} is missing (${from}; run test/clients/install.sh)`);
   }
   if (!fs.existsSync(path.join(APP_ROOT, "dist/main.js"))) missing.push("dist/main.js is missing (run npm run build)");

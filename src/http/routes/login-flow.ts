@@ -1,0 +1,157 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Principal } from "../../accounts/authentication.js";
+import { clientNameOf } from "../../login-flow/flow.js";
+import { type AttemptOutcome, loginFlowPollBuckets, loginFlowStartBuckets } from "../../security/throttle.js";
+import { baseUrl } from "../base-url.js";
+import { messagePage, sendPage } from "../pages/layout.js";
+import {
+  loginFlowCancelledPage,
+  loginFlowDonePage,
+  loginFlowGrantPage,
+  loginFlowInvalidPage,
+  loginFlowLoginNote,
+} from "../pages/login-flow.js";
+import type { PageUser } from "../pages/oauth.js";
+import { authenticate, csrfValid } from "../plugins/authentication.js";
+import { loginFlowPollRouteSchema, loginFlowStartRouteSchema } from "../schemas/login-flow.js";
+import { throttledAttempt } from "../throttling.js";
+
+export const LOGIN_FLOW_START_PATH = "/index.php/login/v2";
+export const LOGIN_FLOW_POLL_PATH = "/index.php/login/v2/poll";
+/** The browser's pages: `${LOGIN_FLOW_PAGE_PREFIX}/<login token>` (GET), then `/grant` or `/cancel` (POST). */
+export const LOGIN_FLOW_PAGE_PREFIX = "/index.php/login/v2/flow";
+
+const FLOW_PAGE = /^\/index\.php\/login\/v2\/flow\/([A-Za-z0-9]{1,256})$/;
+
+function pageUser(principal: Principal): PageUser {
+  return { uid: principal.user.uid, displayName: principal.user.displayName, csrfToken: principal.session?.csrfToken ?? "" };
+}
+
+function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
+  return reply
+    .status(429)
+    .header("retry-after", String(retryAfterSeconds))
+    .send({ error: "too_many_requests", error_description: "Too many requests from this address; try again later." });
+}
+
+/** The logged-in browser session, else a 303 to the login page and back to the flow's page. */
+async function sessionUser(request: FastifyRequest, reply: FastifyReply, flowPage: string): Promise<Principal | undefined> {
+  const auth = await authenticate(request);
+  if ("principal" in auth && auth.principal.method === "session") return auth.principal;
+  reply.redirect(`/index.php/login?redirect_url=${encodeURIComponent(flowPage)}`, 303);
+  return undefined;
+}
+
+/**
+ * Nextcloud's Login Flow v2 (issue 13; research nextcloud-desktop-client.md §2): the start and
+ * poll endpoints a client calls without credentials, and the browser's grant pages.
+ */
+export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
+  const { loginFlows, loginFlowStartThrottle, loginFlowPollThrottle } = app.services;
+
+  // The login page names the application waiting for this login (as the OAuth module does).
+  app.loginNoteProviders.push(async (redirectUrl) => {
+    const token = FLOW_PAGE.exec(redirectUrl)?.[1];
+    const flow = token === undefined ? undefined : await loginFlows.pending(token);
+    return flow && loginFlowLoginNote(flow.clientName);
+  });
+
+  // The start takes no parameters, and clients differ in what they declare for their empty body (a
+  // JSON content type with no body would be a 400): in this route's own context every body is
+  // accepted and ignored, as Nextcloud's server does.
+  await app.register(async (start) => {
+    start.removeAllContentTypeParsers();
+    start.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: 64 * 1024 }, (_request, _body, done) =>
+      done(null, undefined),
+    );
+    start.post(LOGIN_FLOW_START_PATH, { schema: loginFlowStartRouteSchema }, startFlow);
+  });
+
+  async function startFlow(request: FastifyRequest, reply: FastifyReply) {
+    // Every start counts in its address's bucket: there is no failure to wait for (security/throttle.ts).
+    const gate = await throttledAttempt(
+      request,
+      loginFlowStartThrottle,
+      loginFlowStartBuckets(request.ip),
+      () => loginFlows.start(clientNameOf(request.headers["user-agent"])),
+      (): AttemptOutcome => ({ kind: "failure" }),
+    );
+    if (gate.refused) {
+      request.log.warn({ event: "login_flow_throttled", ip: request.ip }, "login flow start refused: too many flows");
+      return tooManyRequests(reply, gate.retryAfterSeconds);
+    }
+    const base = baseUrl(request);
+    return reply.header("cache-control", "no-store").send({
+      poll: { token: gate.value.pollToken, endpoint: `${base}${LOGIN_FLOW_POLL_PATH}` },
+      login: `${base}${LOGIN_FLOW_PAGE_PREFIX}/${gate.value.loginToken}`,
+    });
+  }
+
+  app.post(LOGIN_FLOW_POLL_PATH, { schema: loginFlowPollRouteSchema }, async (request, reply) => {
+    const token = (request.body as { token?: unknown } | null | undefined)?.token;
+    const pollToken = typeof token === "string" ? token : "";
+    // Only a token naming no flow counts (what guessing produces); polling one's own flow never
+    // does, whatever its state (docs/decisions.md "Login Flow v2 throttling").
+    const gate = await throttledAttempt(
+      request,
+      loginFlowPollThrottle,
+      loginFlowPollBuckets(request.ip),
+      async () => (pollToken === "" ? { kind: "unknown" as const } : loginFlows.poll(pollToken)),
+      (outcome): AttemptOutcome => (outcome.kind === "unknown" ? { kind: "failure" } : { kind: "uncounted" }),
+    );
+    if (gate.refused) {
+      request.log.warn(
+        { event: "login_flow_poll_throttled", ip: request.ip },
+        "login flow poll refused: too many unknown tokens",
+      );
+      return tooManyRequests(reply, gate.retryAfterSeconds);
+    }
+    const outcome = gate.value;
+    if (outcome.kind !== "granted") {
+      return reply
+        .status(404)
+        .send({ error: "not_found", error_description: "No granted login flow for this token (not yet, or not any more)." });
+    }
+    request.log.info({ event: "login_flow_polled", uid: outcome.loginName, ip: request.ip }, "login flow credentials delivered");
+    return reply
+      .header("cache-control", "no-store")
+      .send({ server: baseUrl(request), loginName: outcome.loginName, appPassword: outcome.appPassword });
+  });
+
+  app.get(`${LOGIN_FLOW_PAGE_PREFIX}/:loginToken`, async (request, reply) => {
+    const { loginToken } = request.params as { loginToken: string };
+    const flowPage = `${LOGIN_FLOW_PAGE_PREFIX}/${encodeURIComponent(loginToken)}`;
+    const flow = await loginFlows.pending(loginToken);
+    if (!flow) return sendPage(reply, loginFlowInvalidPage(), 404);
+    const principal = await sessionUser(request, reply, flowPage);
+    if (!principal) return;
+    return sendPage(reply, loginFlowGrantPage({ clientName: flow.clientName, user: pageUser(principal), actionBase: flowPage }));
+  });
+
+  for (const action of ["grant", "cancel"] as const) {
+    app.post(`${LOGIN_FLOW_PAGE_PREFIX}/:loginToken/${action}`, async (request, reply) => {
+      const { loginToken } = request.params as { loginToken: string };
+      const principal = await sessionUser(request, reply, `${LOGIN_FLOW_PAGE_PREFIX}/${encodeURIComponent(loginToken)}`);
+      if (!principal) return;
+      const user = pageUser(principal);
+      if (!csrfValid(request, principal.session)) {
+        return sendPage(
+          reply,
+          messagePage("Request not valid", "The form expired or was not sent from this site. Reload the page and try again."),
+          403,
+        );
+      }
+      if (action === "cancel") {
+        const cancelled = await loginFlows.cancel(loginToken);
+        if (!cancelled) return sendPage(reply, loginFlowInvalidPage(user), 404);
+        request.log.info({ event: "login_flow_cancelled", uid: user.uid }, "login flow cancelled");
+        return sendPage(reply, loginFlowCancelledPage(user));
+      }
+      const flow = await loginFlows.pending(loginToken);
+      const granted = flow !== undefined && (await loginFlows.grant(loginToken, { uid: user.uid, loginName: user.uid }));
+      if (!flow || !granted) return sendPage(reply, loginFlowInvalidPage(user), 404);
+      request.log.info({ event: "login_flow_granted", uid: user.uid, client: flow.clientName }, "login flow granted");
+      return sendPage(reply, loginFlowDonePage({ clientName: flow.clientName, user }));
+    });
+  }
+}

@@ -1,0 +1,85 @@
+import type { Clock } from "../clock.js";
+import type { SecretSealer } from "../security/secret-box.js";
+import { randomAlphanumeric, sha256Hex } from "../security/secrets.js";
+import {
+  LOGIN_FLOW_TOKEN_LENGTH,
+  type LoginFlowStore,
+  liveSince,
+  type PendingFlow,
+  type PollOutcome,
+  type StartedFlow,
+} from "./flow.js";
+
+/** The account a grant is for: its uid, and the login name the client will send with Basic. */
+export interface GrantingUser {
+  uid: string;
+  loginName: string;
+}
+
+/**
+ * Login Flow v2 (flow.ts has the rules). Tokens are hashed before they reach the store; the app
+ * password is sealed from its creation to its one delivery.
+ */
+export class LoginFlowService {
+  constructor(
+    private readonly store: LoginFlowStore,
+    private readonly clock: Clock,
+    private readonly sealer: SecretSealer,
+  ) {}
+
+  async start(clientName: string): Promise<StartedFlow> {
+    const flow = {
+      pollToken: randomAlphanumeric(LOGIN_FLOW_TOKEN_LENGTH),
+      loginToken: randomAlphanumeric(LOGIN_FLOW_TOKEN_LENGTH),
+    };
+    await this.store.insert({
+      pollTokenHash: sha256Hex(flow.pollToken),
+      loginTokenHash: sha256Hex(flow.loginToken),
+      clientName,
+      createdAt: this.clock.nowSeconds(),
+    });
+    return flow;
+  }
+
+  /** The live pending flow behind a login URL's token, else undefined. */
+  pending(loginToken: string): Promise<PendingFlow | undefined> {
+    return this.store.findPending(sha256Hex(loginToken), this.live());
+  }
+
+  /**
+   * Grants the flow to `user`: creates an app password named after the client (in the same
+   * transaction) and keeps it sealed for the poll. False when the flow is no longer live and pending.
+   */
+  grant(loginToken: string, user: GrantingUser): Promise<boolean> {
+    return this.store.grant(sha256Hex(loginToken), this.live(), async (issuer, clientName) => {
+      const { appPassword, secret } = await issuer.create(user.uid, clientName);
+      return {
+        uid: user.uid,
+        loginName: user.loginName,
+        appPasswordId: appPassword.id,
+        sealedAppPassword: this.sealer.encrypt(secret),
+      };
+    });
+  }
+
+  cancel(loginToken: string): Promise<boolean> {
+    return this.store.cancel(sha256Hex(loginToken), this.live());
+  }
+
+  async poll(pollToken: string): Promise<PollOutcome> {
+    const pollTokenHash = sha256Hex(pollToken);
+    const redeemed = await this.store.redeem(pollTokenHash, this.live());
+    if (redeemed) {
+      return { kind: "granted", loginName: redeemed.loginName, appPassword: this.sealer.decrypt(redeemed.sealedAppPassword) };
+    }
+    return (await this.store.exists(pollTokenHash)) ? { kind: "waiting" } : { kind: "unknown" };
+  }
+
+  purgeExpired(): Promise<number> {
+    return this.store.purgeExpired(this.live());
+  }
+
+  private live(): number {
+    return liveSince(this.clock.nowSeconds());
+  }
+}

@@ -1,0 +1,411 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { UserBrowser } from "./harness/browser.js";
+import { type ClientRun, type Desktop, startClient, startDesktop } from "./harness/desktop.js";
+import { FileServer } from "./harness/file-server.js";
+import { Keystream } from "./harness/keystream.js";
+import { proxyRequests, startNginx } from "./harness/nginx.js";
+import { missingPrerequisites } from "./harness/preflight.js";
+import { freePort, ProcessSet, waitFor } from "./harness/processes.js";
+import { escapeRegExp, httpsGet, note, selectedLines } from "./harness/scenario.js";
+import { makeTestPki, type TestPki } from "./harness/tls.js";
+
+/**
+ * Issue 13: the unmodified Nextcloud desktop client 3.7.3 (Debian `nextcloud-desktop`) signs in to
+ * Keystream with Login Flow v2 and fills its tray's Activity list from the activity API v2; a
+ * revoke of its app password in personal settings signs it out. Same stage as the ownCloud test
+ * (test/clients/harness/): Keystream, nginx with a test CA in front of Keystream and of the file
+ * server (Apache mod_dav_fs behind Keystream's forward-auth, issue 14: the client syncs files both
+ * ways), Xvfb + D-Bus + gnome-keyring, the client in a mount namespace trusting the CA, Chromium as
+ * the user's browser.
+ * What the client sends and reads: research/nextcloud-desktop-client.md. See docs/clients.md.
+ */
+
+const USER = { uid: "alice", password: "correct horse battery staple", displayName: "Alice Example", email: "alice@example.org" };
+/** Published with `./occ activity:publish` before the client connects (it fetches once per connect, §4.5). */
+const ACTIVITIES = [
+  {
+    app: "files",
+    type: "file_created",
+    affecteduser: USER.uid,
+    user: USER.uid,
+    subject: "created_self",
+    subjectparams: [{ type: "file", value: "/Holiday photos", id: 7 }],
+    object_type: "files",
+    object_id: 7,
+    object_name: "/Holiday photos",
+  },
+  {
+    app: "files_sharing",
+    type: "shared",
+    affecteduser: USER.uid,
+    user: "bob",
+    subject: "shared_with_by",
+    subjectparams: [
+      { type: "file", value: "/Quarterly report.odt", id: 8 },
+      { type: "user", value: "bob" },
+    ],
+    object_type: "files",
+    object_id: 8,
+    object_name: "/Quarterly report.odt",
+  },
+];
+/** What the tray shows for them: subject_rich with its placeholders filled (research §4.2), newest first. */
+const ACTIVITY_SUBJECTS = ["bob shared Quarterly report.odt with you", "You created Holiday photos"];
+/** The tray's request (research §4.1): the first page, then older pages with since=<last id>. */
+const ACTIVITY_REQUEST = "/ocs/v2.php/apps/activity/api/v2/activity?previews=true&since=0&limit=50&format=json";
+/** The Nextcloud client names itself so in Login Flow v2 (`<hostname> (Desktop Client - Linux)`, §2.1). */
+const CLIENT_NAME = /\(Desktop Client - Linux\)$/;
+
+const missing = missingPrerequisites("nextcloud");
+const inCi = process.env.CI === "true";
+if (missing.length > 0 && inCi) {
+  // Never skipped in CI: the run fails with the reason.
+  describe("Nextcloud desktop client 3.7 against Keystream", () => {
+    it("has its prerequisites installed (test/clients/install.sh)", () => {
+      assert.fail(`cannot run the client test: ${missing.join("; ")}`);
+    });
+  });
+} else {
+  describe("Nextcloud desktop client 3.7 against Keystream", { skip: missing.length > 0 ? missing.join("; ") : false }, () => {
+    const processes = new ProcessSet();
+    const started = Date.now();
+    let work: string;
+    let pki: TestPki;
+    let keystream: Keystream;
+    let files: FileServer;
+    let nginxDir: string;
+    /** Keystream requests logged before the client had its app password (the unauthenticated probes). */
+    let beforeLogin = new Set<string>();
+    let desktop: Desktop;
+    let browser: UserBrowser;
+    let publicUrl: string;
+    let client: ClientRun;
+    let failed = false;
+
+    /** Later steps depend on earlier ones: after a failure they stop at once instead of timing out. */
+    const step = (name: string, body: () => Promise<void>) =>
+      it(name, { timeout: 180_000 }, async () => {
+        if (failed) throw new Error("an earlier step failed");
+        note(name);
+        try {
+          await body();
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      });
+
+    /** Keystream's answered requests whose URL starts with `prefix` (its access log). */
+    const served = (method: string, prefix: string) =>
+      keystream.requests().filter((r) => r.method === method && r.url.startsWith(prefix));
+
+    const onSignal = (signal: NodeJS.Signals) => {
+      processes.killAllNow();
+      process.stderr.write(`client test: ${signal}, stopped ${processes.describe()}\n`);
+      process.exit(130);
+    };
+
+    before(async () => {
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
+      failed = true; // until the set-up is complete (keeps the logs if it is not)
+      work = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-nextcloud-client-"));
+      pki = makeTestPki(path.join(work, "pki"));
+      const [keystreamPort, nginxPort] = [await freePort(), await freePort()];
+      publicUrl = `https://localhost:${nginxPort}`;
+      keystream = new Keystream(processes, {
+        dataDir: path.join(work, "data"),
+        port: keystreamPort,
+        logFile: path.join(work, "keystream.log"),
+        publicUrl,
+      });
+      keystream.occ(["config:system:set", "overwrite.cli.url", `--value=${publicUrl}`]);
+      keystream.occ(
+        ["user:add", USER.uid, `--display-name=${USER.displayName}`, `--email=${USER.email}`, "--password-from-env"],
+        { OC_PASS: USER.password },
+      );
+      keystream.occ(["activity:publish", `--json=${JSON.stringify(ACTIVITIES)}`]);
+      await keystream.start();
+      files = new FileServer(processes, { dir: path.join(work, "files"), port: await freePort() });
+      await files.start();
+      files.folderOf(USER.uid); // created by the operator with the account (docs/deployment.md)
+      nginxDir = path.join(work, "nginx");
+      startNginx(processes, {
+        dir: nginxDir,
+        port: nginxPort,
+        tls: { serverCert: pki.serverCert, serverKey: pki.serverKey },
+        keystream: keystream.url,
+        fileServer: files.url,
+      });
+      await waitFor(
+        "nginx to serve status.php over TLS",
+        async () => {
+          const status = await httpsGet(`${publicUrl}/status.php`, pki.caCert).catch(() => undefined);
+          return status?.status === 200 ? status : undefined;
+        },
+        15_000,
+      );
+      desktop = await startDesktop(processes, path.join(work, "desktop"));
+      // The client's own settings (research §6.3): poll the login flow every 5 s instead of 30 s,
+      // and no config backup dialog on the first start.
+      const configDir = path.join(desktop.home, ".config/Nextcloud");
+      fs.mkdirSync(configDir, { recursive: true });
+      fs.writeFileSync(
+        path.join(configDir, "nextcloud.cfg"),
+        "[General]\nclientVersion=3.7.3git\nshowMainDialogAsNormalWindow=true\n\n[Nextcloud]\nremotePollInterval=5000\n",
+      );
+      browser = await UserBrowser.launch(path.join(work, "browser-home"));
+      failed = false;
+    });
+
+    after(async () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      await browser?.close();
+      const pids = processes.describe();
+      await processes.stopAll();
+      const seconds = Math.round((Date.now() - started) / 1000);
+      process.stdout.write(`client test: ${seconds} s; stopped by PID: ${pids}\n`);
+      if (work) {
+        if (client) {
+          process.stdout.write(`--- ${path.basename(client.logFile)} (selected lines) ---\n`);
+          for (const line of interestingLines(client.log())) process.stdout.write(`${line}\n`);
+        }
+        if (failed || process.env.KEEP_CLIENT_TEST_LOGS) process.stdout.write(`logs kept in ${work}\n`);
+        else fs.rmSync(work, { recursive: true, force: true });
+      }
+    });
+
+    step(
+      "the wizard finds Keystream (status.php version ≥ 16), chooses Login Flow v2 and opens Keystream's login page",
+      async () => {
+        const status = JSON.parse((await httpsGet(`${publicUrl}/status.php`, pki.caCert)).body);
+        assert.ok(Number(status.version.split(".")[0]) >= 16, status.version);
+
+        client = startClient(processes, desktop, {
+          kind: "nextcloud",
+          serverUrl: publicUrl,
+          trustDir: pki.trustDir,
+          logFile: path.join(work, "client.log"),
+          outputFile: path.join(work, "client.out"),
+          // The wizard's folder page then accepts itself (research §6.1): the user's folder on the file server.
+          extraArgs: ["--overridelocaldir", path.join(desktop.home, "Nextcloud")],
+        });
+        const loginUrl = new URL(
+          await waitFor("the client to open a browser (xdg-open shim)", () => desktop.openedUrls()[0], 90_000),
+        );
+        assert.match(
+          client.log(),
+          /Auth type for QUrl\("https:\/\/localhost:\d+\/remote\.php\/dav\/files\/\/"\) is .*LoginFlowV2/,
+        );
+        assert.equal(loginUrl.origin, publicUrl);
+        assert.match(loginUrl.pathname, /^\/index\.php\/login\/v2\/flow\/[A-Za-z0-9]+$/);
+        const start = served("POST", "/index.php/login/v2");
+        assert.deepEqual(
+          start.filter((r) => r.url === "/index.php/login/v2").map((r) => r.status),
+          [200],
+          "one flow started",
+        );
+      },
+    );
+
+    step("Login Flow v2 completed in Chromium on Keystream's pages hands the client an app password", async () => {
+      const loginUrl = desktop.openedUrls()[0]!;
+      const result = await browser.grantLoginFlow(loginUrl, USER.uid, USER.password);
+      assert.match(result.text, /Account connected/, result.text);
+      assert.match(result.text, /Desktop Client - Linux/);
+      const granted = await waitFor(
+        "the grant in Keystream's log",
+        () => keystream.log().find((e) => e.event === "login_flow_granted"),
+        10_000,
+      );
+      assert.equal(granted.uid, USER.uid);
+      assert.match(String(granted.client), CLIENT_NAME);
+      // The client polls every 5 s: 404 until granted, then 200 exactly once.
+      await waitFor(
+        "the client to receive its app password",
+        () => /Success getting the appPassword for user/.test(client.log()),
+        60_000,
+      );
+      await waitFor(
+        "the delivering poll in Keystream's log",
+        () => served("POST", "/index.php/login/v2/poll").some((r) => r.status === 200),
+        10_000,
+      );
+      beforeLogin = new Set(keystream.requests().map((r) => r.reqId));
+      const polls = served("POST", "/index.php/login/v2/poll").map((r) => r.status);
+      assert.deepEqual(
+        polls.filter((s) => s === 200),
+        [200],
+        `polls answered ${polls.join(",")}`,
+      );
+      assert.ok(
+        polls.every((s) => s === 200 || s === 404),
+        polls.join(","),
+      );
+    });
+
+    step(
+      "the account is Connected: cloud/user, the DAV root through nginx and the file server, the account saved with webflow credentials",
+      async () => {
+        await waitFor(
+          "the account state Connected",
+          () => /AccountState state change: .* -> .*Connected/.test(client.log()),
+          90_000,
+        );
+        const config = fs.readFileSync(path.join(desktop.home, ".config/Nextcloud/nextcloud.cfg"), "utf8");
+        assert.match(config, /0\\authType=webflow\n/);
+        assert.match(config, new RegExp(`0\\\\webflow_user=${USER.uid}\\n`));
+        assert.match(config, new RegExp(`0\\\\dav_user=${USER.uid}\\n`));
+        assert.match(config, new RegExp(`0\\\\url=${escapeRegExp(publicUrl)}`));
+        // Keystream's log line of a request may follow its answer by a moment: wait for it.
+        await waitFor(
+          "the capabilities request in Keystream's log",
+          () => served("GET", "/ocs/v1.php/cloud/capabilities?format=json").some((r) => r.status === 200),
+          10_000,
+        );
+        assert.ok(served("GET", "/ocs/v1.php/cloud/user?format=json").every((r) => r.status === 200));
+        const davChecks = files
+          .requests()
+          .filter((r) => r.method === "PROPFIND" && r.path === `/remote.php/dav/files/${USER.uid}/`);
+        assert.ok(
+          davChecks.some((r) => r.status === 207 && r.user === USER.uid),
+          JSON.stringify(davChecks),
+        );
+        assert.ok(
+          files.requests().every((r) => r.user === USER.uid),
+          "every request that reached the file server was the user's",
+        );
+        // No 401 anywhere once the client has its app password (Keystream's pages and API, and its
+        // forward-auth answers for the file server): any 401 would sign the client out (research §3.6).
+        const unauthorized = keystream
+          .requests()
+          .filter((r) => !beforeLogin.has(r.reqId) && r.status === 401)
+          .map((r) => `${r.method} ${r.url}`);
+        assert.deepEqual(unauthorized, []);
+      },
+    );
+
+    step("a file put in the client's local folder appears on the server's disk under the user's folder", async () => {
+      const content = `written in the Nextcloud client's folder at ${new Date().toISOString()}\n`;
+      fs.writeFileSync(path.join(desktop.home, "Nextcloud", "from-nextcloud.txt"), content);
+      const onServer = path.join(files.folderOf(USER.uid), "from-nextcloud.txt");
+      await waitFor(
+        "from-nextcloud.txt on the server's disk",
+        () => fs.existsSync(onServer) && fs.readFileSync(onServer, "utf8") === content,
+        120_000,
+        500,
+      );
+      const upload = files.requests().find((r) => r.method === "PUT" && r.path.endsWith("/from-nextcloud.txt"));
+      assert.equal(upload?.path, `/remote.php/dav/files/${USER.uid}/from-nextcloud.txt`);
+      assert.equal(upload?.user, USER.uid);
+      note(`server-side listing of ${USER.uid}'s folder: ${files.listOnDisk(USER.uid).join(", ")}`);
+    });
+
+    step("a file put on the server's disk appears in the client's local folder", async () => {
+      const content = `put on the server's disk at ${new Date().toISOString()}\n`;
+      files.putOnDisk(USER.uid, "from-server-for-nextcloud.txt", content);
+      const local = path.join(desktop.home, "Nextcloud", "from-server-for-nextcloud.txt");
+      await waitFor(
+        "from-server-for-nextcloud.txt in the client's local folder",
+        () => fs.existsSync(local) && fs.readFileSync(local, "utf8") === content,
+        120_000,
+        500,
+      );
+      const download = files.requests().find((r) => r.method === "GET" && r.path.endsWith("/from-server-for-nextcloud.txt"));
+      assert.equal(download?.status, 200);
+      assert.equal(download?.user, USER.uid);
+      note(`server-side listing of ${USER.uid}'s folder: ${files.listOnDisk(USER.uid).join(", ")}`);
+      // Through nginx: every file request the client made was authorized by Keystream first.
+      assert.ok(proxyRequests(nginxDir).some((r) => r.method === "GET" && r.path.endsWith("/from-server-for-nextcloud.txt")));
+    });
+
+    step("the tray's Activity list is filled from the activity API v2 with the activities published for the user", async () => {
+      const request = await waitFor(
+        "the tray's activity request in Keystream's log",
+        () => served("GET", ACTIVITY_REQUEST).find((r) => r.status === 200),
+        90_000,
+      );
+      await waitFor(
+        "the client to accept the activity reply",
+        () =>
+          new RegExp(
+            `JsonApiJob of QUrl\\("${escapeRegExp(`${publicUrl}${ACTIVITY_REQUEST}`)}"\\) FINISHED WITH STATUS "OK"`,
+          ).test(client.log()),
+        30_000,
+      );
+      assert.match(client.log(), /Start fetching activities for/);
+      // The client's HTTP log shows the start of the body it received: the newest activity first.
+      assert.match(
+        client.log(),
+        /Response: GET 200 \S+activity\?previews=true&since=0.* Data: .*\{actor\} shared \{file\} with you/,
+      );
+      // The same request with an app password of the same user: what the tray received.
+      const appPassword = keystream.occ(["user:add-app-password", USER.uid, "--name=client-test check"]).trim();
+      const same = await fetch(`${keystream.url}${request.url}`, {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${USER.uid}:${appPassword}`).toString("base64")}`,
+          "ocs-apirequest": "true",
+        },
+      });
+      const items = (
+        (await same.json()) as {
+          ocs: { data: { activity_id: number; subject_rich: [string, Record<string, { name: string }>]; previews: unknown[] }[] };
+        }
+      ).ocs.data;
+      const shown = items.map(({ subject_rich: [template, parameters] }) =>
+        template.replace(/\{([^}]+)\}/g, (_, key: string) => parameters[key]?.name ?? ""),
+      );
+      // Newest first: what the login recorded (Keystream's own security activity), then the published ones.
+      assert.deepEqual(shown.slice(-ACTIVITY_SUBJECTS.length), ACTIVITY_SUBJECTS, JSON.stringify(shown));
+      for (const item of items) {
+        assert.ok(Number.isInteger(item.activity_id) && item.activity_id > 0);
+        assert.deepEqual(item.previews, []);
+      }
+    });
+
+    step("revoking the client's app password in personal settings signs the client out", async () => {
+      const revokedBefore = keystream.log().filter((e) => e.event === "app_password_revoked").length;
+      const clientName = String(keystream.log().find((e) => e.event === "login_flow_granted")?.client);
+      note(`revoking the app password "${clientName}" in personal settings`);
+      const logBefore = client.log().length;
+      await browser.revokeInPersonalSettings(`${publicUrl}/index.php/settings/personal`, clientName, "#app-password-list");
+      await waitFor(
+        "the revoke in Keystream's log",
+        () => keystream.log().filter((e) => e.event === "app_password_revoked")[revokedBefore],
+        10_000,
+      );
+      // The client's next request with the revoked password (the sync folder's poll, every 5 s) gets a
+      // 401; the client then forgets its credentials and signs the account out (research §3.6).
+      await waitFor(
+        "the client to sign out",
+        () => /AccountState state change: .*Connected.* -> .*Signed out/.test(client.log()),
+        120_000,
+      );
+      const log = client.log().slice(logBefore);
+      assert.match(log, /Response: \S+ 401 https:\/\/localhost:\d+\//);
+      assert.doesNotMatch(log.split(/-> .*Signed out/)[1] ?? "", /AccountState state change: .* -> .*"?Connected/);
+    });
+  });
+}
+
+/** The client's log lines worth quoting (research §6 "Log lines to assert"). */
+function interestingLines(log: string): string[] {
+  return selectedLines(log, [
+    /Auth type for/,
+    /Success getting the appPassword/,
+    /Connect to url/,
+    /AccountState state change/,
+    /Server capabilities/,
+    /Start fetching activities/,
+    /api\/v2\/activity.*FINISHED WITH STATUS/,
+    /Response: \S+ 401 /,
+    /Notifications failed|does not have notifications enabled/,
+    /Completed propagation of/,
+    /SyncEngine finished/,
+  ]);
+}
