@@ -76,6 +76,7 @@ const NOT_PAGES = new Set([
   "/index.php/apps/oauth2/jwks",
   "/remote.php/dav/avatars/:uid/:file",
   "/index.php/apps/keystream/api/openapi.json",
+  "/index.php/apps/keystream/api/v1/auth-request",
   "/health/live",
   "/health/ready",
 ]);

@@ -41,6 +41,7 @@ export async function authenticate(request: FastifyRequest): Promise<Authenticat
  * The same chain for the `Authorization` header alone, the session cookie ignored: forward
  * authentication (routes/forward-auth.ts) vouches for requests a proxy sends on to a file server,
  * which has no CSRF defence of its own, so a browser's ambient cookie must not authorize them.
+ * Memoised in the same slot as `authenticate`: a route uses one or the other.
  */
 export async function authenticateAuthorizationHeader(request: FastifyRequest): Promise<AuthenticationResult> {
   if (request.authResult) return request.authResult;
