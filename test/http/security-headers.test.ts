@@ -39,6 +39,8 @@ const PAGES: Record<string, { url: string; as: "admin" | "anonymous" }> = {
   "/index.php/apps/activity/:filter": { url: "/index.php/apps/activity/self", as: "admin" },
   // OpenID Connect logout (issue 15): the confirmation page for a logged-in user.
   "/index.php/apps/oauth2/end-session": { url: "/index.php/apps/oauth2/end-session", as: "admin" },
+  // Login Flow v2 (issue 13): a link naming no flow gets its "not valid" page.
+  "/index.php/login/v2/flow/:loginToken": { url: `/index.php/login/v2/flow/${"A".repeat(128)}`, as: "admin" },
 };
 
 /** Extra page states of a route: error pages are pages too. */
