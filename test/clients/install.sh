@@ -22,6 +22,7 @@ declare -A provides=(
   [gnome-keyring]=/usr/bin/gnome-keyring-daemon
   [dbus-x11]=/usr/bin/dbus-launch
   [nginx-light]=/usr/sbin/nginx
+  [apache2]=/usr/sbin/apache2
   [chromium]=/usr/bin/chromium
   [openssl]=/usr/bin/openssl
   [util-linux]=/usr/bin/unshare
@@ -32,7 +33,7 @@ missing=()
 for package in "${!provides[@]}"; do
   [ -e "${provides[$package]}" ] || missing+=("$package")
 done
-# nginx is wanted as a foreground child of the test only: never as a system service.
+# nginx and Apache are wanted as foreground children of the test only: never as system services.
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "client-test packages already installed"
   exit 0
@@ -47,7 +48,7 @@ for attempt in 1 2 3; do
 done
 $updated || echo "apt-get update kept failing; trying with the package lists already here" >&2
 
-# policy-rc.d: keep Debian's nginx postinst from starting a system nginx on port 80.
+# policy-rc.d: keep Debian's nginx and apache2 postinsts from starting system servers on port 80.
 policy=/usr/sbin/policy-rc.d
 made_policy=false
 if [ ! -e "$policy" ]; then

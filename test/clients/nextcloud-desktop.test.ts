@@ -5,29 +5,26 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { UserBrowser } from "./harness/browser.js";
 import { type ClientRun, type Desktop, startClient, startDesktop } from "./harness/desktop.js";
+import { FileServer } from "./harness/file-server.js";
 import { Keystream } from "./harness/keystream.js";
-import { startNginx } from "./harness/nginx.js";
+import { proxyRequests, startNginx } from "./harness/nginx.js";
 import { missingPrerequisites } from "./harness/preflight.js";
 import { freePort, ProcessSet, waitFor } from "./harness/processes.js";
 import { escapeRegExp, httpsGet, note, selectedLines } from "./harness/scenario.js";
 import { makeTestPki, type TestPki } from "./harness/tls.js";
-import { type Companion, startCompanion } from "./webdav-companion.js";
 
 /**
  * Issue 13: the unmodified Nextcloud desktop client 3.7.3 (Debian `nextcloud-desktop`) signs in to
  * Keystream with Login Flow v2 and fills its tray's Activity list from the activity API v2; a
  * revoke of its app password in personal settings signs it out. Same stage as the ownCloud test
- * (test/clients/harness/): Keystream, nginx with a test CA, the WebDAV companion, Xvfb + D-Bus +
- * gnome-keyring, the client in a mount namespace trusting the CA, Chromium as the user's browser.
+ * (test/clients/harness/): Keystream, nginx with a test CA in front of Keystream and of the file
+ * server (Apache mod_dav_fs behind Keystream's forward-auth, issue 14: the client syncs files both
+ * ways), Xvfb + D-Bus + gnome-keyring, the client in a mount namespace trusting the CA, Chromium as
+ * the user's browser.
  * What the client sends and reads: research/nextcloud-desktop-client.md. See docs/clients.md.
  */
 
 const USER = { uid: "alice", password: "correct horse battery staple", displayName: "Alice Example", email: "alice@example.org" };
-const COMPANION_CLIENT = {
-  name: "WebDAV companion",
-  id: "keystream-client-test-webdav-companion-0123456789",
-  secret: "keystream-client-test-webdav-companion-secret-0123456789",
-};
 /** Published with `./occ activity:publish` before the client connects (it fetches once per connect, §4.5). */
 const ACTIVITIES = [
   {
@@ -79,7 +76,10 @@ if (missing.length > 0 && inCi) {
     let work: string;
     let pki: TestPki;
     let keystream: Keystream;
-    let companion: Companion;
+    let files: FileServer;
+    let nginxDir: string;
+    /** Keystream requests logged before the client had its app password (the unauthenticated probes). */
+    let beforeLogin = new Set<string>();
     let desktop: Desktop;
     let browser: UserBrowser;
     let publicUrl: string;
@@ -128,30 +128,18 @@ if (missing.length > 0 && inCi) {
         ["user:add", USER.uid, `--display-name=${USER.displayName}`, `--email=${USER.email}`, "--password-from-env"],
         { OC_PASS: USER.password },
       );
-      keystream.occ([
-        "oauth2:add-client",
-        COMPANION_CLIENT.name,
-        COMPANION_CLIENT.id,
-        COMPANION_CLIENT.secret,
-        "http://localhost:*",
-        "--resource-server=true",
-      ]);
       keystream.occ(["activity:publish", `--json=${JSON.stringify(ACTIVITIES)}`]);
       await keystream.start();
-      companion = await startCompanion({
-        introspectionUrl: `${keystream.url}/index.php/apps/oauth2/api/v1/introspect`,
-        clientId: COMPANION_CLIENT.id,
-        clientSecret: COMPANION_CLIENT.secret,
-        // The Nextcloud client sends its app password with HTTP Basic to the file server too.
-        userUrl: `${keystream.url}/ocs/v1.php/cloud/user?format=json`,
-      });
+      files = new FileServer(processes, { dir: path.join(work, "files"), port: await freePort() });
+      await files.start();
+      files.folderOf(USER.uid); // created by the operator with the account (docs/deployment.md)
+      nginxDir = path.join(work, "nginx");
       startNginx(processes, {
-        dir: path.join(work, "nginx"),
+        dir: nginxDir,
         port: nginxPort,
-        serverCert: pki.serverCert,
-        serverKey: pki.serverKey,
+        tls: { serverCert: pki.serverCert, serverKey: pki.serverKey },
         keystream: keystream.url,
-        webdav: companion.url,
+        fileServer: files.url,
       });
       await waitFor(
         "nginx to serve status.php over TLS",
@@ -178,7 +166,6 @@ if (missing.length > 0 && inCi) {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
       await browser?.close();
-      await companion?.close();
       const pids = processes.describe();
       await processes.stopAll();
       const seconds = Math.round((Date.now() - started) / 1000);
@@ -205,7 +192,7 @@ if (missing.length > 0 && inCi) {
           trustDir: pki.trustDir,
           logFile: path.join(work, "client.log"),
           outputFile: path.join(work, "client.out"),
-          // The wizard's folder page then accepts itself (research §6.1): a sync folder on the companion's empty root.
+          // The wizard's folder page then accepts itself (research §6.1): the user's folder on the file server.
           extraArgs: ["--overridelocaldir", path.join(desktop.home, "Nextcloud")],
         });
         const loginUrl = new URL(
@@ -249,6 +236,7 @@ if (missing.length > 0 && inCi) {
         () => served("POST", "/index.php/login/v2/poll").some((r) => r.status === 200),
         10_000,
       );
+      beforeLogin = new Set(keystream.requests().map((r) => r.reqId));
       const polls = served("POST", "/index.php/login/v2/poll").map((r) => r.status);
       assert.deepEqual(
         polls.filter((s) => s === 200),
@@ -262,7 +250,7 @@ if (missing.length > 0 && inCi) {
     });
 
     step(
-      "the account is Connected: cloud/user, the DAV root through the companion, the account saved with webflow credentials",
+      "the account is Connected: cloud/user, the DAV root through nginx and the file server, the account saved with webflow credentials",
       async () => {
         await waitFor(
           "the account state Connected",
@@ -281,24 +269,60 @@ if (missing.length > 0 && inCi) {
           10_000,
         );
         assert.ok(served("GET", "/ocs/v1.php/cloud/user?format=json").every((r) => r.status === 200));
-        const davChecks = companion.requests.filter(
-          (r) => r.method === "PROPFIND" && r.path === `/remote.php/dav/files/${USER.uid}/`,
-        );
+        const davChecks = files
+          .requests()
+          .filter((r) => r.method === "PROPFIND" && r.path === `/remote.php/dav/files/${USER.uid}/`);
         assert.ok(
-          davChecks.some((r) => r.status === 207 && r.auth === "active" && r.user === USER.uid),
+          davChecks.some((r) => r.status === 207 && r.user === USER.uid),
           JSON.stringify(davChecks),
         );
-        // No 401 anywhere while the app password is valid: any 401 would sign the client out (research §3.6).
-        const unauthorized = [
-          ...keystream
-            .requests()
-            .filter((r) => r.status === 401)
-            .map((r) => `${r.method} ${r.url}`),
-          ...companion.requests.filter((r) => r.status === 401 && r.auth !== "none").map((r) => `${r.method} ${r.path}`),
-        ];
+        assert.ok(
+          files.requests().every((r) => r.user === USER.uid),
+          "every request that reached the file server was the user's",
+        );
+        // No 401 anywhere once the client has its app password (Keystream's pages and API, and its
+        // forward-auth answers for the file server): any 401 would sign the client out (research §3.6).
+        const unauthorized = keystream
+          .requests()
+          .filter((r) => !beforeLogin.has(r.reqId) && r.status === 401)
+          .map((r) => `${r.method} ${r.url}`);
         assert.deepEqual(unauthorized, []);
       },
     );
+
+    step("a file put in the client's local folder appears on the server's disk under the user's folder", async () => {
+      const content = `written in the Nextcloud client's folder at ${new Date().toISOString()}\n`;
+      fs.writeFileSync(path.join(desktop.home, "Nextcloud", "from-nextcloud.txt"), content);
+      const onServer = path.join(files.folderOf(USER.uid), "from-nextcloud.txt");
+      await waitFor(
+        "from-nextcloud.txt on the server's disk",
+        () => fs.existsSync(onServer) && fs.readFileSync(onServer, "utf8") === content,
+        120_000,
+        500,
+      );
+      const upload = files.requests().find((r) => r.method === "PUT" && r.path.endsWith("/from-nextcloud.txt"));
+      assert.equal(upload?.path, `/remote.php/dav/files/${USER.uid}/from-nextcloud.txt`);
+      assert.equal(upload?.user, USER.uid);
+      note(`server-side listing of ${USER.uid}'s folder: ${files.listOnDisk(USER.uid).join(", ")}`);
+    });
+
+    step("a file put on the server's disk appears in the client's local folder", async () => {
+      const content = `put on the server's disk at ${new Date().toISOString()}\n`;
+      files.putOnDisk(USER.uid, "from-server-for-nextcloud.txt", content);
+      const local = path.join(desktop.home, "Nextcloud", "from-server-for-nextcloud.txt");
+      await waitFor(
+        "from-server-for-nextcloud.txt in the client's local folder",
+        () => fs.existsSync(local) && fs.readFileSync(local, "utf8") === content,
+        120_000,
+        500,
+      );
+      const download = files.requests().find((r) => r.method === "GET" && r.path.endsWith("/from-server-for-nextcloud.txt"));
+      assert.equal(download?.status, 200);
+      assert.equal(download?.user, USER.uid);
+      note(`server-side listing of ${USER.uid}'s folder: ${files.listOnDisk(USER.uid).join(", ")}`);
+      // Through nginx: every file request the client made was authorized by Keystream first.
+      assert.ok(proxyRequests(nginxDir).some((r) => r.method === "GET" && r.path.endsWith("/from-server-for-nextcloud.txt")));
+    });
 
     step("the tray's Activity list is filled from the activity API v2 with the activities published for the user", async () => {
       const request = await waitFor(
@@ -381,5 +405,7 @@ function interestingLines(log: string): string[] {
     /api\/v2\/activity.*FINISHED WITH STATUS/,
     /Response: \S+ 401 /,
     /Notifications failed|does not have notifications enabled/,
+    /Completed propagation of/,
+    /SyncEngine finished/,
   ]);
 }

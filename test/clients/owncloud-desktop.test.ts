@@ -5,29 +5,26 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { UserBrowser } from "./harness/browser.js";
 import { type ClientRun, type Desktop, pressWizardConnect, startClient, startDesktop } from "./harness/desktop.js";
+import { FileServer } from "./harness/file-server.js";
 import { Keystream } from "./harness/keystream.js";
-import { startNginx } from "./harness/nginx.js";
+import { proxyRequests, startNginx } from "./harness/nginx.js";
+import { interestingLines, readConfig, seedClientSettings, syncFolderOf } from "./harness/owncloud-client.js";
 import { missingPrerequisites } from "./harness/preflight.js";
 import { freePort, ProcessSet, waitFor } from "./harness/processes.js";
-import { escapeRegExp, httpsGet, note, selectedLines } from "./harness/scenario.js";
+import { escapeRegExp, httpsGet, note } from "./harness/scenario.js";
 import { makeTestPki, type TestPki } from "./harness/tls.js";
-import { type Companion, startCompanion } from "./webdav-companion.js";
 
 /**
  * Issue 7: the unmodified ownCloud desktop client 2.11 (Debian `owncloud-client`) signs in to
  * Keystream with OAuth 2.0 and shows the user's activities. Everything runs on this machine:
- * Keystream (node dist/main.js), nginx terminating TLS with a CA made now, the WebDAV companion,
+ * Keystream (node dist/main.js), nginx terminating TLS with a CA made now and authorizing file
+ * requests with Keystream's forward-auth endpoint, Apache mod_dav_fs as the file server (issue 14),
  * Xvfb + D-Bus + gnome-keyring, the client in a mount namespace that trusts the test CA, and
  * Debian Chromium (playwright-core) as the user's browser. See docs/clients.md.
  */
 
 const DESKTOP_CLIENT_ID = "xdXOt13JKxym1B1QcEncf2XDkLAexMBFwiT9j6EfhhHFJhs2KM9jbjTmf8JBXE69";
 const USER = { uid: "alice", password: "correct horse battery staple", displayName: "Alice Example", email: "alice@example.org" };
-const COMPANION_CLIENT = {
-  name: "WebDAV companion",
-  id: "keystream-client-test-webdav-companion-0123456789",
-  secret: "keystream-client-test-webdav-companion-secret-0123456789",
-};
 /** Published with `./occ activity:publish`, and what the legacy list renders them as (newest first). */
 const ACTIVITIES = [
   {
@@ -74,7 +71,8 @@ if (missing.length > 0 && inCi) {
     let work: string;
     let pki: TestPki;
     let keystream: Keystream;
-    let companion: Companion;
+    let files: FileServer;
+    let nginxDir: string;
     let desktop: Desktop;
     let browser: UserBrowser;
     let publicUrl: string;
@@ -140,30 +138,19 @@ if (missing.length > 0 && inCi) {
           OC_PASS: USER.password,
         },
       );
-      keystream.occ([
-        "oauth2:add-client",
-        COMPANION_CLIENT.name,
-        COMPANION_CLIENT.id,
-        COMPANION_CLIENT.secret,
-        "http://localhost:*",
-        // The file server introspects the Desktop client's tokens: only a resource server may (issue 16).
-        "--resource-server=true",
-      ]);
       keystream.occ(["activity:publish", `--json=${JSON.stringify(ACTIVITIES)}`]);
       appPassword = keystream.occ(["user:add-app-password", USER.uid, "--name=client-test"]).trim();
       await keystream.start();
-      companion = await startCompanion({
-        introspectionUrl: `${keystream.url}/index.php/apps/oauth2/api/v1/introspect`,
-        clientId: COMPANION_CLIENT.id,
-        clientSecret: COMPANION_CLIENT.secret,
-      });
+      files = new FileServer(processes, { dir: path.join(work, "files"), port: await freePort() });
+      await files.start();
+      files.folderOf(USER.uid); // created by the operator with the account (docs/deployment.md)
+      nginxDir = path.join(work, "nginx");
       startNginx(processes, {
-        dir: path.join(work, "nginx"),
+        dir: nginxDir,
         port: nginxPort,
-        serverCert: pki.serverCert,
-        serverKey: pki.serverKey,
+        tls: { serverCert: pki.serverCert, serverKey: pki.serverKey },
         keystream: keystream.url,
-        webdav: companion.url,
+        fileServer: files.url,
       });
       await waitFor(
         "nginx to serve status.php over TLS",
@@ -174,6 +161,7 @@ if (missing.length > 0 && inCi) {
         15_000,
       );
       desktop = await startDesktop(processes, path.join(work, "desktop"));
+      seedClientSettings(desktop);
       browser = await UserBrowser.launch(path.join(work, "browser-home"));
       failed = false;
     });
@@ -182,7 +170,6 @@ if (missing.length > 0 && inCi) {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
       await browser?.close();
-      await companion?.close();
       const pids = processes.describe();
       await processes.stopAll();
       const seconds = Math.round((Date.now() - started) / 1000);
@@ -216,8 +203,10 @@ if (missing.length > 0 && inCi) {
       assert.equal(params.get("code_challenge_method"), "S256");
       assert.match(params.get("state") ?? "", /=$/, "the client's state ends in '='");
       assert.match(client().log(), /Auth type for QUrl\("https:\/\/localhost:\d+\/remote\.php\/webdav\/"\) is .*AuthType::OAuth/);
-      const probe = companion.requests.find((r) => r.method === "PROPFIND" && r.auth === "none");
+      // The unauthenticated probe got the Bearer challenge from nginx (forward-auth), and never reached the file server.
+      const probe = proxyRequests(nginxDir).find((r) => r.method === "PROPFIND" && r.path === "/remote.php/webdav/");
       assert.equal(probe?.status, 401, "the unauthenticated DAV probe got the Bearer challenge");
+      assert.deepEqual(files.requests(), []);
     });
 
     step("login and consent in the browser hand a code to the client, which exchanges it at Keystream", async () => {
@@ -245,7 +234,7 @@ if (missing.length > 0 && inCi) {
       // The advanced page sends a PROPFIND for oc:size when it is shown; then Connect… (HEAD) is possible.
       await waitFor(
         "the wizard's advanced page",
-        () => companion.requests.some((r) => r.method === "PROPFIND" && r.auth === "active"),
+        () => files.requests().some((r) => r.method === "PROPFIND" && r.user === USER.uid),
         60_000,
       );
       await pressWizardConnect(desktop, () => /Remote folder found, all cool!/.test(client().log()), 60_000);
@@ -265,7 +254,7 @@ if (missing.length > 0 && inCi) {
         () => /AccountState connection status change: .* -> .*Connected/.test(client().log()),
         60_000,
       );
-      assert.ok(companion.requests.some((r) => r.method === "HEAD" && r.status === 200 && r.user === USER.uid));
+      assert.ok(files.requests().some((r) => r.method === "HEAD" && r.status === 200 && r.user === USER.uid));
       assert.equal(desktop.openedUrls().length, 1, `one browser login; opened: ${desktop.openedUrls().join(" ")}`);
       // What Keystream served the client on the way (research §8): no OIDC discovery, OCS v1 capabilities and user.
       const served = (prefix: string) => keystream.requests().find((r) => r.method === "GET" && r.url.startsWith(prefix))?.status;
@@ -273,7 +262,51 @@ if (missing.length > 0 && inCi) {
       assert.equal(served("/ocs/v1.php/cloud/capabilities?format=json"), 200);
       assert.equal(served("/ocs/v1.php/cloud/user?format=json"), 200);
       assert.match(config, new RegExp(`0\\\\display-name=${USER.displayName}\\n`));
-      assert.ok(companion.requests.filter((r) => r.auth !== "none").every((r) => r.auth === "active" || r.auth === "inactive"));
+      assert.ok(
+        files.requests().every((r) => r.user === USER.uid),
+        "every request that reached the file server was the user's",
+      );
+    });
+
+    step("a file put in the client's local folder appears on the server's disk under the user's folder", async () => {
+      const localFolder = syncFolderOf(readConfig(desktop));
+      const content = `written in the desktop client's folder at ${new Date().toISOString()}\n`;
+      fs.writeFileSync(path.join(localFolder, "from-desktop.txt"), content);
+      const onServer = path.join(files.folderOf(USER.uid), "from-desktop.txt");
+      await waitFor(
+        "from-desktop.txt on the server's disk",
+        () => fs.existsSync(onServer) && fs.readFileSync(onServer, "utf8") === content,
+        120_000,
+        500,
+      );
+      const upload = files.requests().find((r) => r.method === "PUT" && r.path.endsWith("/from-desktop.txt"));
+      assert.equal(upload?.user, USER.uid);
+      assert.equal(upload?.path, "/remote.php/webdav/from-desktop.txt");
+      await waitFor(
+        "the client's log to record the upload",
+        () => /Completed propagation of "?from-desktop\.txt/.test(client().log()),
+        30_000,
+      );
+      note(`server-side listing of ${USER.uid}'s folder: ${files.listOnDisk(USER.uid).join(", ")}`);
+    });
+
+    step("a file put on the server's disk appears in the client's local folder", async () => {
+      const localFolder = syncFolderOf(readConfig(desktop));
+      const content = `put on the server's disk at ${new Date().toISOString()}\n`;
+      files.putOnDisk(USER.uid, "from-server.txt", content);
+      const local = path.join(localFolder, "from-server.txt");
+      // The client notices through its poll of the folder's ETag (remotePollInterval, seeded to 5 s).
+      await waitFor(
+        "from-server.txt in the client's local folder",
+        () => fs.existsSync(local) && fs.readFileSync(local, "utf8") === content,
+        120_000,
+        500,
+      );
+      const download = files.requests().find((r) => r.method === "GET" && r.path.endsWith("/from-server.txt"));
+      assert.equal(download?.status, 200);
+      assert.equal(download?.user, USER.uid);
+      assert.match(client().log(), /Completed propagation of "?from-server\.txt/);
+      note(`server-side listing of ${USER.uid}'s folder: ${files.listOnDisk(USER.uid).join(", ")}`);
     });
 
     step("the Activity tab's request is served by Keystream with the activities published for the user", async () => {
@@ -375,28 +408,4 @@ if (missing.length > 0 && inCi) {
       );
     });
   });
-}
-
-/** The client's log lines worth quoting (research §5), HTTP lines only for the token endpoint. */
-function interestingLines(log: string): string[] {
-  return selectedLines(log, [
-    /Auth type for/,
-    /Connect to url/,
-    /Remote folder found/,
-    /connection status change/,
-    /state change: .*Asking Credentials/,
-    /Start fetching activities/,
-    /cloud\/activity.*FINISHED/,
-    /SyncEngine finished/,
-    /Response: POST \d+ \S+\/api\/v1\/token/,
-    /(del|removed) "ownCloud_credentials/,
-  ]);
-}
-
-function readConfig(desktop: Desktop): string {
-  try {
-    return fs.readFileSync(path.join(desktop.home, ".config/ownCloud/owncloud.cfg"), "utf8");
-  } catch {
-    return "";
-  }
 }

@@ -12,6 +12,8 @@ const REQUIRED_FILES: [file: string, from: string][] = [
   ["/usr/bin/dbus-daemon", "Debian package dbus"],
   ["/usr/bin/dbus-send", "Debian package dbus"],
   ["/usr/sbin/nginx", "Debian package nginx-light"],
+  ["/usr/sbin/apache2", "Debian package apache2 (the file server)"],
+  ["/usr/lib/apache2/modules/mod_dav_fs.so", "Debian package apache2"],
   ["/usr/bin/chromium", "Debian package chromium"],
   ["/usr/bin/openssl", "Debian package openssl"],
   ["/usr/bin/unshare", "Debian package util-linux"],
