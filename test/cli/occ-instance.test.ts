@@ -30,6 +30,7 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "user:enable": ["nobody"],
     "user:resetpassword": ["nobody", "--password-from-env"],
     "user:add-app-password": ["nobody"],
+    "user:setting": ["nobody", "core", "lang"],
     "user:set-avatar": ["nobody", avatarFile],
     "user:remove-avatar": ["nobody"],
     "config:list": [],
