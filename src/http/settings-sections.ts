@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { Principal } from "../accounts/authentication.js";
+import type { Translator } from "../i18n/index.js";
 import type { SafeHtml } from "./html.js";
 
 /**
@@ -19,6 +20,8 @@ export interface SettingsContext {
   request: FastifyRequest;
   principal: Principal;
   csrfToken: string;
+  /** The reader's translator: their own language, else their browser's (src/http/i18n.ts). */
+  t: Translator["t"];
   /** A one-time message for this section (e.g. a new secret shown once), set by the form handler. */
   flash?: SafeHtml | undefined;
 }
