@@ -34,7 +34,7 @@ function createI18n(): i18n {
     // API's prepared texts are plain text. Escaping here would escape twice.
     interpolation: { escapeValue: false },
     returnNull: false,
-    initAsync: false,
+    initImmediate: false,
   });
   return instance;
 }
