@@ -92,7 +92,7 @@ export const hostSettingDefinitions = {
     false,
   ),
   allow_user_to_change_display_name: booleanSetting(
-    "When false (as in ownCloud), users cannot change their own full name and email on the personal page; administrators still can.",
+    "When false (as in ownCloud), users cannot change their own full name and email on the personal page.",
     true,
   ),
   maintenance: booleanSetting("When true, every endpoint but status.php answers 503.", false),
