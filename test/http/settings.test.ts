@@ -9,7 +9,7 @@ function basic(user: string, secret: string): string {
 }
 
 function newSecretOf(page: string): string {
-  const match = /id="new-app-password"[\s\S]*?<code class="secret">([A-Za-z0-9]+)<\/code>/.exec(page);
+  const match = /id="new-app-password"[\s\S]*?<code class="secret"[^>]*>([A-Za-z0-9]+)<\/code>/.exec(page);
   if (!match?.[1]) throw new Error("no new app password on the page");
   return match[1];
 }
