@@ -32,6 +32,7 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "user:add-app-password": ["nobody"],
     "user:set-avatar": ["nobody", avatarFile],
     "user:remove-avatar": ["nobody"],
+    "user:setting": ["nobody", "core", "lang"],
     "config:list": [],
     "config:system:get": ["maintenance"],
     "config:system:delete": ["maintenance"],
