@@ -97,6 +97,17 @@ export class Sessions {
     await this.db.deleteFrom("sessions").where("id_hash", "=", sha256Hex(token)).execute();
   }
 
+  /**
+   * Ends every session of a user except `keepToken`'s (a password change keeps the browser that
+   * made it; an administrator's reset keeps none).
+   */
+  async endAllOf(uid: string, keepToken?: string): Promise<number> {
+    let query = this.db.deleteFrom("sessions").where("uid", "=", uid);
+    if (keepToken !== undefined) query = query.where("id_hash", "!=", sha256Hex(keepToken));
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async deleteExpired(): Promise<number> {
     const result = await this.db.deleteFrom("sessions").where("expires_at", "<=", this.clock.nowSeconds()).executeTakeFirst();
     return Number(result.numDeletedRows);

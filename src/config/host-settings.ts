@@ -91,6 +91,10 @@ export const hostSettingDefinitions = {
     "When true, HTTP Basic with the account password is refused; app passwords and tokens still work.",
     false,
   ),
+  allow_user_to_change_display_name: booleanSetting(
+    "When false (as in ownCloud), users cannot change their own full name and email on the personal page.",
+    true,
+  ),
   maintenance: booleanSetting("When true, every endpoint but status.php answers 503.", false),
   "session.lifetime": integerSetting("Seconds a login session lasts without activity.", 86_400, 60, 31_536_000),
   "oauth2.refresh_token_lifetime": integerSetting(

@@ -20,8 +20,10 @@ export interface SettingsContext {
   request: FastifyRequest;
   principal: Principal;
   csrfToken: string;
-  /** The reader's language: every text of a section goes through its `t`. */
+  /** The reader's language and time zone: every text of a section goes through its `t`. */
   translator: Translator;
+  /** `translator.t`, for sections that need only texts. */
+  t: Translator["t"];
   /** A one-time message for this section (e.g. a new secret shown once), set by the form handler. */
   flash?: SafeHtml | undefined;
 }

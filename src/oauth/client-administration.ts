@@ -5,6 +5,8 @@ import {
   fieldProblem,
   GENERATED_CREDENTIAL_LENGTH,
   isModifiableKey,
+  MODIFIABLE_KEYS,
+  type ModifiableKey,
   type NewClientArguments,
   parseLenientBoolean,
   parseStrictBoolean,
@@ -142,6 +144,63 @@ export class ClientAdministration {
       `The client "${next.name}" has been modified.`,
     );
     return { ok: true, value: next };
+  }
+
+  /** The value `oauth2:modify-client` would take to leave a field as it is. */
+  private static currentValue(client: OAuthClient, key: ModifiableKey): string {
+    switch (key) {
+      case "name":
+        return client.name;
+      case "client-id":
+        return client.clientId;
+      case "client-secret":
+        return client.secret;
+      case "redirect-url":
+        return client.redirectUri;
+      case "allow-sub-domains":
+        return String(client.allowSubdomains);
+      case "trusted":
+        return String(client.trusted);
+      case "resource-server":
+        return String(client.resourceServer);
+      case "post-logout-redirect-url":
+        return client.postLogoutRedirectUri ?? "";
+    }
+  }
+
+  /**
+   * The admin page's edit form: each changed field through `modify`, the very checks of
+   * `oauth2:modify-client`, the name last (modify finds the client by name). Stops at the first
+   * refusal; the fields before it stay changed, as the same occ commands run one by one would.
+   */
+  async modifyById(
+    id: number,
+    values: Partial<Record<ModifiableKey, string>>,
+    forceTrust = false,
+  ): Promise<AdminResult<OAuthClient>> {
+    let client = await this.clients.findById(id);
+    if (!client) return refused("No such client");
+    const order = [...MODIFIABLE_KEYS.filter((k) => k !== "name"), "name" as const];
+    for (const key of order) {
+      const value = values[key];
+      if (value === undefined || value === ClientAdministration.currentValue(client, key)) continue;
+      const result = await this.modify(client.name, key, value, forceTrust);
+      if (!result.ok) return result;
+      client = result.value;
+    }
+    return { ok: true, value: client };
+  }
+
+  /** A new generated secret for a client (the old one stops working at once), through `modify`. */
+  async regenerateSecret(id: number): Promise<AdminResult<OAuthClient>> {
+    const client = await this.clients.findById(id);
+    if (!client) return refused("No such client");
+    return this.modify(client.name, "client-secret", randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH));
+  }
+
+  /** One client by its internal id (the admin page's "show secret"). */
+  findById(id: number): Promise<OAuthClient | undefined> {
+    return this.clients.findById(id);
   }
 
   /** `oauth2:remove-client`: the client and (stricter than ownCloud) all its codes and tokens at once. */

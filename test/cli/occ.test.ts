@@ -165,6 +165,16 @@ describe("./occ (the real executable, on the test's storage)", () => {
     assert.ok(await t.services.users.checkPassword("alice", "new alice password"));
   });
 
+  it("user:resetpassword ends the user's browser sessions (the one password rule, as on the admin page)", async () => {
+    await t.services.users.create({ uid: "reset-me", password: "reset-me password" });
+    const browser = new FormClient(t.app);
+    assert.equal((await browser.login("reset-me", "reset-me password")).statusCode, 303);
+    assert.equal((await browser.get("/index.php/settings/personal")).statusCode, 200);
+    const result = await occ(["user:resetpassword", "reset-me", "--password-from-env"], { OC_PASS: "a new password" });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((await browser.get("/index.php/settings/personal")).statusCode, 303, "signed out");
+  });
+
   it("config:system:set/get store validated values in config.json", async () => {
     const get = await occ(["config:system:get", "overwrite.cli.url"]);
     assert.equal(get.code, 1, "not set yet");

@@ -56,6 +56,10 @@ const NOT_PAGES = new Set([
   "/",
   "/status.php",
   "/index.php/apps/oauth2/api/v1/userinfo",
+  // The settings pages' script file (their copy button).
+  "/index.php/settings/js/copy-secret.js",
+  // Forward authentication for reverse proxies (issue 13): status codes and headers, no page.
+  "/index.php/apps/keystream/api/v1/auth-request",
   "/index.php/apps/activity",
   "/index.php/apps/activity/api/v2/activity",
   "/index.php/apps/activity/api/v2/activity/filters",

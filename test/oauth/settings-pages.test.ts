@@ -31,13 +31,22 @@ describe("admin clients section (research A.8)", () => {
     return admin.post("/index.php/apps/oauth2/clients", { requesttoken: requestTokenOf(page.body), ...form });
   };
 
-  it("lists the clients with their secrets, the seeded defaults included", async () => {
+  it("lists the clients, the seeded defaults included, with their secrets hidden until asked for", async () => {
     const page = await admin.get("/index.php/settings/admin");
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<h2>OAuth 2.0<\/h2>/);
-    for (const text of ["Desktop Client", "Android", "iOS", WEB_CLIENT.name, WEB_CLIENT.clientId, WEB_CLIENT.secret]) {
+    for (const text of ["Desktop Client", "Android", "iOS", WEB_CLIENT.name, WEB_CLIENT.clientId]) {
       assert.ok(page.body.includes(text), text);
     }
+    assert.ok(!page.body.includes(WEB_CLIENT.secret), "no secret on the page as rendered");
+    const client = (await t.services.oauth.clients.list()).find((c) => c.name === WEB_CLIENT.name);
+    assert.ok(client);
+    const shown = await admin.post(`/index.php/apps/oauth2/clients/${client.id}/secret`, {
+      requesttoken: requestTokenOf(page.body),
+    });
+    assert.equal(shown.statusCode, 200);
+    assert.match(shown.body, new RegExp(`id="oauth2-client-secret-value">${WEB_CLIENT.secret}<`), "shown when asked for");
+    assert.ok(!(await admin.get("/index.php/settings/admin")).body.includes(WEB_CLIENT.secret), "and hidden again");
   });
 
   it("adds a client with a generated 64-character id and secret", async () => {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { replacePassword } from "../../accounts/password-change.js";
 import { type CommandContext, CommandError } from "../context.js";
 import { type OutputFormat, outputOption, printData } from "../output.js";
 
@@ -86,8 +87,8 @@ export function registerUserCommands(program: Command, context: CommandContext):
     .action(async (uid: string, options: { passwordFromEnv?: boolean }) => {
       if (!options.passwordFromEnv) throw new CommandError("give the new password with --password-from-env (OC_PASS)");
       const password = passwordFromEnvironment();
-      const { users } = await context.open();
-      await users.setPassword(uid, password);
+      const { users, sessions } = await context.open();
+      await replacePassword(users, sessions, uid, password);
       context.print(`Successfully reset password for ${uid}`);
     });
 

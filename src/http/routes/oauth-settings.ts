@@ -1,8 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Principal } from "../../accounts/authentication.js";
-import { html } from "../html.js";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { OAuthClient } from "../../oauth/ports.js";
+import { html, type SafeHtml } from "../html.js";
 import { userTranslator } from "../i18n.js";
-import { requireFormUser, sendAdminsOnly, sendSettingsPage } from "./settings.js";
+import { copyButton } from "../settings-copy-script.js";
+import { redirectWithFlash } from "../settings-flash.js";
+import type { SettingsContext } from "../settings-sections.js";
+import { requireAdminFormUser, requireFormUser, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
 
 const CLIENTS_PATH = "/index.php/apps/oauth2/clients";
 
@@ -11,14 +14,30 @@ function field(request: FastifyRequest, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** An administrator's form post with a valid CSRF token; otherwise the answer is sent. */
-async function requireAdminFormUser(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
-  const principal = await requireFormUser(request, reply);
-  if (principal && !principal.user.isAdmin) {
-    sendAdminsOnly(request, reply, principal);
-    return undefined;
-  }
-  return principal;
+/** A one-time secret with its copy button (shown after "show" or "regenerate", never on every render). */
+function secretNotice(id: string, text: string, secret: string, t: SettingsContext["t"]): SafeHtml {
+  return html`<div class="notice" id="${id}">${text}
+<p><code class="secret" id="${id}-value">${secret}</code> ${copyButton(`${id}-value`, t)}</p></div>`;
+}
+
+/** Every field `oauth2:modify-client` knows but the secret (regenerated on its own), prefilled. */
+function clientEditForm(c: OAuthClient, csrfToken: string, t: SettingsContext["t"]): SafeHtml {
+  const id = `oauth2-edit-${String(c.id)}`;
+  const checkbox = (name: string, checked: boolean, label: string) =>
+    html`<label><input type="checkbox" name="${name}" value="1"${checked ? html` checked` : ""}> ${label}</label>`;
+  return html`<details><summary>${t("settings:clients.edit")}</summary>
+<form method="post" action="${CLIENTS_PATH}/${String(c.id)}/edit" id="${id}">
+<input type="hidden" name="requesttoken" value="${csrfToken}">
+<label for="${id}-name">${t("settings:clients.name")}</label><input type="text" id="${id}-name" name="name" maxlength="80" required value="${c.name}">
+<label for="${id}-client-id">${t("settings:clients.clientId")}</label><input type="text" id="${id}-client-id" name="client_id" required value="${c.clientId}">
+<label for="${id}-redirect">${t("settings:clients.redirect")}</label><input type="text" id="${id}-redirect" name="redirect_uri" required value="${c.redirectUri}">
+<label for="${id}-post-logout">${t("settings:clients.postLogoutRedirect")}</label><input type="text" id="${id}-post-logout" name="post_logout_redirect_uri" value="${c.postLogoutRedirectUri ?? ""}">
+${checkbox("allow_subdomains", c.allowSubdomains, t("settings:clients.allowSubdomains"))}
+${checkbox("trusted", c.trusted, t("settings:clients.trusted"))}
+${checkbox("resource_server", c.resourceServer, t("settings:clients.resourceServer"))}
+${checkbox("force_trust", false, t("settings:clients.forceTrust"))}
+<p><button type="submit">${t("settings:clients.save")}</button></p>
+</form></details>`;
 }
 
 function idParam(request: FastifyRequest): number {
@@ -35,7 +54,7 @@ export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
       id: "oauth2",
       page: "admin",
       order: 20,
-      render: async ({ csrfToken, flash, translator: { t } }) => {
+      render: async ({ csrfToken, flash, t }) => {
         const clients = await oauth.clients.list();
         const label = {
           name: t("pages:oauth.name"),
@@ -67,10 +86,12 @@ ${clients.map(
     c,
   ) => html`<tr><td data-label="${label.name}">${c.name}</td><td data-label="${label.redirect}" class="wrap-anywhere">${c.redirectUri}${
     c.postLogoutRedirectUri ? html`<div class="muted">${label.postLogout}: ${c.postLogoutRedirectUri}</div>` : ""
-  }</td><td data-label="${label.clientId}"><code>${c.clientId}</code></td><td data-label="${label.secret}"><details class="secret"><summary>${t("pages:oauth.showSecret")}</summary><code class="secret">${c.secret}</code></details></td>
+  }</td><td data-label="${label.clientId}"><code>${c.clientId}</code></td><td data-label="${label.secret}"><span class="muted">${t("settings:clients.secretHidden")}</span>
+<form method="post" action="${CLIENTS_PATH}/${String(c.id)}/secret"><input type="hidden" name="requesttoken" value="${csrfToken}"><button class="small" type="submit">${t("settings:clients.showSecret")}</button></form>
+<form method="post" action="${CLIENTS_PATH}/${String(c.id)}/regenerate-secret"><input type="hidden" name="requesttoken" value="${csrfToken}"><button class="small" type="submit">${t("settings:clients.regenerate")}</button></form></td>
 <td data-label="${label.options}">${options(c)}</td><td class="actions-cell">
 <form method="post" action="${CLIENTS_PATH}/${String(c.id)}/delete"><input type="hidden" name="requesttoken" value="${csrfToken}">
-<button class="danger small" type="submit" aria-label="${t("pages:oauth.deleteNamed", { name: c.name })}">${t("pages:oauth.delete")}</button></form></td></tr>`,
+<button class="danger small" type="submit" aria-label="${t("pages:oauth.deleteNamed", { name: c.name })}">${t("pages:oauth.delete")}</button></form>${clientEditForm(c, csrfToken, t)}</td></tr>`,
 )}</tbody></table>`
 }
 <h3>${t("pages:oauth.addClient")}</h3>
@@ -136,6 +157,58 @@ ${clients.map(
       ? html`<p class="notice" id="oauth2-client-deleted">${t("pages:oauth.deleted", { name: result.value.name })}</p>`
       : html`<p class="error" id="oauth2-client-error">${result.message}</p>`;
     return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 404);
+  });
+
+  // The edit form: checkbox semantics as the add form (present = true), through modify's checks.
+  app.post(`${CLIENTS_PATH}/:id/edit`, async (request, reply) => {
+    const principal = await requireAdminFormUser(request, reply);
+    if (!principal) return;
+    const { t } = userTranslator(request, principal);
+    const flag = (name: string) => String(field(request, name) !== undefined);
+    const result = await oauth.clients.modifyById(
+      idParam(request),
+      {
+        name: (field(request, "name") ?? "").trim(),
+        "client-id": (field(request, "client_id") ?? "").trim(),
+        "redirect-url": (field(request, "redirect_uri") ?? "").trim(),
+        "post-logout-redirect-url": (field(request, "post_logout_redirect_uri") ?? "").trim(),
+        "allow-sub-domains": flag("allow_subdomains"),
+        trusted: flag("trusted"),
+        "resource-server": flag("resource_server"),
+      },
+      field(request, "force_trust") !== undefined,
+    );
+    const message = result.ok
+      ? html`<p class="notice" id="oauth2-client-saved">${t("settings:clients.saved", { name: result.value.name })}</p>`
+      : html`<p class="error" id="oauth2-client-error">${result.message}</p>`;
+    return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 400);
+  });
+
+  // Secrets are not on the page until asked for, one client at a time (shoulder-surfing, screenshots).
+  app.post(`${CLIENTS_PATH}/:id/secret`, async (request, reply) => {
+    const principal = await requireAdminFormUser(request, reply);
+    if (!principal) return;
+    const { t } = userTranslator(request, principal);
+    const client = await oauth.clients.findById(idParam(request));
+    const message = client
+      ? secretNotice("oauth2-client-secret", t("settings:clients.secretOf", { name: client.name }), client.secret, t)
+      : html`<p class="error" id="oauth2-client-error">No such client</p>`;
+    return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, client ? 200 : 404);
+  });
+
+  // Post/redirect/get, as for app passwords: a reload does not regenerate it again.
+  app.post(`${CLIENTS_PATH}/:id/regenerate-secret`, async (request, reply) => {
+    const principal = await requireAdminFormUser(request, reply);
+    if (!principal) return;
+    const { t } = userTranslator(request, principal);
+    const result = await oauth.clients.regenerateSecret(idParam(request));
+    if (!result.ok) {
+      const message = html`<p class="error" id="oauth2-client-error">${result.message}</p>`;
+      return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, 404);
+    }
+    const text = t("settings:clients.regenerated", { name: result.value.name });
+    const message = secretNotice("oauth2-client-secret", text, result.value.secret, t);
+    return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.admin.path, { sectionId: "oauth2", message });
   });
 
   // research A.8: revoke, then back to the personal page's OAuth section.

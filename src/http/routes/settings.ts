@@ -7,6 +7,8 @@ import { userTranslator } from "../i18n.js";
 import { headerUser, layout, messagePage, sendPage } from "../pages/layout.js";
 import { translatedHtml } from "../pages/translated-html.js";
 import { csrfValid, requirePageUser } from "../plugins/authentication.js";
+import { COPY_SCRIPT_PATH, copyButton, copyScriptRoute } from "../settings-copy-script.js";
+import { redirectWithFlash, takeFlash } from "../settings-flash.js";
 import type { SettingsContext, SettingsSection } from "../settings-sections.js";
 
 declare module "fastify" {
@@ -15,14 +17,20 @@ declare module "fastify" {
   }
 }
 
-const PAGES = {
+export const SETTINGS_PAGES = {
   personal: { path: "/index.php/settings/personal", title: "pages:settings.personal.title" },
   admin: { path: "/index.php/settings/admin", title: "pages:settings.admin.title" },
 } as const;
 
-/** A stored time for a table cell, in the reader's language, with the zone named (UTC until users have one). */
+/** A stored time for a table cell, in the reader's language and time zone, with the zone named. */
 export function formatDate(translator: Translator, epochSeconds: number | null): string {
   return epochSeconds === null ? translator.t("pages:settings.never") : translator.dates.dateTime(epochSeconds);
+}
+
+/** The text of a form field, when the field is there and is text. */
+export function formField(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === "string" ? value : undefined;
 }
 
 /**
@@ -33,12 +41,14 @@ export async function sendSettingsPage(
   request: FastifyRequest,
   reply: FastifyReply,
   principal: Principal,
-  page: keyof typeof PAGES,
+  page: keyof typeof SETTINGS_PAGES,
   flash?: { sectionId: string; message: SafeHtml },
   status = 200,
 ): Promise<FastifyReply> {
   const csrfToken = principal.session?.csrfToken ?? "";
   const translator = userTranslator(request, principal);
+  // A one-time message from a post/redirect/get (settings-flash.ts), or one a handler passes.
+  const shown = flash ?? (request.method === "GET" ? takeFlash(request, reply, principal) : undefined);
   const sections = request.server.settingsSections.filter((s) => s.page === page).sort((a, b) => a.order - b.order);
   const rendered = await Promise.all(
     sections.map((section) => {
@@ -47,12 +57,13 @@ export async function sendSettingsPage(
         principal,
         csrfToken,
         translator,
-        flash: flash?.sectionId === section.id ? flash.message : undefined,
+        t: translator.t,
+        flash: shown?.sectionId === section.id ? shown.message : undefined,
       };
       return section.render(context).then((body) => html`<section id="${section.id}">${body}</section>`);
     }),
   );
-  const title = translator.t(PAGES[page].title);
+  const title = translator.t(SETTINGS_PAGES[page].title);
   return sendPage(
     reply,
     layout({
@@ -60,7 +71,7 @@ export async function sendSettingsPage(
       title,
       user: headerUser(principal),
       current: page,
-      body: html`<h1>${title}</h1>${rendered}`,
+      body: html`<h1>${title}</h1>${rendered}<script src="${COPY_SCRIPT_PATH}"></script>`,
     }),
     status,
   );
@@ -90,6 +101,17 @@ export function sendAdminsOnly(request: FastifyRequest, reply: FastifyReply, pri
   );
 }
 
+/** An administrator's form post with a valid CSRF token; otherwise the answer (403) is sent. */
+export async function requireAdminFormUser(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
+  const principal = await requireFormUser(request, reply);
+  if (!principal) return undefined;
+  if (!principal.user.isAdmin) {
+    sendAdminsOnly(request, reply, principal);
+    return undefined;
+  }
+  return principal;
+}
+
 /** Like requirePageUser, but for administrators only. */
 export async function requireAdminPageUser(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
   const principal = await requirePageUser(request, reply);
@@ -102,24 +124,16 @@ export async function requireAdminPageUser(request: FastifyRequest, reply: Fasti
 }
 
 export async function settingsRoutes(app: FastifyInstance): Promise<void> {
-  app.settingsSections.push(
-    {
-      id: "profile",
-      page: "personal",
-      order: 0,
-      render: async ({ principal, translator: { t } }) => html`<h2>${t("pages:profile.heading")}</h2>
-<dl class="facts"><dt>${t("pages:profile.username")}</dt><dd id="profile-uid">${principal.user.uid}</dd>
-<dt>${t("pages:profile.fullName")}</dt><dd id="profile-display-name">${principal.user.displayName}</dd>
-<dt>${t("pages:profile.email")}</dt><dd>${principal.user.email ?? ""}</dd></dl>`,
-    },
-    {
-      id: "app-passwords",
-      page: "personal",
-      order: 50,
-      render: async ({ principal, csrfToken, flash, translator }) => {
-        const { t } = translator;
-        const appPasswords = await app.services.appPasswords.list(principal.user.uid);
-        return html`<h2>${t("pages:appPasswords.heading")}</h2>
+  copyScriptRoute(app);
+
+  app.settingsSections.push({
+    id: "app-passwords",
+    page: "personal",
+    order: 50,
+    render: async ({ principal, csrfToken, flash, translator }) => {
+      const { t } = translator;
+      const appPasswords = await app.services.appPasswords.list(principal.user.uid);
+      return html`<h2>${t("pages:appPasswords.heading")}</h2>
 <p class="muted">${t("pages:appPasswords.intro")}</p>
 ${flash ?? ""}
 ${
@@ -141,41 +155,15 @@ ${appPasswords.map(
 <input type="text" id="app-password-name" name="name" maxlength="255" required>
 <div class="actions"><button type="submit">${t("pages:appPasswords.create")}</button></div>
 </form>`;
-      },
     },
-    {
-      id: "users",
-      page: "admin",
-      order: 0,
-      render: async ({ translator }) => {
-        const { t } = translator;
-        const users = await app.services.users.list();
-        const label = {
-          uid: t("pages:profile.username"),
-          name: t("pages:profile.fullName"),
-          email: t("pages:profile.email"),
-          state: t("pages:users.state"),
-          role: t("pages:users.role"),
-        };
-        return html`<h2>${t("pages:users.heading")}</h2>
-<table class="responsive" id="users-list"><thead><tr><th scope="col">${label.uid}</th><th scope="col">${label.name}</th><th scope="col">${label.email}</th><th scope="col">${label.state}</th><th scope="col">${label.role}</th></tr></thead><tbody>
-${users.map(
-  (u) =>
-    html`<tr><td data-label="${label.uid}">${u.uid}</td><td data-label="${label.name}">${u.displayName}</td><td data-label="${label.email}" class="wrap-anywhere">${u.email ?? ""}</td><td data-label="${label.state}">${u.enabled ? t("pages:users.enabled") : t("pages:users.disabled")}</td><td data-label="${label.role}">${u.isAdmin ? t("pages:users.admin") : t("pages:users.user")}</td></tr>`,
-)}</tbody></table>
-<p class="muted">${translatedHtml(translator, "pages:users.manageWithOcc", {
-          commands: html`<code>./occ user:add</code>, <code>user:disable</code>, <code>user:delete</code>`,
-        })}</p>`;
-      },
-    },
-  );
+  });
 
-  app.get(PAGES.personal.path, async (request, reply) => {
+  app.get(SETTINGS_PAGES.personal.path, async (request, reply) => {
     const principal = await requirePageUser(request, reply);
     if (principal) return sendSettingsPage(request, reply, principal, "personal");
   });
 
-  app.get(PAGES.admin.path, async (request, reply) => {
+  app.get(SETTINGS_PAGES.admin.path, async (request, reply) => {
     const principal = await requireAdminPageUser(request, reply);
     if (principal) return sendSettingsPage(request, reply, principal, "admin");
   });
@@ -184,19 +172,19 @@ ${users.map(
     const principal = await requireFormUser(request, reply);
     if (!principal) return;
     const translator = userTranslator(request, principal);
-    const name = (request.body as Record<string, unknown> | undefined)?.name;
     try {
       const { secret, appPassword } = await app.services.appPasswords.create(
         principal.user.uid,
-        typeof name === "string" ? name : "",
+        formField(request, "name") ?? "",
       );
       app.services.log.info(
         { event: "app_password_created", uid: principal.user.uid, id: appPassword.id },
         "app password created",
       );
       const message = html`<div class="notice" id="new-app-password">${translatedHtml(translator, "pages:appPasswords.created.notice", { name: html`<strong>${appPassword.name}</strong>` })}
-<p><code class="secret">${secret}</code></p><p>${translatedHtml(translator, "pages:appPasswords.useWith", { uid: html`<strong>${principal.user.uid}</strong>` })}</p></div>`;
-      return sendSettingsPage(request, reply, principal, "personal", { sectionId: "app-passwords", message });
+<p><code class="secret" id="new-app-password-secret">${secret}</code> ${copyButton("new-app-password-secret", translator.t)}</p><p>${translatedHtml(translator, "pages:appPasswords.useWith", { uid: html`<strong>${principal.user.uid}</strong>` })}</p></div>`;
+      // Post/redirect/get: the new password travels to the next page view once (settings-flash.ts).
+      return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.personal.path, { sectionId: "app-passwords", message });
     } catch (error) {
       // Only a refused name is the user's to read; anything else (the database away) is not.
       if (!(error instanceof AccountError)) throw error;

@@ -2,21 +2,27 @@ import type { Language } from "../languages.js";
 import { activity as deActivity } from "./de/activity.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { pages as dePages } from "./de/pages.js";
+import { settings as deSettings } from "./de/settings.js";
 import { activity as enActivity } from "./en/activity.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { pages as enPages } from "./en/pages.js";
+import { settings as enSettings } from "./en/settings.js";
 import { activity as esActivity } from "./es/activity.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { pages as esPages } from "./es/pages.js";
+import { settings as esSettings } from "./es/settings.js";
 import { activity as frActivity } from "./fr/activity.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { pages as frPages } from "./fr/pages.js";
+import { settings as frSettings } from "./fr/settings.js";
 import { activity as itActivity } from "./it/activity.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { pages as itPages } from "./it/pages.js";
+import { settings as itSettings } from "./it/settings.js";
 import { activity as nlActivity } from "./nl/activity.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { pages as nlPages } from "./nl/pages.js";
+import { settings as nlSettings } from "./nl/settings.js";
 
 /**
  * Every catalogue, by language and namespace. A namespace is one file per language
@@ -24,12 +30,12 @@ import { pages as nlPages } from "./nl/pages.js";
  * and list them here.
  */
 export const CATALOGUES = {
-  en: { pages: enPages, activity: enActivity, loginFlow: enLoginFlow },
-  de: { pages: dePages, activity: deActivity, loginFlow: deLoginFlow },
-  fr: { pages: frPages, activity: frActivity, loginFlow: frLoginFlow },
-  es: { pages: esPages, activity: esActivity, loginFlow: esLoginFlow },
-  it: { pages: itPages, activity: itActivity, loginFlow: itLoginFlow },
-  nl: { pages: nlPages, activity: nlActivity, loginFlow: nlLoginFlow },
+  en: { pages: enPages, activity: enActivity, loginFlow: enLoginFlow, settings: enSettings },
+  de: { pages: dePages, activity: deActivity, loginFlow: deLoginFlow, settings: deSettings },
+  fr: { pages: frPages, activity: frActivity, loginFlow: frLoginFlow, settings: frSettings },
+  es: { pages: esPages, activity: esActivity, loginFlow: esLoginFlow, settings: esSettings },
+  it: { pages: itPages, activity: itActivity, loginFlow: itLoginFlow, settings: itSettings },
+  nl: { pages: nlPages, activity: nlActivity, loginFlow: nlLoginFlow, settings: nlSettings },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 
 export type SourceCatalogue = (typeof CATALOGUES)["en"];

@@ -1,0 +1,135 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Principal } from "../../accounts/authentication.js";
+import { AccountError } from "../../accounts/errors.js";
+import { replacePassword } from "../../accounts/password-change.js";
+import type { Translator } from "../../i18n/index.js";
+import { html, type SafeHtml } from "../html.js";
+import { userTranslator } from "../i18n.js";
+import { formField, requireAdminFormUser, sendSettingsPage } from "./settings.js";
+
+const USERS_PATH = "/index.php/settings/users";
+const SECTION_ID = "users";
+
+function uidParam(request: FastifyRequest): string {
+  return (request.params as { uid: string }).uid;
+}
+
+/**
+ * The admin page's users section (issue 19): create, disable, enable, delete a user and reset a
+ * password, through the same UserDirectory calls `./occ user:*` makes.
+ */
+export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
+  const { users, sessions, log } = app.services;
+
+  app.settingsSections.push({
+    id: SECTION_ID,
+    page: "admin",
+    order: 0,
+    render: async ({ principal, csrfToken, flash, t }) => {
+      const all = await users.list();
+      const action = (uid: string, verb: string, label: string, danger = false) =>
+        html`<form method="post" action="${USERS_PATH}/${encodeURIComponent(uid)}/${verb}"><input type="hidden" name="requesttoken" value="${csrfToken}"><button type="submit"${danger ? html` class="danger"` : ""}>${label}</button></form>`;
+      return html`<h2>${t("settings:users.title")}</h2>
+${flash ?? ""}
+<table id="user-list"><tr><th>${t("settings:profile.username")}</th><th>${t("settings:profile.fullName")}</th><th>${t("settings:profile.email")}</th><th>${t("settings:users.state")}</th><th>${t("settings:users.role")}</th><th></th></tr>
+${all.map((u) => {
+  // An administrator does not disable or delete themself here: that would lock the page's user out.
+  const self = u.uid === principal.user.uid;
+  return html`<tr><td>${u.uid}</td><td>${u.displayName}</td><td>${u.email ?? ""}</td><td>${u.enabled ? t("settings:users.enabled") : t("settings:users.disabled")}</td><td>${u.isAdmin ? t("settings:users.admin") : ""}</td><td>
+${self ? "" : u.enabled ? action(u.uid, "disable", t("settings:users.disable")) : action(u.uid, "enable", t("settings:users.enable"))}
+${self ? "" : action(u.uid, "delete", t("settings:users.delete"), true)}
+<form method="post" action="${USERS_PATH}/${encodeURIComponent(u.uid)}/password"><input type="hidden" name="requesttoken" value="${csrfToken}">
+<label for="reset-${u.uid}">${t("settings:users.newPasswordFor", { uid: u.uid })}</label>
+<input type="password" id="reset-${u.uid}" name="password" autocomplete="new-password" minlength="8" required>
+<button type="submit">${t("settings:users.resetPassword")}</button></form></td></tr>`;
+})}</table>
+<h3>${t("settings:users.create")}</h3>
+<form method="post" action="${USERS_PATH}" id="create-user">
+<input type="hidden" name="requesttoken" value="${csrfToken}">
+<label for="new-user-uid">${t("settings:profile.username")}</label><input type="text" id="new-user-uid" name="uid" maxlength="64" required>
+<label for="new-user-display-name">${t("settings:profile.fullName")}</label><input type="text" id="new-user-display-name" name="display_name" maxlength="255">
+<label for="new-user-email">${t("settings:profile.email")}</label><input type="email" id="new-user-email" name="email" maxlength="255">
+<label for="new-user-password">${t("settings:users.password")}</label><input type="password" id="new-user-password" name="password" autocomplete="new-password" minlength="8" required>
+<label><input type="checkbox" name="is_admin" value="1"> ${t("settings:users.admin")}</label>
+<p><button type="submit">${t("settings:users.createButton")}</button></p>
+</form>`;
+    },
+  });
+
+  /** Runs an administrator's change and shows its outcome in the users section. */
+  const administer = (
+    path: string,
+    change: (request: FastifyRequest, actor: string, principal: Principal) => Promise<(t: Translator["t"]) => SafeHtml>,
+  ) =>
+    app.post(path, async (request, reply) => {
+      const principal = await requireAdminFormUser(request, reply);
+      if (!principal) return;
+      const { t } = userTranslator(request, principal);
+      try {
+        const message = (await change(request, principal.user.uid, principal))(t);
+        return sendSettingsPage(request, reply, principal, "admin", {
+          sectionId: SECTION_ID,
+          message: html`<p class="notice" id="users-notice">${message}</p>`,
+        });
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        const message = html`<p class="error" id="users-error">${error.message}</p>`;
+        return sendSettingsPage(
+          request,
+          reply,
+          principal,
+          "admin",
+          { sectionId: SECTION_ID, message },
+          error.code === "no_such_user" ? 404 : 400,
+        );
+      }
+    });
+
+  const notSelf = (uid: string, actor: string) => {
+    if (uid === actor) throw new AccountError("invalid_uid", "you cannot disable or delete your own account here");
+  };
+
+  administer(USERS_PATH, async (request, actor) => {
+    const user = await users.create({
+      uid: (formField(request, "uid") ?? "").trim(),
+      password: formField(request, "password") ?? "",
+      displayName: (formField(request, "display_name") ?? "").trim() || undefined,
+      email: (formField(request, "email") ?? "").trim() || undefined,
+      isAdmin: formField(request, "is_admin") !== undefined,
+    });
+    log.info({ event: "user_created", uid: user.uid, by: actor }, "user created on the admin page");
+    return (t) => html`${t("settings:users.created", { uid: user.uid })}`;
+  });
+
+  for (const enabled of [true, false]) {
+    administer(`${USERS_PATH}/:uid/${enabled ? "enable" : "disable"}`, async (request, actor) => {
+      const uid = uidParam(request);
+      notSelf(uid, actor);
+      await users.setEnabled(uid, enabled);
+      log.info({ event: enabled ? "user_enabled" : "user_disabled", uid, by: actor }, "user state changed on the admin page");
+      return (t) => html`${t(enabled ? "settings:users.wasEnabled" : "settings:users.wasDisabled", { uid })}`;
+    });
+  }
+
+  administer(`${USERS_PATH}/:uid/delete`, async (request, actor) => {
+    const uid = uidParam(request);
+    notSelf(uid, actor);
+    await users.delete(uid);
+    log.info({ event: "user_deleted", uid, by: actor }, "user deleted on the admin page");
+    return (t) => html`${t("settings:users.deleted", { uid })}`;
+  });
+
+  administer(`${USERS_PATH}/:uid/password`, async (request, actor, principal) => {
+    const uid = uidParam(request);
+    // The administrator's own browser session stays when they reset their own password.
+    await replacePassword(
+      users,
+      sessions,
+      uid,
+      formField(request, "password") ?? "",
+      uid === actor ? principal.session?.token : undefined,
+    );
+    log.info({ event: "password_reset", uid, by: actor }, "password reset on the admin page");
+    return (t) => html`${t("settings:users.passwordReset", { uid })}`;
+  });
+}

@@ -1,0 +1,179 @@
+import type { FastifyInstance } from "fastify";
+import { AccountError } from "../../accounts/errors.js";
+import { replacePassword } from "../../accounts/password-change.js";
+import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES } from "../../i18n/index.js";
+import { type AttemptOutcome, loginBuckets, loginUserBucket } from "../../security/throttle.js";
+import { html } from "../html.js";
+import { userTranslator } from "../i18n.js";
+import { throttledAttempt } from "../throttling.js";
+import { formField, requireFormUser, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
+
+const PATH = SETTINGS_PAGES.personal.path;
+
+/** Every time zone this Node knows, for the selector (the preference's check is isTimeZone). */
+const TIME_ZONES: readonly string[] = Intl.supportedValuesOf("timeZone");
+
+/**
+ * The personal page's own account sections (issue 19): profile (full name, email), password, and
+ * language and time zone. Each form goes through the same domain function `occ` uses.
+ */
+export async function personalSettingsRoutes(app: FastifyInstance): Promise<void> {
+  const { users, sessions, preferences, settings, loginThrottle, log } = app.services;
+
+  app.settingsSections.push(
+    {
+      id: "profile",
+      page: "personal",
+      order: 0,
+      render: async ({ principal, csrfToken, flash, t }) => {
+        const { user } = principal;
+        const editable = settings.get("allow_user_to_change_display_name");
+        return html`<h2>${t("settings:profile.title")}</h2>
+${flash ?? ""}
+<table><tr><th>${t("settings:profile.username")}</th><td id="profile-uid">${user.uid}</td></tr>
+<tr><th>${t("settings:profile.fullName")}</th><td id="profile-display-name">${user.displayName}</td></tr>
+<tr><th>${t("settings:profile.email")}</th><td id="profile-email">${user.email ?? ""}</td></tr></table>
+${
+  editable
+    ? html`<form method="post" action="${PATH}/profile" id="profile-form">
+<input type="hidden" name="requesttoken" value="${csrfToken}">
+<label for="profile-display-name-input">${t("settings:profile.fullName")}</label>
+<input type="text" id="profile-display-name-input" name="display_name" maxlength="255" required value="${user.displayName}">
+<label for="profile-email-input">${t("settings:profile.email")}</label>
+<input type="email" id="profile-email-input" name="email" maxlength="255" value="${user.email ?? ""}">
+<p><button type="submit">${t("settings:common.save")}</button></p>
+</form>`
+    : html`<p class="muted" id="profile-locked">${t("settings:profile.locked")}</p>`
+}`;
+      },
+    },
+    {
+      id: "password",
+      page: "personal",
+      order: 10,
+      render: async ({ csrfToken, flash, t }) => html`<h2>${t("settings:password.title")}</h2>
+${flash ?? ""}
+<form method="post" action="${PATH}/password" id="password-form">
+<input type="hidden" name="requesttoken" value="${csrfToken}">
+<label for="password-current">${t("settings:password.current")}</label>
+<input type="password" id="password-current" name="current_password" autocomplete="current-password" required>
+<label for="password-new">${t("settings:password.new")}</label>
+<input type="password" id="password-new" name="new_password" autocomplete="new-password" minlength="8" required>
+<p class="muted">${t("settings:password.othersEnded")}</p>
+<p><button type="submit">${t("settings:password.change")}</button></p>
+</form>`,
+    },
+    {
+      id: "locale",
+      page: "personal",
+      order: 20,
+      render: async ({ principal, csrfToken, flash, t }) => {
+        const { language, timeZone } = principal.user;
+        const option = (value: string, label: string, selected: boolean) =>
+          html`<option value="${value}"${selected ? html` selected` : ""}>${label}</option>`;
+        return html`<h2>${t("settings:locale.title")}</h2>
+${flash ?? ""}
+<form method="post" action="${PATH}/locale" id="locale-form">
+<input type="hidden" name="requesttoken" value="${csrfToken}">
+<label for="locale-language">${t("settings:locale.language")}</label>
+<select id="locale-language" name="language">
+${option("", t("settings:locale.followBrowser"), language === null)}
+${SUPPORTED_LANGUAGES.map((code) => option(code, LANGUAGE_NAMES[code], language === code))}
+</select>
+<label for="locale-timezone">${t("settings:locale.timeZone")}</label>
+<select id="locale-timezone" name="timezone">
+${option("", t("settings:locale.serverTimeZone"), timeZone === null)}
+${TIME_ZONES.map((zone) => option(zone, zone, timeZone === zone))}
+</select>
+<p><button type="submit">${t("settings:common.save")}</button></p>
+</form>`;
+      },
+    },
+  );
+
+  app.post(`${PATH}/profile`, async (request, reply) => {
+    const principal = await requireFormUser(request, reply);
+    if (!principal) return;
+    const { t } = userTranslator(request, principal);
+    const refuse = (status: number, text: string) =>
+      sendSettingsPage(
+        request,
+        reply,
+        principal,
+        "personal",
+        { sectionId: "profile", message: html`<p class="error">${text}</p>` },
+        status,
+      );
+    // ownCloud's allow_user_to_change_display_name covers the full name and the email alike.
+    if (!settings.get("allow_user_to_change_display_name")) return refuse(403, t("settings:profile.locked"));
+    try {
+      await users.updateProfile(principal.user.uid, {
+        displayName: (formField(request, "display_name") ?? "").trim(),
+        email: (formField(request, "email") ?? "").trim(),
+      });
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error;
+      return refuse(400, error.message);
+    }
+    log.info({ event: "profile_changed", uid: principal.user.uid }, "user changed their profile");
+    return reply.redirect(`${PATH}#profile`, 303);
+  });
+
+  // The current password is checked through the login throttle (same buckets as the login form),
+  // so this form is no way around it for someone who found an open session.
+  app.post(`${PATH}/password`, async (request, reply) => {
+    const principal = await requireFormUser(request, reply);
+    if (!principal) return;
+    const { t } = userTranslator(request, principal);
+    const { uid } = principal.user;
+    const answer = (status: number, message: ReturnType<typeof html>) =>
+      sendSettingsPage(request, reply, principal, "personal", { sectionId: "password", message }, status);
+    const current = formField(request, "current_password") ?? "";
+    const next = formField(request, "new_password") ?? "";
+    const gate = await throttledAttempt(
+      request,
+      loginThrottle,
+      loginBuckets(request.ip, uid),
+      () => users.checkPassword(uid, current),
+      (found): AttemptOutcome => (found ? { kind: "success", reset: [loginUserBucket(uid)] } : { kind: "failure" }),
+    );
+    if (gate.refused) {
+      reply.header("retry-after", String(gate.retryAfterSeconds));
+      return answer(429, html`<p class="error">${t("settings:password.throttled")}</p>`);
+    }
+    if (!gate.value) {
+      request.log.warn({ event: "password_change_refused", uid, ip: request.ip }, "password change: wrong current password");
+      return answer(403, html`<p class="error" id="password-error">${t("settings:password.wrongCurrent")}</p>`);
+    }
+    try {
+      await replacePassword(users, sessions, uid, next, principal.session?.token);
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error;
+      return answer(400, html`<p class="error" id="password-error">${error.message}</p>`);
+    }
+    log.info({ event: "password_changed", uid, ip: request.ip }, "user changed their password");
+    return answer(200, html`<p class="notice" id="password-changed">${t("settings:password.changed")}</p>`);
+  });
+
+  // One validation: preferences.set checks the language and the time zone, for occ and this form.
+  app.post(`${PATH}/locale`, async (request, reply) => {
+    const principal = await requireFormUser(request, reply);
+    if (!principal) return;
+    const { uid } = principal.user;
+    try {
+      for (const [key, field] of [
+        ["lang", "language"],
+        ["timezone", "timezone"],
+      ] as const) {
+        const value = (formField(request, field) ?? "").trim();
+        if (value === "") await preferences.delete(uid, "core", key);
+        else await preferences.set(uid, "core", key, value);
+      }
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error;
+      const message = html`<p class="error">${error.message}</p>`;
+      return sendSettingsPage(request, reply, principal, "personal", { sectionId: "locale", message }, 400);
+    }
+    return reply.redirect(`${PATH}#locale`, 303);
+  });
+}

@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { createTestApp, type TestApp } from "../support/app.js";
+import { FormClient, requestTokenOf } from "../support/browser-form.js";
+
+const ADMIN = "/index.php/settings/admin";
+const USERS = "/index.php/settings/users";
+
+describe("admin page: users", () => {
+  let t: TestApp;
+  let root: FormClient;
+  before(async () => {
+    t = await createTestApp();
+    await t.services.users.create({ uid: "root", password: "root password", isAdmin: true });
+    await t.services.users.create({ uid: "alice", password: "alice password" });
+    root = new FormClient(t.app);
+    assert.equal((await root.login("root", "root password")).statusCode, 303);
+  });
+  after(() => t.close());
+
+  const rootToken = async () => requestTokenOf((await root.get(ADMIN)).body);
+  const loggedIn = async (uid: string, password: string) => {
+    const browser = new FormClient(t.app);
+    assert.equal((await browser.login(uid, password)).statusCode, 303);
+    return browser;
+  };
+
+  it("an administrator creates a user, who can then log in", async () => {
+    const response = await root.post(USERS, {
+      requesttoken: await rootToken(),
+      uid: "bob",
+      display_name: "Bob B",
+      email: "bob@example.com",
+      password: "bob password",
+    });
+    assert.equal(response.statusCode, 200);
+    assert.match(response.body, /id="users-notice">The user bob was created\./);
+    const bob = await t.services.users.require("bob");
+    assert.equal(bob.displayName, "Bob B");
+    assert.equal(bob.isAdmin, false);
+    await loggedIn("bob", "bob password");
+    const taken = await root.post(USERS, { requesttoken: await rootToken(), uid: "bob", password: "other password" });
+    assert.equal(taken.statusCode, 400);
+    assert.match(taken.body, /already exists/);
+  });
+
+  it("disabling a user ends their sessions; enabling lets them log in again", async () => {
+    await t.services.users.create({ uid: "carol", password: "carol password" });
+    const carol = await loggedIn("carol", "carol password");
+    const disabled = await root.post(`${USERS}/carol/disable`, { requesttoken: await rootToken() });
+    assert.equal(disabled.statusCode, 200);
+    assert.equal((await t.services.users.require("carol")).enabled, false);
+    assert.equal((await carol.get("/index.php/settings/personal")).statusCode, 303, "signed out");
+    const enabled = await root.post(`${USERS}/carol/enable`, { requesttoken: await rootToken() });
+    assert.equal(enabled.statusCode, 200);
+    await loggedIn("carol", "carol password");
+  });
+
+  it("an administrator deletes a user", async () => {
+    await t.services.users.create({ uid: "dave", password: "dave password" });
+    const response = await root.post(`${USERS}/dave/delete`, { requesttoken: await rootToken() });
+    assert.equal(response.statusCode, 200);
+    assert.equal(await t.services.users.find("dave"), undefined);
+    const again = await root.post(`${USERS}/dave/delete`, { requesttoken: await rootToken() });
+    assert.equal(again.statusCode, 404);
+  });
+
+  it("an administrator cannot disable or delete their own account on the page", async () => {
+    for (const verb of ["disable", "delete"]) {
+      const response = await root.post(`${USERS}/root/${verb}`, { requesttoken: await rootToken() });
+      assert.equal(response.statusCode, 400, verb);
+    }
+    const self = await t.services.users.require("root");
+    assert.equal(self.enabled, true);
+  });
+
+  it("a password reset by an administrator sets the password and ends the user's browser sessions", async () => {
+    await t.services.users.create({ uid: "erin", password: "erin password" });
+    const erin = await loggedIn("erin", "erin password");
+    const response = await root.post(`${USERS}/erin/password`, { requesttoken: await rootToken(), password: "reset password" });
+    assert.equal(response.statusCode, 200);
+    assert.ok(await t.services.users.checkPassword("erin", "reset password"));
+    assert.equal((await erin.get("/index.php/settings/personal")).statusCode, 303, "signed out");
+    const tooShort = await root.post(`${USERS}/erin/password`, { requesttoken: await rootToken(), password: "short" });
+    assert.equal(tooShort.statusCode, 400);
+  });
+
+  it("user administration forms are refused without the CSRF token and change nothing", async () => {
+    const forged = [
+      root.post(USERS, { requesttoken: "forged", uid: "mallory", password: "mallory password" }),
+      root.post(`${USERS}/alice/disable`, { requesttoken: "forged" }),
+      root.post(`${USERS}/alice/delete`, { requesttoken: "forged" }),
+      root.post(`${USERS}/alice/password`, { requesttoken: "forged", password: "taken over" }),
+    ];
+    for (const response of await Promise.all(forged)) assert.equal(response.statusCode, 403);
+    assert.equal(await t.services.users.find("mallory"), undefined);
+    const alice = await t.services.users.require("alice");
+    assert.equal(alice.enabled, true);
+    assert.ok(await t.services.users.checkPassword("alice", "alice password"));
+  });
+
+  it("user administration is for administrators: a user who is not one gets 403 and changes nothing", async () => {
+    await t.services.users.create({ uid: "frank", password: "frank password" });
+    const frank = await loggedIn("frank", "frank password");
+    const token = requestTokenOf((await frank.get("/index.php/settings/personal")).body);
+    const attempts = [
+      frank.post(USERS, { requesttoken: token, uid: "mallory", password: "mallory password", is_admin: "1" }),
+      frank.post(`${USERS}/alice/disable`, { requesttoken: token }),
+      frank.post(`${USERS}/alice/delete`, { requesttoken: token }),
+      frank.post(`${USERS}/alice/password`, { requesttoken: token, password: "taken over" }),
+    ];
+    for (const response of await Promise.all(attempts)) assert.equal(response.statusCode, 403);
+    assert.equal(await t.services.users.find("mallory"), undefined);
+    assert.equal((await t.services.users.require("alice")).enabled, true);
+    assert.ok(await t.services.users.checkPassword("alice", "alice password"));
+  });
+});

@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { TestApp } from "../support/app.js";
+import { type FormClient, requestTokenOf } from "../support/browser-form.js";
+import { basic, createOAuthTestApp, loggedIn, tokenRequest, WEB_CLIENT } from "./support.js";
+
+const ADMIN = "/index.php/settings/admin";
+const CLIENTS = "/index.php/apps/oauth2/clients";
+
+describe("admin page: editing a client and its secret", () => {
+  let t: TestApp;
+  let admin: FormClient;
+  before(async () => {
+    t = await createOAuthTestApp();
+    await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
+    admin = await loggedIn(t, "root", "root password!");
+  });
+  after(() => t.close());
+
+  const webClient = async () => {
+    const client = (await t.services.oauth.clients.list()).find((c) => c.clientId === WEB_CLIENT.clientId);
+    assert.ok(client);
+    return client;
+  };
+  const adminToken = async () => requestTokenOf((await admin.get(ADMIN)).body);
+  const editForm = (client: Awaited<ReturnType<typeof webClient>>, changes: Record<string, string | undefined>) => {
+    const form: Record<string, string> = {
+      name: client.name,
+      client_id: client.clientId,
+      redirect_uri: client.redirectUri,
+      post_logout_redirect_uri: client.postLogoutRedirectUri ?? "",
+      ...(client.allowSubdomains ? { allow_subdomains: "1" } : {}),
+      ...(client.trusted ? { trusted: "1" } : {}),
+      ...(client.resourceServer ? { resource_server: "1" } : {}),
+    };
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined) delete form[key];
+      else form[key] = value;
+    }
+    return form;
+  };
+  // Whether the token endpoint accepts the secret: a wrong one is 401 invalid_client, a right one
+  // gets past client authentication to the (refused) refresh token.
+  const secretWorks = async (secret: string) =>
+    (
+      await tokenRequest(
+        t,
+        { grant_type: "refresh_token", refresh_token: "none" },
+        { authorization: basic(WEB_CLIENT.clientId, secret) },
+      )
+    ).statusCode !== 401;
+
+  it("an administrator edits a client's fields through the checks of oauth2:modify-client", async () => {
+    const client = await webClient();
+    const response = await admin.post(`${CLIENTS}/${client.id}/edit`, {
+      requesttoken: await adminToken(),
+      ...editForm(client, { name: "Web App 2", redirect_uri: "https://app2.example.com/cb", allow_subdomains: "1" }),
+    });
+    assert.equal(response.statusCode, 200);
+    assert.match(response.body, /id="oauth2-client-saved"/);
+    const edited = await webClient();
+    assert.equal(edited.name, "Web App 2");
+    assert.equal(edited.redirectUri, "https://app2.example.com/cb");
+    assert.equal(edited.allowSubdomains, true);
+    assert.equal(edited.secret, WEB_CLIENT.secret, "the secret is not touched by the edit form");
+
+    const refused = await admin.post(`${CLIENTS}/${client.id}/edit`, {
+      requesttoken: await adminToken(),
+      ...editForm(edited, { redirect_uri: "https://app.example.com/cb#fragment" }),
+    });
+    assert.equal(refused.statusCode, 400);
+    assert.match(refused.body, /The redirect URL must not contain a fragment/);
+    assert.equal((await webClient()).redirectUri, "https://app2.example.com/cb");
+
+    const localhost = await admin.post(`${CLIENTS}/${client.id}/edit`, {
+      requesttoken: await adminToken(),
+      ...editForm(edited, { redirect_uri: "http://localhost:8080/cb", trusted: "1" }),
+    });
+    assert.equal(localhost.statusCode, 400, "trusting localhost needs force-trust, as occ");
+    assert.match(localhost.body, /Cannot set localhost as trusted\./);
+  });
+
+  it("regenerating a client's secret shows the new one once, and the old secret stops working", async () => {
+    const client = await webClient();
+    assert.ok(await secretWorks(client.secret));
+    const posted = await admin.post(`${CLIENTS}/${client.id}/regenerate-secret`, { requesttoken: await adminToken() });
+    assert.equal(posted.statusCode, 303, "post/redirect/get");
+    const page = await admin.get(String(posted.headers.location));
+    const secret = /id="oauth2-client-secret-value">([A-Za-z0-9]{64})</.exec(page.body)?.[1];
+    assert.ok(secret, "the new secret is shown");
+    assert.equal((await webClient()).secret, secret);
+    assert.equal(await secretWorks(client.secret), false, "the old secret is refused");
+    assert.ok(await secretWorks(secret));
+    assert.ok(!(await admin.get(ADMIN)).body.includes(secret), "shown once");
+  });
+
+  it("client edits, secret display and regeneration are refused without the CSRF token", async () => {
+    const client = await webClient();
+    const forged = await Promise.all([
+      admin.post(`${CLIENTS}/${client.id}/edit`, { requesttoken: "forged", ...editForm(client, { name: "Forged" }) }),
+      admin.post(`${CLIENTS}/${client.id}/secret`, { requesttoken: "forged" }),
+      admin.post(`${CLIENTS}/${client.id}/regenerate-secret`, { requesttoken: "forged" }),
+    ]);
+    for (const response of forged) {
+      assert.equal(response.statusCode, 403);
+      assert.ok(!response.body.includes(client.secret));
+    }
+    const after = await webClient();
+    assert.equal(after.name, client.name);
+    assert.equal(after.secret, client.secret);
+  });
+
+  it("client edits, secret display and regeneration are for administrators: a user who is not one gets 403", async () => {
+    const client = await webClient();
+    const user = await loggedIn(t);
+    const token = requestTokenOf((await user.get("/index.php/settings/personal")).body);
+    const attempts = await Promise.all([
+      user.post(`${CLIENTS}/${client.id}/edit`, { requesttoken: token, ...editForm(client, { name: "Taken" }) }),
+      user.post(`${CLIENTS}/${client.id}/secret`, { requesttoken: token }),
+      user.post(`${CLIENTS}/${client.id}/regenerate-secret`, { requesttoken: token }),
+    ]);
+    for (const response of attempts) {
+      assert.equal(response.statusCode, 403);
+      assert.ok(!response.body.includes(client.secret));
+    }
+    const after = await webClient();
+    assert.equal(after.name, client.name);
+    assert.equal(after.secret, client.secret);
+  });
+});
