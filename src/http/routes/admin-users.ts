@@ -27,22 +27,30 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
     order: 0,
     render: async ({ principal, csrfToken, flash, t }) => {
       const all = await users.list();
+      const label = {
+        uid: t("settings:profile.username"),
+        name: t("settings:profile.fullName"),
+        email: t("settings:profile.email"),
+        state: t("settings:users.state"),
+        role: t("settings:users.role"),
+      };
       const action = (uid: string, verb: string, label: string, danger = false) =>
         html`<form method="post" action="${USERS_PATH}/${encodeURIComponent(uid)}/${verb}"><input type="hidden" name="requesttoken" value="${csrfToken}"><button type="submit"${danger ? html` class="danger"` : ""}>${label}</button></form>`;
       return html`<h2>${t("settings:users.title")}</h2>
 ${flash ?? ""}
-<table id="user-list"><tr><th>${t("settings:profile.username")}</th><th>${t("settings:profile.fullName")}</th><th>${t("settings:profile.email")}</th><th>${t("settings:users.state")}</th><th>${t("settings:users.role")}</th><th></th></tr>
+<table class="responsive" id="user-list"><thead><tr><th scope="col">${label.uid}</th><th scope="col">${label.name}</th><th scope="col">${label.email}</th><th scope="col">${label.state}</th><th scope="col">${label.role}</th><th scope="col">${t("pages:settings.actions")}</th></tr></thead><tbody>
 ${all.map((u) => {
   // An administrator does not disable or delete themself here: that would lock the page's user out.
   const self = u.uid === principal.user.uid;
-  return html`<tr><td>${u.uid}</td><td>${u.displayName}</td><td>${u.email ?? ""}</td><td>${u.enabled ? t("settings:users.enabled") : t("settings:users.disabled")}</td><td>${u.isAdmin ? t("settings:users.admin") : ""}</td><td>
+  // data-label: the column's name, shown beside each cell when the table becomes cards on a phone.
+  return html`<tr><td data-label="${label.uid}">${u.uid}</td><td data-label="${label.name}">${u.displayName}</td><td data-label="${label.email}" class="wrap-anywhere">${u.email ?? ""}</td><td data-label="${label.state}">${u.enabled ? t("settings:users.enabled") : t("settings:users.disabled")}</td><td data-label="${label.role}">${u.isAdmin ? t("settings:users.admin") : "–"}</td><td class="actions-cell">
 ${self ? "" : u.enabled ? action(u.uid, "disable", t("settings:users.disable")) : action(u.uid, "enable", t("settings:users.enable"))}
 ${self ? "" : action(u.uid, "delete", t("settings:users.delete"), true)}
 <form method="post" action="${USERS_PATH}/${encodeURIComponent(u.uid)}/password"><input type="hidden" name="requesttoken" value="${csrfToken}">
 <label for="reset-${u.uid}">${t("settings:users.newPasswordFor", { uid: u.uid })}</label>
 <input type="password" id="reset-${u.uid}" name="password" autocomplete="new-password" minlength="8" required>
 <button type="submit">${t("settings:users.resetPassword")}</button></form></td></tr>`;
-})}</table>
+})}</tbody></table>
 <h3>${t("settings:users.create")}</h3>
 <form method="post" action="${USERS_PATH}" id="create-user">
 <input type="hidden" name="requesttoken" value="${csrfToken}">
