@@ -206,6 +206,12 @@ if (missing.length > 0 && inCi) {
         );
         assert.equal(loginUrl.origin, publicUrl);
         assert.match(loginUrl.pathname, /^\/index\.php\/login\/v2\/flow\/[A-Za-z0-9]+$/);
+        // Keystream's log line of a request may follow its answer by a moment: wait for it.
+        await waitFor(
+          "the flow's start in Keystream's log",
+          () => served("POST", "/index.php/login/v2").some((r) => r.url === "/index.php/login/v2"),
+          10_000,
+        );
         const start = served("POST", "/index.php/login/v2");
         assert.deepEqual(
           start.filter((r) => r.url === "/index.php/login/v2").map((r) => r.status),
