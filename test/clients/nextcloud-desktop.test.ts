@@ -401,9 +401,11 @@ if (missing.length > 0 && inCi) {
           () => /Response: GET 200 \S+activity\?previews=true&since=0.* Data: /.exec(client.log()),
           120_000,
         );
-        const reply = /Response: GET 200 \S+activity\?previews=true&since=0.* Data: .*/.exec(client.log())?.[0] ?? "";
-        // Newest first: the upload's activity opens the body (a JSON "/" may be written "\/").
-        const uploads = reply.match(/"object_name":"(?:\\)?\/from-nextcloud\.txt"/g) ?? [];
+        // The client logs the body with its quotes escaped (\"); a JSON "/" may be written "\/".
+        const reply = (/Response: GET 200 \S+activity\?previews=true&since=0.* Data: .*/.exec(client.log())?.[0] ?? "")
+          .replaceAll('\\"', '"')
+          .replaceAll("\\/", "/");
+        const uploads = reply.match(/"object_name":"\/from-nextcloud\.txt"/g) ?? [];
         assert.equal(uploads.length, 1, reply);
         assert.match(reply, /"type":"file_created"/);
         assert.doesNotMatch(reply, /from-server-for-nextcloud/);
