@@ -6,7 +6,10 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { freePort, ProcessSet, readIfExists, waitFor } from "../clients/harness/processes.js";
 import { createTestApp, type TestApp } from "../support/app.js";
+import { listenOnLoopback } from "../support/browser.js";
+import { authRequestSnippet, PROTECT_SNIPPET } from "../support/nginx-forward-auth.js";
 import { REPO_ROOT } from "../support/occ.js";
+import { basicAuthFor } from "./support.js";
 
 const NGINX = "/usr/sbin/nginx";
 const SNIPPET = path.join(REPO_ROOT, "deploy/nginx/keystream-files-log.conf");
@@ -58,18 +61,12 @@ function tinyWebdav(): http.RequestListener {
 }
 
 /**
- * Stands in for Keystream's forward-auth endpoint (issue 13): 200 with X-Keystream-User for a
- * known bearer token, 401 otherwise. What is under test here is what nginx logs with its answer.
+ * nginx as deployed: the shipped forward-auth snippets (deploy/nginx/keystream-auth-request.conf,
+ * keystream-protect.conf) ask the test's Keystream about every request; the location logs the
+ * writes in the keystream_files format with the user Keystream's answer named.
  */
-function forwardAuth(tokens: Record<string, string>): http.RequestListener {
-  return (request, response) => {
-    const user = tokens[String(request.headers.authorization ?? "").replace(/^Bearer /, "")];
-    if (user) response.writeHead(200, { "X-Keystream-User": user }).end();
-    else response.writeHead(401, { "WWW-Authenticate": 'Bearer realm="Keystream"' }).end();
-  };
-}
-
-function nginxConfig(dir: string, port: number, webdav: string, auth: string, log: string): string {
+function nginxConfig(dir: string, port: number, webdav: string, keystream: string, log: string): string {
+  fs.writeFileSync(path.join(dir, "keystream-auth-request.conf"), authRequestSnippet(new URL(keystream).host));
   const runAs = process.getuid?.() === 0 ? "user root;\n" : "";
   return `${runAs}worker_processes 1;
 daemon off;
@@ -86,19 +83,11 @@ http {
   include ${SNIPPET};
   server {
     listen 127.0.0.1:${port};
+    include ${dir}/keystream-auth-request.conf;
     location /remote.php/ {
-      auth_request /_keystream_auth;
-      auth_request_set $keystream_user $upstream_http_x_keystream_user;
+      include ${PROTECT_SNIPPET};
       access_log ${log} keystream_files if=$keystream_files_write;
       proxy_pass ${webdav};
-    }
-    location = /_keystream_auth {
-      internal;
-      proxy_pass ${auth};
-      proxy_pass_request_body off;
-      proxy_set_header Content-Length "";
-      proxy_set_header X-Original-URI $request_uri;
-      proxy_set_header X-Original-Method $request_method;
     }
   }
 }
@@ -114,6 +103,8 @@ describe("file activities through a real nginx writing the keystream_files log",
   let base: string;
   let log: string;
   let dir: string;
+  /** Alice's app password, as an Authorization header. */
+  let alice: string;
 
   before(async () => {
     t = await createTestApp();
@@ -123,11 +114,12 @@ describe("file activities through a real nginx writing the keystream_files log",
     dir = fs.mkdtempSync(path.join(t.testStorage.dataDir, "nginx-"));
     log = path.join(dir, "keystream-files.log");
     const webdav = await listen(tinyWebdav());
-    const auth = await listen(forwardAuth({ "alice-token": "alice" }));
-    servers = [webdav.server, auth.server];
+    const keystream = await listenOnLoopback(t);
+    alice = await basicAuthFor(t, "alice");
+    servers = [webdav.server];
     const port = await freePort();
     const config = path.join(dir, "nginx.conf");
-    fs.writeFileSync(config, nginxConfig(dir, port, webdav.url, auth.url, log));
+    fs.writeFileSync(config, nginxConfig(dir, port, webdav.url, keystream, log));
     const nginx = processes.start("nginx", NGINX, ["-p", dir, "-e", path.join(dir, "error.log"), "-c", config], {
       logFile: path.join(dir, "stdout.log"),
     });
@@ -153,24 +145,24 @@ describe("file activities through a real nginx writing the keystream_files log",
   });
 
   it("publishes exactly the successful writes of the authorized user, once, from what nginx logged", async (ctx) => {
-    const as = (token: string | undefined, method: string, target: string, headers: Record<string, string> = {}) =>
+    const as = (authorization: string | undefined, method: string, target: string, headers: Record<string, string> = {}) =>
       fetch(`${base}${target}`, {
         method,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+        headers: { ...(authorization ? { authorization } : {}), ...headers },
         body: method === "PUT" ? "content" : undefined,
       }).then((r) => r.status);
     const statuses = [
-      await as("alice-token", "MKCOL", "/remote.php/webdav/Docs%20A"),
-      await as("alice-token", "PUT", "/remote.php/webdav/Docs%20A/r%C3%A9sum%C3%A9.txt"),
-      await as("alice-token", "PUT", "/remote.php/dav/files/alice/Docs%20A/r%C3%A9sum%C3%A9.txt"),
-      await as("alice-token", "MOVE", "/remote.php/dav/files/alice/Docs%20A/r%C3%A9sum%C3%A9.txt", {
+      await as(alice, "MKCOL", "/remote.php/webdav/Docs%20A"),
+      await as(alice, "PUT", "/remote.php/webdav/Docs%20A/r%C3%A9sum%C3%A9.txt"),
+      await as(alice, "PUT", "/remote.php/dav/files/alice/Docs%20A/r%C3%A9sum%C3%A9.txt"),
+      await as(alice, "MOVE", "/remote.php/dav/files/alice/Docs%20A/r%C3%A9sum%C3%A9.txt", {
         destination: `${base}/remote.php/dav/files/alice/Docs%20A/cv.txt`,
       }),
-      await as("alice-token", "DELETE", "/remote.php/webdav/missing.txt"),
+      await as(alice, "DELETE", "/remote.php/webdav/missing.txt"),
       await as(undefined, "PUT", "/remote.php/webdav/anonymous.txt"),
-      await as("wrong-token", "PUT", "/remote.php/webdav/forged.txt"),
-      await as("alice-token", "PROPFIND", "/remote.php/webdav/"),
-      await as("alice-token", "DELETE", "/remote.php/webdav/Docs%20A/cv.txt"),
+      await as("Bearer wrong-token", "PUT", "/remote.php/webdav/forged.txt"),
+      await as(alice, "PROPFIND", "/remote.php/webdav/"),
+      await as(alice, "DELETE", "/remote.php/webdav/Docs%20A/cv.txt"),
     ];
     assert.deepEqual(statuses, [201, 201, 204, 201, 404, 401, 401, 207, 204]);
     // nginx writes a request's line once it has answered: wait for the eight writes (not PROPFIND).
@@ -185,13 +177,13 @@ describe("file activities through a real nginx writing the keystream_files log",
       .where("app", "=", "files")
       .orderBy("activity_id")
       .execute();
-    const alice = { object_type: "files", user: "alice", affecteduser: "alice" };
+    const aliceRow = { object_type: "files", user: "alice", affecteduser: "alice" };
     assert.deepEqual(rows, [
-      { type: "file_created", subject: "created_self", object_name: "/Docs A", ...alice },
-      { type: "file_created", subject: "created_self", object_name: "/Docs A/résumé.txt", ...alice },
-      { type: "file_changed", subject: "changed_self", object_name: "/Docs A/résumé.txt", ...alice },
-      { type: "file_changed", subject: "renamed_self", object_name: "/Docs A/cv.txt", ...alice },
-      { type: "file_deleted", subject: "deleted_self", object_name: "/Docs A/cv.txt", ...alice },
+      { type: "file_created", subject: "created_self", object_name: "/Docs A", ...aliceRow },
+      { type: "file_created", subject: "created_self", object_name: "/Docs A/résumé.txt", ...aliceRow },
+      { type: "file_changed", subject: "changed_self", object_name: "/Docs A/résumé.txt", ...aliceRow },
+      { type: "file_changed", subject: "renamed_self", object_name: "/Docs A/cv.txt", ...aliceRow },
+      { type: "file_deleted", subject: "deleted_self", object_name: "/Docs A/cv.txt", ...aliceRow },
     ]);
     assert.equal((await t.services.fileLog.follow(log)).published, 0, "a second round publishes nothing");
   });

@@ -10,8 +10,8 @@ import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, WEB_CLIEN
 import type { TestApp } from "../support/app.js";
 import { listenOnLoopback } from "../support/browser.js";
 import { FileServer } from "./harness/file-server.js";
-import { startNginx } from "./harness/nginx.js";
-import { freePort, ProcessSet, waitFor } from "./harness/processes.js";
+import { fileActivityLog, startNginx } from "./harness/nginx.js";
+import { freePort, ProcessSet, readIfExists, waitFor } from "./harness/processes.js";
 
 /**
  * The deployment's file access (issue 14; deploy/nginx/, deploy/apache2/): nginx asks Keystream's
@@ -32,19 +32,23 @@ describe("file requests through nginx, Keystream's forward-auth and the file ser
   let t: TestApp;
   let files: FileServer;
   let proxy: string;
+  let nginxDir: string;
 
   before(async () => {
     assert.deepEqual(missing, [], "nginx and Apache mod_dav_fs are installed (test/clients/install.sh)");
     work = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-file-proxy-"));
     t = await createOAuthTestApp();
     await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob", email: "bob@example.com" });
+    // nginx dates its log lines by the real clock, decades before the test clock's: keep them in retention.
+    t.services.settings.set("activity_expire_days", 36_500);
     const keystream = await listenOnLoopback(t);
     files = new FileServer(processes, { dir: path.join(work, "files"), port: await freePort() });
     await files.start();
     files.putOnDisk("alice", "alice.txt", "alice's notes\n");
     files.putOnDisk("bob", "bob.txt", "bob's secrets\n");
     const port = await freePort();
-    const nginx = startNginx(processes, { dir: path.join(work, "nginx"), port, keystream, fileServer: files.url });
+    nginxDir = path.join(work, "nginx");
+    const nginx = startNginx(processes, { dir: nginxDir, port, keystream, fileServer: files.url });
     proxy = `http://127.0.0.1:${port}`;
     await waitFor(
       "nginx to answer",
@@ -230,5 +234,58 @@ describe("file requests through nginx, Keystream's forward-auth and the file ser
     });
     assert.equal(response.status, 207);
     assert.match(await response.text(), /alice\.txt/);
+  });
+
+  it("a PUT, a MOVE and a DELETE through the proxy become file_created, a rename and file_deleted for that user; refused requests none", async () => {
+    const log = fileActivityLog(nginxDir);
+    // What the earlier tests wrote is published first: only this test's requests count below.
+    await t.services.fileLog.follow(log);
+    const last = await t.services.storage.db
+      .selectFrom("activity")
+      .select((eb) => eb.fn.max("activity_id").as("id"))
+      .executeTakeFirst();
+    const linesBefore = readIfExists(log).split("\n").filter(Boolean).length;
+    const bearer = { authorization: `Bearer ${await aliceToken()}` };
+    const statuses = [
+      (await fetch(`${proxy}/remote.php/webdav/Activity%20test.txt`, { method: "PUT", headers: bearer, body: "a\n" })).status,
+      (
+        await request("MOVE", "/remote.php/dav/files/alice/Activity%20test.txt", {
+          ...bearer,
+          destination: "https://localhost/remote.php/dav/files/alice/Activity%20renamed.txt",
+        })
+      ).status,
+      (await request("DELETE", "/remote.php/webdav/Activity%20renamed.txt", bearer)).status,
+      (await request("PUT", "/remote.php/dav/files/bob/activity-foreign.txt", bearer)).status,
+      (await request("DELETE", "/remote.php/dav/files/bob/bob.txt", bearer)).status,
+      (await request("PUT", "/remote.php/webdav/activity-anonymous.txt")).status,
+      (await request("DELETE", "/remote.php/webdav/activity-missing.txt", bearer)).status,
+    ];
+    assert.deepEqual(statuses, [201, 201, 204, 403, 403, 401, 404]);
+    // nginx writes a line once it has answered; the anonymous request never reaches the logging location.
+    const written = await waitFor(
+      "nginx's file-activity log lines",
+      () => {
+        const lines = readIfExists(log).split("\n").filter(Boolean).slice(linesBefore);
+        return lines.length >= 6 ? lines : undefined;
+      },
+      10_000,
+      50,
+    );
+    const report = await t.services.fileLog.follow(log);
+    assert.deepEqual({ lines: report.lines, published: report.published }, { lines: 6, published: 3 }, written.join("\n"));
+    const rows = await t.services.storage.db
+      .selectFrom("activity")
+      .select(["app", "type", "subject", "object_type", "object_name", "user", "affecteduser"])
+      .where("activity_id", ">", Number(last?.id ?? 0))
+      .where("app", "=", "files")
+      .orderBy("activity_id")
+      .execute();
+    const alice = { app: "files", object_type: "files", user: "alice", affecteduser: "alice" };
+    assert.deepEqual(rows, [
+      { type: "file_created", subject: "created_self", object_name: "/Activity test.txt", ...alice },
+      { type: "file_changed", subject: "renamed_self", object_name: "/Activity renamed.txt", ...alice },
+      { type: "file_deleted", subject: "deleted_self", object_name: "/Activity renamed.txt", ...alice },
+    ]);
+    assert.equal((await t.services.fileLog.follow(log)).published, 0, "a second read publishes nothing");
   });
 });

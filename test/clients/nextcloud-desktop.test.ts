@@ -5,9 +5,10 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { UserBrowser } from "./harness/browser.js";
 import { type ClientRun, type Desktop, startClient, startDesktop } from "./harness/desktop.js";
+import { assertNoActivityFor, assertUploadActivity } from "./harness/file-activities.js";
 import { FileServer } from "./harness/file-server.js";
 import { Keystream } from "./harness/keystream.js";
-import { proxyRequests, startNginx } from "./harness/nginx.js";
+import { fileActivityLog, proxyRequests, startNginx } from "./harness/nginx.js";
 import { missingPrerequisites } from "./harness/preflight.js";
 import { freePort, ProcessSet, waitFor } from "./harness/processes.js";
 import { escapeRegExp, httpsGet, note, selectedLines } from "./harness/scenario.js";
@@ -117,11 +118,13 @@ if (missing.length > 0 && inCi) {
       pki = makeTestPki(path.join(work, "pki"));
       const [keystreamPort, nginxPort] = [await freePort(), await freePort()];
       publicUrl = `https://localhost:${nginxPort}`;
+      nginxDir = path.join(work, "nginx");
       keystream = new Keystream(processes, {
         dataDir: path.join(work, "data"),
         port: keystreamPort,
         logFile: path.join(work, "keystream.log"),
         publicUrl,
+        fileLog: fileActivityLog(nginxDir),
       });
       keystream.occ(["config:system:set", "overwrite.cli.url", `--value=${publicUrl}`]);
       keystream.occ(
@@ -133,7 +136,6 @@ if (missing.length > 0 && inCi) {
       files = new FileServer(processes, { dir: path.join(work, "files"), port: await freePort() });
       await files.start();
       files.folderOf(USER.uid); // created by the operator with the account (docs/deployment.md)
-      nginxDir = path.join(work, "nginx");
       startNginx(processes, {
         dir: nginxDir,
         port: nginxPort,
@@ -204,6 +206,12 @@ if (missing.length > 0 && inCi) {
         );
         assert.equal(loginUrl.origin, publicUrl);
         assert.match(loginUrl.pathname, /^\/index\.php\/login\/v2\/flow\/[A-Za-z0-9]+$/);
+        // Keystream's log line of a request may follow its answer by a moment: wait for it.
+        await waitFor(
+          "the flow's start in Keystream's log",
+          () => served("POST", "/index.php/login/v2").some((r) => r.url === "/index.php/login/v2"),
+          10_000,
+        );
         const start = served("POST", "/index.php/login/v2");
         assert.deepEqual(
           start.filter((r) => r.url === "/index.php/login/v2").map((r) => r.status),
@@ -368,6 +376,42 @@ if (missing.length > 0 && inCi) {
       }
     });
 
+    step(
+      "the upload through nginx is one file_created activity in the API v2, which the restarted client's tray receives; the file put on disk is none",
+      async () => {
+        const reader = {
+          url: keystream.url,
+          uid: USER.uid,
+          appPassword: keystream.occ(["user:add-app-password", USER.uid, "--name=client-test files"]).trim(),
+        };
+        const upload = await assertUploadActivity(reader, nginxDir, "from-nextcloud.txt");
+        note(`the upload's activity in the API v2: ${JSON.stringify(upload)}`);
+        await assertNoActivityFor(reader, "from-server-for-nextcloud.txt");
+        // The tray fetches activities once per connect (research §4.5): a restart shows the new one.
+        await processes.stop(client.process);
+        client = startClient(processes, desktop, {
+          kind: "nextcloud",
+          serverUrl: publicUrl,
+          trustDir: pki.trustDir,
+          logFile: path.join(work, "client-2.log"),
+          outputFile: path.join(work, "client-2.out"),
+        });
+        await waitFor(
+          "the restarted client's activity reply",
+          () => /Response: GET 200 \S+activity\?previews=true&since=0.* Data: /.test(client.log()),
+          120_000,
+        );
+        // The client logs the body with its quotes escaped (\"); a JSON "/" may be written "\/".
+        const reply = (/Response: GET 200 \S+activity\?previews=true&since=0.* Data: .*/.exec(client.log())?.[0] ?? "")
+          .replaceAll('\\"', '"')
+          .replaceAll("\\/", "/");
+        const uploads = reply.match(/"object_name":"\/from-nextcloud\.txt"/g) ?? [];
+        assert.equal(uploads.length, 1, reply);
+        assert.match(reply, /"type":"file_created"/);
+        assert.doesNotMatch(reply, /from-server-for-nextcloud/);
+      },
+    );
+
     step("revoking the client's app password in personal settings signs the client out", async () => {
       const revokedBefore = keystream.log().filter((e) => e.event === "app_password_revoked").length;
       const clientName = String(keystream.log().find((e) => e.event === "login_flow_granted")?.client);
@@ -403,6 +447,7 @@ function interestingLines(log: string): string[] {
     /Server capabilities/,
     /Start fetching activities/,
     /api\/v2\/activity.*FINISHED WITH STATUS/,
+    /Response: GET 200 \S+activity\?previews=true&since=0/,
     /Response: \S+ 401 /,
     /Notifications failed|does not have notifications enabled/,
     /Completed propagation of/,

@@ -5,9 +5,10 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { UserBrowser } from "./harness/browser.js";
 import { type ClientRun, type Desktop, pressWizardConnect, startClient, startDesktop } from "./harness/desktop.js";
+import { assertNoActivityFor, assertUploadActivity, legacyActivities } from "./harness/file-activities.js";
 import { FileServer } from "./harness/file-server.js";
 import { Keystream } from "./harness/keystream.js";
-import { proxyRequests, startNginx } from "./harness/nginx.js";
+import { fileActivityLog, proxyRequests, startNginx } from "./harness/nginx.js";
 import { interestingLines, readConfig, seedClientSettings, syncFolderOf } from "./harness/owncloud-client.js";
 import { missingPrerequisites } from "./harness/preflight.js";
 import { freePort, ProcessSet, waitFor } from "./harness/processes.js";
@@ -125,11 +126,13 @@ if (missing.length > 0 && inCi) {
       pki = makeTestPki(path.join(work, "pki"));
       const [keystreamPort, nginxPort] = [await freePort(), await freePort()];
       publicUrl = `https://localhost:${nginxPort}`;
+      nginxDir = path.join(work, "nginx");
       keystream = new Keystream(processes, {
         dataDir: path.join(work, "data"),
         port: keystreamPort,
         logFile: path.join(work, "keystream.log"),
         publicUrl,
+        fileLog: fileActivityLog(nginxDir),
       });
       keystream.occ(["config:system:set", "overwrite.cli.url", `--value=${publicUrl}`]);
       keystream.occ(
@@ -144,7 +147,6 @@ if (missing.length > 0 && inCi) {
       files = new FileServer(processes, { dir: path.join(work, "files"), port: await freePort() });
       await files.start();
       files.folderOf(USER.uid); // created by the operator with the account (docs/deployment.md)
-      nginxDir = path.join(work, "nginx");
       startNginx(processes, {
         dir: nginxDir,
         port: nginxPort,
@@ -370,6 +372,34 @@ if (missing.length > 0 && inCi) {
         )}`,
       );
     });
+
+    step(
+      "the upload through nginx is one file_created activity, in the legacy list the restarted client read; the file put on disk is none",
+      async () => {
+        const reader = { url: keystream.url, uid: USER.uid, appPassword };
+        const upload = await assertUploadActivity(reader, nginxDir, "from-desktop.txt");
+        note(`the upload's activity in the API v2: ${JSON.stringify(upload)}`);
+        await assertNoActivityFor(reader, "from-server.txt");
+        const legacy = (await legacyActivities(reader)).filter((item) => item.file === "/from-desktop.txt");
+        assert.deepEqual(
+          legacy.map((item) => item.subject),
+          ["You created from-desktop.txt"],
+        );
+        // The restart above connected again, and a connect fetches the Activity tab (research §4).
+        await waitFor(
+          "the restarted client's activity reply",
+          () => client().log().includes("You created from-desktop.txt"),
+          60_000,
+        );
+        // Each reply the client logged lists it once.
+        const replies = client()
+          .log()
+          .split("\n")
+          .filter((line) => line.includes("You created from-desktop.txt"));
+        for (const reply of replies) assert.equal(reply.split("You created from-desktop.txt").length - 1, 1, reply);
+        assert.doesNotMatch(client().log(), /You created from-server\.txt/);
+      },
+    );
 
     step("a revoke in personal settings makes the client's next refresh fail", async () => {
       note("revoking the Desktop Client in personal settings");

@@ -13,6 +13,7 @@ const DEPLOY_FILES = [
   "deploy/nginx/keystream-maps.conf",
   "deploy/nginx/keystream-locations.conf",
   "deploy/nginx/keystream-proxy-headers.conf",
+  "deploy/nginx/keystream-files-log.conf",
   "deploy/apache2/keystream-files.conf",
 ];
 

@@ -10,6 +10,11 @@ export interface KeystreamOptions {
   logFile: string;
   /** The public (https, through nginx) URL: overwrite.cli.url. */
   publicUrl: string;
+  /**
+   * nginx's keystream_files JSON log (harness/nginx.ts `fileActivityLog`): activity.file_log, as in
+   * a real deployment (docs/deployment.md "File activities from the proxy log").
+   */
+  fileLog: string;
 }
 
 export interface LogEntry {
@@ -51,6 +56,7 @@ export class Keystream {
 
   async start(): Promise<void> {
     fs.mkdirSync(this.options.dataDir, { recursive: true });
+    this.occ(["config:system:set", "activity.file_log", `--value=${this.options.fileLog}`]);
     this.process = this.processes.start("keystream", process.execPath, [path.join(APP_ROOT, "dist/main.js")], {
       cwd: APP_ROOT,
       env: this.env(),

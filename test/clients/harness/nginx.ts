@@ -8,10 +8,19 @@ import { type ProcessSet, readIfExists, type Started } from "./processes.js";
 export const NGINX_DEPLOY_DIR = path.join(APP_ROOT, "deploy/nginx");
 const DEPLOY_FILES: [file: string, installedAs: string][] = [
   ["keystream-maps.conf", "conf.d/keystream-maps.conf"],
+  ["keystream-files-log.conf", "conf.d/keystream-files-log.conf"],
   ["keystream-locations.conf", "snippets/keystream-locations.conf"],
   ["keystream-proxy-headers.conf", "snippets/keystream-proxy-headers.conf"],
   ["keystream-protect.conf", "snippets/keystream-protect.conf"],
 ];
+
+/** Where the deployment's nginx files write their logs (Debian's nginx). */
+const DEPLOYED_LOG_DIR = "/var/log/nginx";
+
+/** The JSON log of file writes (deploy/nginx/keystream-files-log.conf) nginx writes in `dir`: Keystream's activity.file_log. */
+export function fileActivityLog(dir: string): string {
+  return path.join(dir, "keystream-files.log");
+}
 
 export interface NginxOptions {
   dir: string;
@@ -54,6 +63,7 @@ http {
   scgi_temp_path ${options.dir}/scgi;
   client_max_body_size 16m;
   include conf.d/keystream-maps.conf;
+  include conf.d/keystream-files-log.conf;
   upstream keystream { server ${hostPort(options.keystream)}; }
   upstream keystream_files { server ${hostPort(options.fileServer)}; }
   server {
@@ -69,7 +79,9 @@ export function startNginx(processes: ProcessSet, options: NginxOptions): Starte
   fs.mkdirSync(options.dir, { recursive: true });
   for (const [file, installedAs] of DEPLOY_FILES) {
     fs.mkdirSync(path.join(options.dir, path.dirname(installedAs)), { recursive: true });
-    fs.copyFileSync(path.join(NGINX_DEPLOY_DIR, file), path.join(options.dir, installedAs));
+    // The logs the files name under Debian's /var/log/nginx/ go to the test's directory instead.
+    const text = fs.readFileSync(path.join(NGINX_DEPLOY_DIR, file), "utf8");
+    fs.writeFileSync(path.join(options.dir, installedAs), text.replaceAll(`${DEPLOYED_LOG_DIR}/`, `${options.dir}/`));
   }
   // The one line an operator edits too: Keystream's address in the auth location.
   fs.writeFileSync(
