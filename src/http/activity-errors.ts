@@ -30,6 +30,19 @@ export function sendActivityError(request: FastifyRequest, reply: FastifyReply, 
  * asks for XML and not JSON), as issue 4 asks; meta.message is "OK" on success, "" otherwise.
  */
 export function sendActivityOcs(request: FastifyRequest, reply: FastifyReply, data: unknown, status = 200): FastifyReply {
+  return sendActivityStream(request, reply, { value: () => data, json: () => JSON.stringify(data) }, status);
+}
+
+/**
+ * sendActivityOcs for data that can also be given as its JSON text (the stream's elements, rendered
+ * from a cache): only the form the answer uses is made.
+ */
+export function sendActivityStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  data: { value(): unknown; json(): string },
+  status = 200,
+): FastifyReply {
   const ok = status >= 200 && status < 300;
   const meta = { status: ok ? "ok" : "failure", statuscode: status, message: ok ? "OK" : "" };
   const format = (request.query as Record<string, unknown> | undefined)?.format;
@@ -39,7 +52,10 @@ export function sendActivityOcs(request: FastifyRequest, reply: FastifyReply, da
   if (xml) {
     return reply
       .header("content-type", "application/xml; charset=utf-8")
-      .send(`<?xml version="1.0"?>\n<ocs>${toXml({ meta, data })}</ocs>\n`);
+      .send(`<?xml version="1.0"?>\n<ocs>${toXml({ meta, data: data.value() })}</ocs>\n`);
   }
-  return reply.header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ ocs: { meta, data } }));
+  // The same text as JSON.stringify({ ocs: { meta, data } }), with the data's own serialisation.
+  return reply
+    .header("content-type", "application/json; charset=utf-8")
+    .send(`{"ocs":{"meta":${JSON.stringify(meta)},"data":${data.json()}}}`);
 }

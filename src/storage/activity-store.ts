@@ -1,4 +1,5 @@
 import type { Selectable } from "kysely";
+import { BoundedCache } from "../activity/domain/bounded-cache.js";
 import type { KeysetBound, SortOrder } from "../activity/domain/cursor.js";
 import type { NewActivity } from "../activity/domain/event.js";
 import type { StreamSelection } from "../activity/domain/filters.js";
@@ -22,12 +23,17 @@ export interface StreamPageQuery {
 /** Rows per INSERT statement: 16 columns × 500 stays below SQLite's 32 766 bound variables. */
 const INSERT_CHUNK = 500;
 
+/** Stored rows kept in memory by id (≈ 1 KB each): the first pages of some hundred users. */
+export const ACTIVITY_ROW_CACHE_SIZE = 10_000;
+
 /**
  * The activity tables, one Kysely implementation for SQLite and PostgreSQL. Every stream read is
  * `affecteduser = ? AND <prefix of one index> AND (timestamp, activity_id) <|> (?, ?)
  * ORDER BY timestamp, activity_id LIMIT n`: a range scan of one index, whatever the depth.
  */
 export class ActivityStore {
+  private readonly rowCache = new BoundedCache<number, ActivityRow>(ACTIVITY_ROW_CACHE_SIZE);
+
   constructor(private readonly db: Db) {}
 
   /** All rows in one transaction (every row or none); returns their ids in input order. */
@@ -57,10 +63,10 @@ export class ActivityStore {
       .executeTakeFirst();
   }
 
-  /** The query behind a stream page; exposed so tests and the bench can EXPLAIN it. */
-  pageQuery(query: StreamPageQuery) {
+  /** A page's conditions and order on the user's rows (one index range, see the class comment). */
+  private pageRange(query: StreamPageQuery) {
     const { selection, bound } = query;
-    let q = this.db.selectFrom("activity").selectAll().where("affecteduser", "=", query.uid);
+    let q = this.db.selectFrom("activity").where("affecteduser", "=", query.uid);
     if (selection.isSelf !== undefined) q = q.where("is_self", "=", selection.isSelf);
     if (selection.category !== undefined) q = q.where("category", "=", selection.category);
     if (selection.object !== undefined) {
@@ -75,8 +81,49 @@ export class ActivityStore {
     return q.orderBy("timestamp", query.sort).orderBy("activity_id", query.sort).limit(query.fetch);
   }
 
+  /** The query behind a stream page, whole rows in one statement; exposed so tests and the bench can EXPLAIN it. */
+  pageQuery(query: StreamPageQuery) {
+    return this.pageRange(query).selectAll();
+  }
+
+  /**
+   * The same page's keys only: every column it reads is in the index it scans (SQLite answers
+   * from the index alone unless hidden types need the row's `type`).
+   */
+  pageKeysQuery(query: StreamPageQuery) {
+    return this.pageRange(query).select(["activity_id", "timestamp"]);
+  }
+
+  /**
+   * One page of rows, each read from the database once per process (issue 17: turning 16 columns
+   * into JavaScript values was a fifth of a page's CPU). A stored activity never changes: nothing
+   * updates the table, and ids are never reused (AUTOINCREMENT, bigserial). So the page's keys are
+   * read on every call, which decides which rows it holds (a deleted row is never served), and
+   * only rows not yet cached are read whole, by id. A cached row is used only if its timestamp and
+   * user match the keys just read. If a row went away between the two statements, the page is read
+   * again in one statement, so a page never holds fewer rows than the database gave it.
+   */
   async page(query: StreamPageQuery): Promise<ActivityRow[]> {
-    return this.pageQuery(query).execute();
+    const keys = await this.pageKeysQuery(query).execute();
+    const rows: Array<ActivityRow | undefined> = [];
+    const missing: number[] = [];
+    for (const key of keys) {
+      const cached = this.rowCache.get(key.activity_id);
+      const usable = cached && Number(cached.timestamp) === Number(key.timestamp) && cached.affecteduser === query.uid;
+      rows.push(usable ? cached : undefined);
+      if (!usable) missing.push(key.activity_id);
+    }
+    if (missing.length === 0) return rows as ActivityRow[];
+    const read = await this.db
+      .selectFrom("activity")
+      .selectAll()
+      .where("activity_id", "in", missing)
+      .where("affecteduser", "=", query.uid)
+      .execute();
+    if (read.length !== missing.length) return this.pageQuery(query).execute();
+    const byId = new Map(read.map((row) => [row.activity_id, row]));
+    for (const row of read) this.rowCache.set(row.activity_id, row);
+    return rows.map((row, i) => row ?? byId.get(keys[i]!.activity_id)!);
   }
 
   /** research §3: the newest (desc) or oldest (asc) activity of the user, across every filter. */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { findFilter } from "../../activity/domain/filters.js";
 import { isNotModified, parseListQuery } from "../../activity/domain/page.js";
 import type { StreamPage } from "../../activity/list-activities.js";
-import { sendActivityError, sendActivityOcs } from "../activity-errors.js";
+import { sendActivityError, sendActivityOcs, sendActivityStream } from "../activity-errors.js";
 import { baseUrl } from "../base-url.js";
 import { requireUser } from "../plugins/authentication.js";
 import { filteredStreamRouteSchema, filtersRouteSchema, streamRouteSchema } from "../schemas/activity.js";
@@ -39,12 +39,11 @@ async function stream(
   const page = result.value;
   streamHeaders(reply, page, `${base}${prefix}`);
   const ifNoneMatch = request.headers["if-none-match"];
-  if (isNotModified(page.entries.length, page.etag, ifNoneMatch)) return reply.status(304).send();
-  return sendActivityOcs(
-    request,
-    reply,
-    page.entries.map((e) => e.element),
-  );
+  if (isNotModified(page.groups.length, page.etag, ifNoneMatch)) return reply.status(304).send();
+  return sendActivityStream(request, reply, {
+    value: () => activity.entries(page).map((e) => e.element),
+    json: () => activity.elementsJson(page),
+  });
 }
 
 /** `GET …/api/v2/activity[/:filter]` and `GET …/api/v2/activity/filters` (spec: Endpoints). */

@@ -39,7 +39,7 @@ async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: 
     layout({
       title: "Activity",
       user,
-      body: activityStreamBody({ filters, current: filter, entries: page.entries, context: page.context, olderUrl }),
+      body: activityStreamBody({ filters, current: filter, entries: activity.entries(page), context: page.context, olderUrl }),
     }),
   );
 }
