@@ -10,7 +10,13 @@
  *   KEYSTREAM_TEST_DATABASE_URL=postgres://… node --import tsx bench/activity-cpu.ts   # on PostgreSQL
  *   BENCH_CPU_PROFILE=page.cpuprofile node --import tsx bench/activity-cpu.ts   # profile of the timed requests only
  *   (then: node --import tsx bench/lib/profile.ts page.cpuprofile 40)
+ *
+ * Instructions instead of CPU time (steady on a loaded machine): run it under callgrind with
+ * instrumentation off at start; BENCH_CALLGRIND=1 turns it on for the timed requests only.
+ *   BENCH_CALLGRIND=1 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=cg.out \
+ *     node --import tsx bench/activity-cpu.ts dist 200   # then: callgrind_annotate cg.out | head
  */
+import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -190,11 +196,16 @@ async function main(): Promise<void> {
       await session.post("Profiler.enable");
       await session.post("Profiler.start");
     }
+    const callgrind = (on: boolean) =>
+      process.env.BENCH_CALLGRIND === "1" &&
+      execFileSync("callgrind_control", ["-i", on ? "on" : "off", String(process.pid)], { stdio: "ignore" });
+    callgrind(true);
     const before = process.cpuUsage();
     const wallStarted = performance.now();
     for (let i = 0; i < REQUESTS; i++) await get(url, token!);
     const used = process.cpuUsage(before);
     const wall = performance.now() - wallStarted;
+    callgrind(false);
     if (session && profileFile) {
       const { profile } = await session.post("Profiler.stop");
       fs.writeFileSync(profileFile, JSON.stringify(profile));

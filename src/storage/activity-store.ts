@@ -3,6 +3,7 @@ import { BoundedCache } from "../activity/domain/bounded-cache.js";
 import type { KeysetBound, SortOrder } from "../activity/domain/cursor.js";
 import type { NewActivity } from "../activity/domain/event.js";
 import type { StreamSelection } from "../activity/domain/filters.js";
+import { ActivityStatements } from "./activity-statements.js";
 import type { Db, DbOrTx } from "./database.js";
 import { transaction } from "./prepared.js";
 import type { ActivityTable } from "./schema/activity.js";
@@ -33,8 +34,11 @@ export const ACTIVITY_ROW_CACHE_SIZE = 10_000;
  */
 export class ActivityStore {
   private readonly rowCache = new BoundedCache<number, ActivityRow>(ACTIVITY_ROW_CACHE_SIZE);
+  private readonly statements: ActivityStatements;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.statements = new ActivityStatements(db);
+  }
 
   /** All rows in one transaction (every row or none); returns their ids in input order. */
   async insertAll(rows: readonly NewActivity[]): Promise<number[]> {
@@ -56,11 +60,7 @@ export class ActivityStore {
   }
 
   async findPosition(activityId: number): Promise<{ affecteduser: string; timestamp: number; activity_id: number } | undefined> {
-    return this.db
-      .selectFrom("activity")
-      .select(["affecteduser", "timestamp", "activity_id"])
-      .where("activity_id", "=", activityId)
-      .executeTakeFirst();
+    return this.statements.position.first(this.db, { activityId });
   }
 
   /** A page's conditions and order on the user's rows (one index range, see the class comment). */
@@ -88,7 +88,8 @@ export class ActivityStore {
 
   /**
    * The same page's keys only: every column it reads is in the index it scans (SQLite answers
-   * from the index alone unless hidden types need the row's `type`).
+   * from the index alone unless hidden types need the row's `type`). Compiled once per shape in
+   * activity-statements.ts; this form is for EXPLAIN.
    */
   pageKeysQuery(query: StreamPageQuery) {
     return this.pageRange(query).select(["activity_id", "timestamp"]);
@@ -104,7 +105,7 @@ export class ActivityStore {
    * again in one statement, so a page never holds fewer rows than the database gave it.
    */
   async page(query: StreamPageQuery): Promise<ActivityRow[]> {
-    const keys = await this.pageKeysQuery(query).execute();
+    const keys = await this.statements.pageKeys(query);
     const rows: Array<ActivityRow | undefined> = [];
     const missing: number[] = [];
     for (const key of keys) {
@@ -128,15 +129,7 @@ export class ActivityStore {
 
   /** research §3: the newest (desc) or oldest (asc) activity of the user, across every filter. */
   async firstKnown(uid: string, sort: SortOrder): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom("activity")
-      .select("activity_id")
-      .where("affecteduser", "=", uid)
-      .orderBy("timestamp", sort)
-      .orderBy("activity_id", sort)
-      .limit(1)
-      .executeTakeFirst();
-    return row?.activity_id;
+    return (await this.statements.firstKnown[sort].first(this.db, { uid }))?.activity_id;
   }
 
   /** Legacy API v1 only: the newest rows from an offset (the v2 stream never uses OFFSET). */
@@ -183,20 +176,12 @@ export class ActivityStore {
 
   async displayNames(uids: readonly string[]): Promise<Map<string, string>> {
     if (uids.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom("users")
-      .select(["uid", "display_name"])
-      .where("uid", "in", [...uids])
-      .execute();
+    const rows = await this.statements.displayNames(uids);
     return new Map(rows.map((r) => [r.uid, r.display_name]));
   }
 
   async streamSettings(uid: string): Promise<Map<string, boolean>> {
-    const rows = await this.db
-      .selectFrom("activity_stream_settings")
-      .select(["type", "enabled"])
-      .where("uid", "=", uid)
-      .execute();
+    const rows = (await this.statements.streamSettings.execute(this.db, { uid })).rows;
     return new Map(rows.map((r) => [r.type, r.enabled === 1]));
   }
 

@@ -6,6 +6,11 @@ import type { RenderContext } from "./prepared-text.js";
 /** Elements kept as JSON text (≈ 1 KB each): the first pages of some hundred users. */
 export const ELEMENT_JSON_CACHE_SIZE = 10_000;
 
+/** The element as the API answers it. */
+export function elementJson(group: ActivityGroup, context: RenderContext): string {
+  return JSON.stringify(toStreamEntry(group, context).element);
+}
+
 interface CachedElement {
   json: string;
   /** Every display name the rendering looked up, as it found it. */
@@ -23,11 +28,15 @@ interface CachedElement {
 export class ElementJsonCache {
   private readonly entries: BoundedCache<string, CachedElement>;
 
-  constructor(capacity = ELEMENT_JSON_CACHE_SIZE) {
+  constructor(
+    /** The rendering cached: a function of the group's rows and the context only. */
+    private readonly render: (group: ActivityGroup, context: RenderContext) => string = elementJson,
+    capacity = ELEMENT_JSON_CACHE_SIZE,
+  ) {
     this.entries = new BoundedCache(capacity);
   }
 
-  /** `JSON.stringify(toStreamEntry(group, context).element)`, from the cache when still valid. */
+  /** render(group, context), from the cache when still valid. */
   json(group: ActivityGroup, context: RenderContext): string {
     let ids = "";
     for (const member of group.members) ids += `${member.activity_id},`;
@@ -43,7 +52,7 @@ export class ElementJsonCache {
         return name;
       },
     };
-    const json = JSON.stringify(toStreamEntry(group, recording).element);
+    const json = this.render(group, recording);
     this.entries.set(key, { json, names });
     return json;
   }
