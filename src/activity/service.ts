@@ -13,6 +13,9 @@ import { listActivities, renderRows, type StreamPage, streamEntries } from "./li
 import { type PublishAnswer, publishActivities, publishActivitiesOnce } from "./publish-activity.js";
 
 const DAY = 86_400;
+const OPEN_ARRAY = Buffer.from("[");
+const COMMA = Buffer.from(",");
+const CLOSE_ARRAY = Buffer.from("]");
 
 /** The activity stream as one service, shared by HTTP, the CLI, background jobs and other modules. */
 export class ActivityService {
@@ -57,9 +60,15 @@ export class ActivityService {
     return streamEntries(page.groups, page.context);
   }
 
-  /** A page's elements as the JSON array text of the API's answer. */
-  elementsJson(page: StreamPage): string {
-    return `[${page.groups.map((group) => this.elementJson.json(group, page.context)).join(",")}]`;
+  /** A page's elements as the JSON array of the API's answer, in UTF-8 pieces to concatenate. */
+  elementsJson(page: StreamPage): Buffer[] {
+    const parts: Buffer[] = [OPEN_ARRAY];
+    page.groups.forEach((group, i) => {
+      if (i > 0) parts.push(COMMA);
+      parts.push(this.elementJson.json(group, page.context));
+    });
+    parts.push(CLOSE_ARRAY);
+    return parts;
   }
 
   filters(): FilterDefinition[] {

@@ -2,6 +2,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { type ActivityError, activityErrorMessage } from "../activity/domain/errors.js";
 import { toXml } from "./ocs.js";
 
+const CLOSE_ENVELOPE = Buffer.from("}}");
+
 /**
  * The one place activity errors become HTTP (research §1.5): unknown filter → 404, `since` of
  * another user → 403 (both an OCS envelope with `data: []`), no selected type → 204 (empty
@@ -34,13 +36,13 @@ export function sendActivityOcs(request: FastifyRequest, reply: FastifyReply, da
 }
 
 /**
- * sendActivityOcs for data that can also be given as its JSON text (the stream's elements, rendered
- * from a cache): only the form the answer uses is made.
+ * sendActivityOcs for data that can also be given as its JSON text, or that text's UTF-8 pieces
+ * (the stream's elements, rendered from a cache): only the form the answer uses is made.
  */
 export function sendActivityStream(
   request: FastifyRequest,
   reply: FastifyReply,
-  data: { value(): unknown; json(): string },
+  data: { value(): unknown; json(): string | readonly Buffer[] },
   status = 200,
 ): FastifyReply {
   const ok = status >= 200 && status < 300;
@@ -55,7 +57,9 @@ export function sendActivityStream(
       .send(`<?xml version="1.0"?>\n<ocs>${toXml({ meta, data: data.value() })}</ocs>\n`);
   }
   // The same text as JSON.stringify({ ocs: { meta, data } }), with the data's own serialisation.
-  return reply
-    .header("content-type", "application/json; charset=utf-8")
-    .send(`{"ocs":{"meta":${JSON.stringify(meta)},"data":${data.json()}}}`);
+  reply.header("content-type", "application/json; charset=utf-8");
+  const json = data.json();
+  const head = `{"ocs":{"meta":${JSON.stringify(meta)},"data":`;
+  if (typeof json === "string") return reply.send(`${head}${json}}}`);
+  return reply.send(Buffer.concat([Buffer.from(head), ...json, CLOSE_ENVELOPE]));
 }

@@ -12,7 +12,8 @@ export function elementJson(group: ActivityGroup, context: RenderContext): strin
 }
 
 interface CachedElement {
-  json: string;
+  /** UTF-8 already: the answer is assembled from these bytes without encoding the text again. */
+  json: Buffer;
   /** Every display name the rendering looked up, as it found it. */
   names: Array<[uid: string, name: string | undefined]>;
 }
@@ -36,8 +37,8 @@ export class ElementJsonCache {
     this.entries = new BoundedCache(capacity);
   }
 
-  /** render(group, context), from the cache when still valid. */
-  json(group: ActivityGroup, context: RenderContext): string {
+  /** render(group, context) as UTF-8, from the cache when still valid. */
+  json(group: ActivityGroup, context: RenderContext): Buffer {
     let ids = "";
     for (const member of group.members) ids += `${member.activity_id},`;
     const key = `${context.language ?? ""}\n${context.baseUrl}\n${ids}`;
@@ -52,7 +53,7 @@ export class ElementJsonCache {
         return name;
       },
     };
-    const json = this.render(group, recording);
+    const json = Buffer.from(this.render(group, recording));
     this.entries.set(key, { json, names });
     return json;
   }
