@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { CompiledQuery } from "kysely";
 import { boundAfter, type SortOrder } from "../../src/activity/domain/cursor.js";
 import { ElementJsonCache, elementJson } from "../../src/activity/domain/element-json.js";
 import { FILTERS } from "../../src/activity/domain/filters.js";
@@ -134,6 +135,38 @@ describe("activity page caches", () => {
             assert.deepEqual(await warm.page(query), whole, `${where}, from the cache`);
           }
         }
+      }
+    }
+  });
+
+  it("a page's keys are read by a range scan of the filter's index, from the index alone when no type is hidden", async () => {
+    const store = new ActivityStore(t.testStorage.storage.db);
+    for (const [filter, index] of [
+      ["all", "activity_user_time"],
+      ["self", "activity_user_self"],
+      ["files", "activity_user_category"],
+      ["filter", "activity_user_object"],
+    ] as const) {
+      const query = store
+        .pageKeysQuery({
+          uid: "erin",
+          selection: FILTERS.find((f) => f.id === filter)!.select({ objectType: "files", objectId: 3 }),
+          bound: boundAfter({ timestamp: 100, activityId: 50 }, "desc"),
+          sort: "desc",
+          hiddenTypes: [],
+          fetch: 51,
+        })
+        .compile();
+      const plan = await t.testStorage.storage.db.executeQuery<Record<string, string>>(
+        CompiledQuery.raw(`EXPLAIN ${t.testStorage.storage.dialect === "sqlite" ? "QUERY PLAN " : ""}${query.sql}`, [
+          ...query.parameters,
+        ]),
+      );
+      const text = plan.rows.map((r) => r.detail ?? r["QUERY PLAN"]).join("\n");
+      if (t.testStorage.storage.dialect === "sqlite") {
+        assert.match(text, new RegExp(`^SEARCH activity USING COVERING INDEX ${index} `), `${filter}: ${text}`);
+      } else {
+        assert.match(text, new RegExp(`using ${index} on activity`), `${filter}: ${text}`);
       }
     }
   });
