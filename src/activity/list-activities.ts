@@ -3,7 +3,7 @@ import { resolveSince } from "./domain/cursor.js";
 import { type StreamEntry, toStreamEntry } from "./domain/element.js";
 import { fail, ok, type Result } from "./domain/errors.js";
 import { findFilter, streamDisabled } from "./domain/filters.js";
-import { groupActivities, type StoredActivity } from "./domain/grouping.js";
+import { type ActivityGroup, groupActivities, type StoredActivity } from "./domain/grouping.js";
 import { cutPage, etagOf, type ListQuery, nextPageQuery } from "./domain/page.js";
 import { decodeParameters, type Parameter } from "./domain/parameters.js";
 import type { RenderContext } from "./domain/prepared-text.js";
@@ -11,8 +11,9 @@ import { effectiveStreamSettings, hiddenTypes } from "./domain/stream-settings.j
 
 export interface StreamPage {
   query: ListQuery;
-  entries: StreamEntry[];
-  /** How the entries were rendered (base URL, display names), for the web page's HTML. */
+  /** The page's elements before rendering: streamEntries() or ElementJsonCache render them. */
+  groups: ActivityGroup[];
+  /** How the entries are rendered (base URL, display names, language). */
   context: RenderContext;
   /** X-Activity-Last-Given: set when at least one row was consumed. */
   lastGiven: number | undefined;
@@ -21,6 +22,22 @@ export interface StreamPage {
   /** Query string of the next page (for `Link: <…>; rel="next"`), when there is one. */
   nextQuery: string | undefined;
   etag: string;
+}
+
+/**
+ * Decoded rows by row object: the store hands out the same object for a row it has cached, and a
+ * stored row never changes (storage/activity-store.ts), so it is decoded once. Nothing mutates a
+ * StoredActivity (grouping copies what it changes).
+ */
+const decoded = new WeakMap<ActivityRow, StoredActivity>();
+
+function decodeCached(row: ActivityRow): StoredActivity {
+  let activity = decoded.get(row);
+  if (activity === undefined) {
+    activity = decodeRow(row);
+    decoded.set(row, activity);
+  }
+  return activity;
 }
 
 export function decodeRow(row: ActivityRow): StoredActivity {
@@ -49,23 +66,54 @@ function userIdsIn(params: readonly Parameter[], into: Set<string>): void {
   }
 }
 
-/** Rows → grouped, rendered entries (display names looked up once for the page). */
-export async function renderRows(
+/** Rows → grouped elements, and the context to render them in (display names looked up once for the page). */
+export async function groupRows(
   store: ActivityStore,
   rows: readonly ActivityRow[],
   baseUrl: string,
   group = true,
-): Promise<{ entries: StreamEntry[]; context: RenderContext }> {
-  const decoded = rows.map(decodeRow);
-  const groups = group ? groupActivities(decoded) : decoded.map((row) => ({ members: [row], subjectparams: row.subjectparams }));
+): Promise<{ groups: ActivityGroup[]; context: RenderContext }> {
+  const activities = rows.map(decodeCached);
+  const groups = group
+    ? groupActivities(activities)
+    : activities.map((row) => ({ members: [row], subjectparams: row.subjectparams }));
   const uids = new Set<string>();
   for (const group of groups) {
     userIdsIn(group.subjectparams, uids);
     userIdsIn(group.members[0]!.messageparams, uids);
   }
   const names = await store.displayNames([...uids]);
-  const context: RenderContext = { baseUrl, displayName: (uid: string) => names.get(uid) };
-  return { entries: groups.map((group) => toStreamEntry(group, context)), context };
+  return { groups, context: { baseUrl, displayName: (uid: string) => names.get(uid) } };
+}
+
+/** Rows → grouped, rendered entries. */
+export async function renderRows(
+  store: ActivityStore,
+  rows: readonly ActivityRow[],
+  baseUrl: string,
+  group = true,
+): Promise<{ entries: StreamEntry[]; context: RenderContext }> {
+  const { groups, context } = await groupRows(store, rows, baseUrl, group);
+  return { entries: streamEntries(groups, context), context };
+}
+
+/** The page's elements with their segments (the web page's HTML, the XML answer). */
+export function streamEntries(groups: readonly ActivityGroup[], context: RenderContext): StreamEntry[] {
+  return groups.map((group) => toStreamEntry(group, context));
+}
+
+/**
+ * research §3: X-Activity-First-Known is the user's newest (desc) or oldest (asc) activity across
+ * every filter. A page of the whole stream from its start already begins with it, so the extra
+ * statement is only needed when the page is filtered.
+ */
+async function firstKnownOf(
+  store: ActivityStore,
+  uid: string,
+  sort: ListQuery["sort"],
+  page: { unfiltered: boolean; fetched: readonly { activity_id: number }[] },
+): Promise<number | undefined> {
+  return page.unfiltered ? page.fetched[0]?.activity_id : store.firstKnown(uid, sort);
 }
 
 /**
@@ -86,25 +134,27 @@ export async function listActivities(
   const sinceRow = query.since === undefined ? undefined : await store.findPosition(query.since);
   const since = resolveSince(query.since, sinceRow, uid, query.sort);
   if (since.kind === "foreign") return fail({ code: "foreign_since", since: query.since ?? 0 });
-  const firstKnown = since.kind === "bound" ? undefined : await store.firstKnown(uid, query.sort);
-
+  const selection = filter.select(query);
+  const hidden = hiddenTypes(settings);
   const fetched = await store.page({
     uid,
-    selection: filter.select(query),
+    selection,
     bound: since.kind === "bound" ? since.bound : undefined,
     sort: query.sort,
-    hiddenTypes: hiddenTypes(settings),
+    hiddenTypes: hidden,
     fetch: query.limit + 1,
   });
+  const unfiltered = Object.keys(selection).length === 0 && hidden.length === 0;
+  const firstKnown = since.kind === "bound" ? undefined : await firstKnownOf(store, uid, query.sort, { unfiltered, fetched });
   const cut = cutPage(fetched, query.limit);
-  const { entries, context } = await renderRows(store, cut.rows, baseUrl);
+  const { groups, context } = await groupRows(store, cut.rows, baseUrl);
   return ok({
     query,
-    entries,
+    groups,
     context,
     lastGiven: cut.lastGiven,
     firstKnown,
     nextQuery: cut.hasMore && cut.lastGiven !== undefined ? nextPageQuery(query, cut.lastGiven) : undefined,
-    etag: etagOf(entries.map((e) => e.element.activity_id)),
+    etag: etagOf(groups.map((group) => group.members[0]!.activity_id)),
   });
 }

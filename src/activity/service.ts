@@ -2,19 +2,26 @@ import type { Clock } from "../clock.js";
 import type { ActivityStore } from "../storage/activity-store.js";
 import type { IdempotencyStore } from "../storage/idempotency-store.js";
 import type { StreamEntry } from "./domain/element.js";
+import { ElementJsonCache } from "./domain/element-json.js";
 import { activityErrorMessage, fail, ok, type Result } from "./domain/errors.js";
 import { type FilterDefinition, listedFilters } from "./domain/filters.js";
 import { IDEMPOTENCY_KEY_LIFETIME_SECONDS, type Publisher } from "./domain/idempotency.js";
 import type { ListQuery } from "./domain/page.js";
 import type { RenderContext } from "./domain/prepared-text.js";
 import { effectiveStreamSettings, parseStreamSettingsUpdate, type StreamSettings } from "./domain/stream-settings.js";
-import { listActivities, renderRows, type StreamPage } from "./list-activities.js";
+import { listActivities, renderRows, type StreamPage, streamEntries } from "./list-activities.js";
 import { type PublishAnswer, publishActivities, publishActivitiesOnce } from "./publish-activity.js";
 
 const DAY = 86_400;
+const OPEN_ARRAY = Buffer.from("[");
+const COMMA = Buffer.from(",");
+const CLOSE_ARRAY = Buffer.from("]");
 
 /** The activity stream as one service, shared by HTTP, the CLI, background jobs and other modules. */
 export class ActivityService {
+  /** Per process: what it holds is checked against the database on every page (element-json.ts). */
+  private readonly elementJson = new ElementJsonCache();
+
   constructor(
     readonly store: ActivityStore,
     readonly idempotencyKeys: IdempotencyStore,
@@ -46,6 +53,22 @@ export class ActivityService {
 
   list(uid: string, query: ListQuery, baseUrl: string): Promise<Result<StreamPage>> {
     return listActivities(this.store, uid, query, baseUrl);
+  }
+
+  /** A page's elements with their segments (the web page, the XML answer). */
+  entries(page: StreamPage): StreamEntry[] {
+    return streamEntries(page.groups, page.context);
+  }
+
+  /** A page's elements as the JSON array of the API's answer, in UTF-8 pieces to concatenate. */
+  elementsJson(page: StreamPage): Buffer[] {
+    const parts: Buffer[] = [OPEN_ARRAY];
+    page.groups.forEach((group, i) => {
+      if (i > 0) parts.push(COMMA);
+      parts.push(this.elementJson.json(group, page.context));
+    });
+    parts.push(CLOSE_ARRAY);
+    return parts;
   }
 
   filters(): FilterDefinition[] {

@@ -2,6 +2,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { type ActivityError, activityErrorMessage } from "../activity/domain/errors.js";
 import { toXml } from "./ocs.js";
 
+const CLOSE_ENVELOPE = Buffer.from("}}");
+
 /**
  * The one place activity errors become HTTP (research §1.5): unknown filter → 404, `since` of
  * another user → 403 (both an OCS envelope with `data: []`), no selected type → 204 (empty
@@ -30,6 +32,19 @@ export function sendActivityError(request: FastifyRequest, reply: FastifyReply, 
  * asks for XML and not JSON), as issue 4 asks; meta.message is "OK" on success, "" otherwise.
  */
 export function sendActivityOcs(request: FastifyRequest, reply: FastifyReply, data: unknown, status = 200): FastifyReply {
+  return sendActivityStream(request, reply, { value: () => data, json: () => JSON.stringify(data) }, status);
+}
+
+/**
+ * sendActivityOcs for data that can also be given as its JSON text, or that text's UTF-8 pieces
+ * (the stream's elements, rendered from a cache): only the form the answer uses is made.
+ */
+export function sendActivityStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  data: { value(): unknown; json(): string | readonly Buffer[] },
+  status = 200,
+): FastifyReply {
   const ok = status >= 200 && status < 300;
   const meta = { status: ok ? "ok" : "failure", statuscode: status, message: ok ? "OK" : "" };
   const format = (request.query as Record<string, unknown> | undefined)?.format;
@@ -39,7 +54,12 @@ export function sendActivityOcs(request: FastifyRequest, reply: FastifyReply, da
   if (xml) {
     return reply
       .header("content-type", "application/xml; charset=utf-8")
-      .send(`<?xml version="1.0"?>\n<ocs>${toXml({ meta, data })}</ocs>\n`);
+      .send(`<?xml version="1.0"?>\n<ocs>${toXml({ meta, data: data.value() })}</ocs>\n`);
   }
-  return reply.header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ ocs: { meta, data } }));
+  // The same text as JSON.stringify({ ocs: { meta, data } }), with the data's own serialisation.
+  reply.header("content-type", "application/json; charset=utf-8");
+  const json = data.json();
+  const head = `{"ocs":{"meta":${JSON.stringify(meta)},"data":`;
+  if (typeof json === "string") return reply.send(`${head}${json}}}`);
+  return reply.send(Buffer.concat([Buffer.from(head), ...json, CLOSE_ENVELOPE]));
 }

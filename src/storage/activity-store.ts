@@ -1,7 +1,9 @@
 import type { Selectable } from "kysely";
+import { BoundedCache } from "../activity/domain/bounded-cache.js";
 import type { KeysetBound, SortOrder } from "../activity/domain/cursor.js";
 import type { NewActivity } from "../activity/domain/event.js";
 import type { StreamSelection } from "../activity/domain/filters.js";
+import { ActivityStatements } from "./activity-statements.js";
 import type { Db, DbOrTx } from "./database.js";
 import { transaction } from "./prepared.js";
 import type { ActivityTable } from "./schema/activity.js";
@@ -22,13 +24,21 @@ export interface StreamPageQuery {
 /** Rows per INSERT statement: 16 columns × 500 stays below SQLite's 32 766 bound variables. */
 const INSERT_CHUNK = 500;
 
+/** Stored rows kept in memory by id (≈ 1 KB each): the first pages of some hundred users. */
+export const ACTIVITY_ROW_CACHE_SIZE = 10_000;
+
 /**
  * The activity tables, one Kysely implementation for SQLite and PostgreSQL. Every stream read is
  * `affecteduser = ? AND <prefix of one index> AND (timestamp, activity_id) <|> (?, ?)
  * ORDER BY timestamp, activity_id LIMIT n`: a range scan of one index, whatever the depth.
  */
 export class ActivityStore {
-  constructor(private readonly db: Db) {}
+  private readonly rowCache = new BoundedCache<number, ActivityRow>(ACTIVITY_ROW_CACHE_SIZE);
+  private readonly statements: ActivityStatements;
+
+  constructor(private readonly db: Db) {
+    this.statements = new ActivityStatements(db);
+  }
 
   /** All rows in one transaction (every row or none); returns their ids in input order. */
   async insertAll(rows: readonly NewActivity[]): Promise<number[]> {
@@ -50,17 +60,13 @@ export class ActivityStore {
   }
 
   async findPosition(activityId: number): Promise<{ affecteduser: string; timestamp: number; activity_id: number } | undefined> {
-    return this.db
-      .selectFrom("activity")
-      .select(["affecteduser", "timestamp", "activity_id"])
-      .where("activity_id", "=", activityId)
-      .executeTakeFirst();
+    return this.statements.position.first(this.db, { activityId });
   }
 
-  /** The query behind a stream page; exposed so tests and the bench can EXPLAIN it. */
-  pageQuery(query: StreamPageQuery) {
+  /** A page's conditions and order on the user's rows (one index range, see the class comment). */
+  private pageRange(query: StreamPageQuery) {
     const { selection, bound } = query;
-    let q = this.db.selectFrom("activity").selectAll().where("affecteduser", "=", query.uid);
+    let q = this.db.selectFrom("activity").where("affecteduser", "=", query.uid);
     if (selection.isSelf !== undefined) q = q.where("is_self", "=", selection.isSelf);
     if (selection.category !== undefined) q = q.where("category", "=", selection.category);
     if (selection.object !== undefined) {
@@ -75,21 +81,49 @@ export class ActivityStore {
     return q.orderBy("timestamp", query.sort).orderBy("activity_id", query.sort).limit(query.fetch);
   }
 
+  /** The query behind a stream page, whole rows in one statement; exposed so tests and the bench can EXPLAIN it. */
+  pageQuery(query: StreamPageQuery) {
+    return this.pageRange(query).selectAll();
+  }
+
+  /**
+   * The same page's keys only: every column it reads is in the index it scans (SQLite answers
+   * from the index alone unless hidden types need the row's `type`). Compiled once per shape in
+   * activity-statements.ts; this form is for EXPLAIN.
+   */
+  pageKeysQuery(query: StreamPageQuery) {
+    return this.pageRange(query).select(["activity_id", "timestamp"]);
+  }
+
+  /**
+   * One page of rows, each read from the database once per process (issue 17: turning 16 columns
+   * into JavaScript values was a fifth of a page's CPU). A stored activity never changes: nothing
+   * updates the table, and ids are never reused (AUTOINCREMENT, bigserial). So the page's keys are
+   * read on every call, which decides which rows it holds (a deleted row is never served); when
+   * every row is cached (and its timestamp and user match the keys just read) the page is
+   * answered from the cache, otherwise it is read whole in one statement and its rows are kept.
+   */
   async page(query: StreamPageQuery): Promise<ActivityRow[]> {
-    return this.pageQuery(query).execute();
+    const keys = await this.statements.pageKeys(query);
+    const rows: Array<ActivityRow | undefined> = [];
+    const missing: number[] = [];
+    for (const key of keys) {
+      const cached = this.rowCache.get(key.activity_id);
+      const usable = cached && Number(cached.timestamp) === Number(key.timestamp) && cached.affecteduser === query.uid;
+      rows.push(usable ? cached : undefined);
+      if (!usable) missing.push(key.activity_id);
+    }
+    if (missing.length === 0) return rows as ActivityRow[];
+    // Any row missing: the page is read whole in one statement, as before the cache (a read by id
+    // made cold pages at 1M rows 3–9× slower than at 10k on SQLite), and its rows are kept.
+    const whole = await this.pageQuery(query).execute();
+    for (const row of whole) this.rowCache.set(row.activity_id, row);
+    return whole;
   }
 
   /** research §3: the newest (desc) or oldest (asc) activity of the user, across every filter. */
   async firstKnown(uid: string, sort: SortOrder): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom("activity")
-      .select("activity_id")
-      .where("affecteduser", "=", uid)
-      .orderBy("timestamp", sort)
-      .orderBy("activity_id", sort)
-      .limit(1)
-      .executeTakeFirst();
-    return row?.activity_id;
+    return (await this.statements.firstKnown[sort].first(this.db, { uid }))?.activity_id;
   }
 
   /** Legacy API v1 only: the newest rows from an offset (the v2 stream never uses OFFSET). */
@@ -136,20 +170,12 @@ export class ActivityStore {
 
   async displayNames(uids: readonly string[]): Promise<Map<string, string>> {
     if (uids.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom("users")
-      .select(["uid", "display_name"])
-      .where("uid", "in", [...uids])
-      .execute();
+    const rows = await this.statements.displayNames(uids);
     return new Map(rows.map((r) => [r.uid, r.display_name]));
   }
 
   async streamSettings(uid: string): Promise<Map<string, boolean>> {
-    const rows = await this.db
-      .selectFrom("activity_stream_settings")
-      .select(["type", "enabled"])
-      .where("uid", "=", uid)
-      .execute();
+    const rows = (await this.statements.streamSettings.execute(this.db, { uid })).rows;
     return new Map(rows.map((r) => [r.type, r.enabled === 1]));
   }
 

@@ -13,6 +13,12 @@ export interface RenderContext {
   baseUrl: string;
   /** Display name of a local user, if there is one. */
   displayName(uid: string): string | undefined;
+  /**
+   * The language the texts are rendered in (issue 19); undefined is English. Everything rendering
+   * depends on besides the stored rows is in this context, and every rendering cache keys on it
+   * (element-json.ts).
+   */
+  language?: string | undefined;
 }
 
 const PLACEHOLDER = /\{([A-Za-z0-9_]+)\}/g;

@@ -3,7 +3,7 @@ import { withPreviews } from "../../activity/domain/element.js";
 import { findFilter } from "../../activity/domain/filters.js";
 import { isNotModified, parseListQuery } from "../../activity/domain/page.js";
 import type { StreamPage } from "../../activity/list-activities.js";
-import { sendActivityError, sendActivityOcs } from "../activity-errors.js";
+import { sendActivityError, sendActivityOcs, sendActivityStream } from "../activity-errors.js";
 import { baseUrl } from "../base-url.js";
 import { requireUser } from "../plugins/authentication.js";
 import { filteredStreamRouteSchema, filtersRouteSchema, streamRouteSchema } from "../schemas/activity.js";
@@ -40,9 +40,15 @@ async function stream(
   const page = result.value;
   streamHeaders(reply, page, `${base}${prefix}`);
   const ifNoneMatch = request.headers["if-none-match"];
-  if (isNotModified(page.entries.length, page.etag, ifNoneMatch)) return reply.status(304).send();
-  const elements = page.entries.map((e) => e.element);
-  return sendActivityOcs(request, reply, query.previews ? elements.map(withPreviews) : elements);
+  if (isNotModified(page.groups.length, page.etag, ifNoneMatch)) return reply.status(304).send();
+  const elements = () => activity.entries(page).map((e) => e.element);
+  // previews=true (the Nextcloud client's request) adds `previews: []`; the element cache holds
+  // the answers without it, so that form is serialised here (docs/performance.md).
+  if (query.previews) {
+    const withEmptyPreviews = () => elements().map(withPreviews);
+    return sendActivityStream(request, reply, { value: withEmptyPreviews, json: () => JSON.stringify(withEmptyPreviews()) });
+  }
+  return sendActivityStream(request, reply, { value: elements, json: () => activity.elementsJson(page) });
 }
 
 /** `GET …/api/v2/activity[/:filter]` and `GET …/api/v2/activity/filters` (spec: Endpoints). */

@@ -59,7 +59,7 @@ async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: 
         translator,
         filters,
         current: filter,
-        entries: page.entries,
+        entries: activity.entries(page),
         context: page.context,
         nowSeconds: request.server.services.clock.nowSeconds(),
         olderUrl,
