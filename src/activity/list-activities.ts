@@ -72,6 +72,7 @@ export async function groupRows(
   rows: readonly ActivityRow[],
   baseUrl: string,
   group = true,
+  language?: string,
 ): Promise<{ groups: ActivityGroup[]; context: RenderContext }> {
   const activities = rows.map(decodeCached);
   const groups = group
@@ -83,7 +84,7 @@ export async function groupRows(
     userIdsIn(group.members[0]!.messageparams, uids);
   }
   const names = await store.displayNames([...uids]);
-  return { groups, context: { baseUrl, displayName: (uid: string) => names.get(uid) } };
+  return { groups, context: { baseUrl, language, displayName: (uid: string) => names.get(uid) } };
 }
 
 /** Rows → grouped, rendered entries. */
@@ -92,8 +93,9 @@ export async function renderRows(
   rows: readonly ActivityRow[],
   baseUrl: string,
   group = true,
+  language?: string,
 ): Promise<{ entries: StreamEntry[]; context: RenderContext }> {
-  const { groups, context } = await groupRows(store, rows, baseUrl, group);
+  const { groups, context } = await groupRows(store, rows, baseUrl, group, language);
   return { entries: streamEntries(groups, context), context };
 }
 
@@ -125,6 +127,8 @@ export async function listActivities(
   uid: string,
   query: ListQuery,
   baseUrl: string,
+  /** The reader's language (issue 19); the stored activities stay untranslated. */
+  language?: string,
 ): Promise<Result<StreamPage>> {
   const filter = findFilter(query.filter);
   if (!filter) return fail({ code: "unknown_filter", filter: query.filter });
@@ -147,7 +151,7 @@ export async function listActivities(
   const unfiltered = Object.keys(selection).length === 0 && hidden.length === 0;
   const firstKnown = since.kind === "bound" ? undefined : await firstKnownOf(store, uid, query.sort, { unfiltered, fetched });
   const cut = cutPage(fetched, query.limit);
-  const { groups, context } = await groupRows(store, cut.rows, baseUrl);
+  const { groups, context } = await groupRows(store, cut.rows, baseUrl, true, language);
   return ok({
     query,
     groups,

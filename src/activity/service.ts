@@ -51,8 +51,9 @@ export class ActivityService {
     return result.value;
   }
 
-  list(uid: string, query: ListQuery, baseUrl: string): Promise<Result<StreamPage>> {
-    return listActivities(this.store, uid, query, baseUrl);
+  /** A page of the stream, rendered in `language` (the reader's; English when absent). */
+  list(uid: string, query: ListQuery, baseUrl: string, language?: string): Promise<Result<StreamPage>> {
+    return listActivities(this.store, uid, query, baseUrl, language);
   }
 
   /** A page's elements with their segments (the web page, the XML answer). */
@@ -110,8 +111,9 @@ export class ActivityService {
     offset: number,
     count: number,
     baseUrl: string,
+    language?: string,
   ): Promise<{ entries: StreamEntry[]; context: RenderContext }> {
     const rows = await this.store.newestWithOffset(uid, offset, count);
-    return renderRows(this.store, rows, baseUrl, false);
+    return renderRows(this.store, rows, baseUrl, false, language);
   }
 }

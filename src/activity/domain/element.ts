@@ -106,7 +106,7 @@ function objectsOf(group: ActivityGroup): Record<string, string> | string[] {
 
 export function toStreamEntry(group: ActivityGroup, context: RenderContext): StreamEntry {
   const head = group.members[0]!;
-  const subject = renderSubject(head.app, head.subject, group.subjectparams);
+  const subject = renderSubject(head.app, head.subject, group.subjectparams, context.language);
   const message = renderFreeText(head.message, head.messageparams);
   const element: ActivityElement = {
     activity_id: head.activity_id,

@@ -1,3 +1,4 @@
+import { type MessageKey, supportedLanguage, translatorFor } from "../../i18n/index.js";
 import type { CollectionParameter, Parameter, ScalarParameter } from "./parameters.js";
 import { findTemplate } from "./templates.js";
 
@@ -43,10 +44,16 @@ function splitTemplate(text: string, bind: (name: string) => Segment | undefined
  * text, with `{0}`, `{1}` … standing for its parameters (so events an admin publishes read well).
  * A known template whose parameters are missing falls back the same way.
  */
-export function renderSubject(app: string, subject: string, params: readonly Parameter[]): Segment[] {
+export function renderSubject(
+  app: string,
+  subject: string,
+  params: readonly Parameter[],
+  language?: string | undefined,
+): Segment[] {
   const template = findTemplate(app, subject);
   if (template) {
-    const segments = splitTemplate(template.text, (name) => {
+    const text = messages(language).t(`activity:${app}.${subject}` as MessageKey);
+    const segments = splitTemplate(text, (name) => {
       const position = template.params[name];
       const parameter = position === undefined ? undefined : params[position];
       return parameter ? { name, parameter } : undefined;
@@ -172,10 +179,16 @@ function richObject(parameter: ScalarParameter, context: RenderContext): RichObj
   }
 }
 
-/** "a", "a and b", "a, b and c" (research §5.3's connector strings). */
-export function joinList(items: readonly string[]): string {
+/** The catalogue of the language a text is rendered in (the stored activity stays untranslated). */
+function messages(language: string | undefined) {
+  return translatorFor(supportedLanguage(language) ?? "en");
+}
+
+/** "a", "a and b", "a, b and c" (research §5.3's connector strings), in the reader's language. */
+export function joinList(items: readonly string[], language?: string | undefined): string {
   if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+  const { t } = messages(language);
+  return `${items.slice(0, -1).join(t("activity:list.separator"))}${t("activity:list.lastSeparator")}${items.at(-1)}`;
 }
 
 export function richText(segments: readonly Segment[], context: RenderContext): RichString {
@@ -191,7 +204,7 @@ export function richText(segments: readonly Segment[], context: RenderContext): 
         objects[name] = richObject(item, context);
         return `{${name}}`;
       });
-      template += joinList(names);
+      template += joinList(names, context.language);
     } else {
       objects[segment.name] = richObject(segment.parameter, context);
       template += `{${segment.name}}`;
@@ -212,7 +225,10 @@ export function parameterPlain(parameter: Parameter, context: RenderContext): st
     case "parameter":
       return parameter.value;
     case "collection":
-      return joinList(distinct(parameter.value).map((item) => parameterPlain(item, context)));
+      return joinList(
+        distinct(parameter.value).map((item) => parameterPlain(item, context)),
+        context.language,
+      );
   }
 }
 

@@ -5,6 +5,7 @@ import { isNotModified, parseListQuery } from "../../activity/domain/page.js";
 import type { StreamPage } from "../../activity/list-activities.js";
 import { sendActivityError, sendActivityOcs, sendActivityStream } from "../activity-errors.js";
 import { baseUrl } from "../base-url.js";
+import { userTranslator } from "../i18n.js";
 import { requireUser } from "../plugins/authentication.js";
 import { filteredStreamRouteSchema, filtersRouteSchema, streamRouteSchema } from "../schemas/activity.js";
 
@@ -35,7 +36,9 @@ async function stream(
   const principal = await requireUser(request, reply, { anonymousStatus: 403 });
   if (!principal) return;
   const base = baseUrl(request);
-  const result = await activity.list(principal.user.uid, query, base);
+  // Rendered in the reader's language: their own setting, else Accept-Language (issue 19).
+  const { language } = userTranslator(request, principal);
+  const result = await activity.list(principal.user.uid, query, base, language);
   if (!result.ok) return sendActivityError(request, reply, result.error);
   const page = result.value;
   streamHeaders(reply, page, `${base}${prefix}`);

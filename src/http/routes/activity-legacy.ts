@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { plainText } from "../../activity/domain/prepared-text.js";
 import { baseUrl } from "../base-url.js";
+import { userTranslator } from "../i18n.js";
 import { ocsVersionOf, sendOcs } from "../ocs.js";
 import { requireUser } from "../plugins/authentication.js";
 import { legacyListRouteSchema } from "../schemas/activity.js";
@@ -30,7 +31,8 @@ export async function activityLegacyRoutes(app: FastifyInstance): Promise<void> 
       const count = Math.min(MAX_COUNT, Math.max(1, nonNegativeInt(byPage ? q.pagesize : q.count, DEFAULT_COUNT)));
       const start = byPage ? nonNegativeInt(q.page, 0) * count : nonNegativeInt(q.start, 0);
       const base = baseUrl(request);
-      const { entries, context } = await app.services.activity.legacyList(principal.user.uid, start, count, base);
+      const { language } = userTranslator(request, principal);
+      const { entries, context } = await app.services.activity.legacyList(principal.user.uid, start, count, base, language);
       const items = entries.map(({ element, subject, message }) => ({
         id: element.activity_id,
         subject: plainText(subject, context),

@@ -27,7 +27,7 @@ async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: 
   delete raw.format;
   const query = parseListQuery(filter, raw);
   const base = baseUrl(request);
-  const result = await activity.list(principal.user.uid, query, base);
+  const result = await activity.list(principal.user.uid, query, base, translator.language);
   const filters = activity.filters();
   if (!result.ok) {
     if (result.error.code === "foreign_since")
