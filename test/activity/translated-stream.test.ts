@@ -26,7 +26,8 @@ describe("activity texts in the reader's language (issue 19)", () => {
   it("an activity is listed in German for a German user and in English for another, in the same request burst", async () => {
     const answers = await Promise.all([get(t, API, anna), get(t, API, bert), get(t, API, anna), get(t, API, bert)]);
     const subjects = answers.map((answer) => ocsData(answer)[0].subject_prepared as string);
-    for (const german of [subjects[0], subjects[2]]) assert.match(german ?? "", /^Du hast <file [^>]*>doc\.txt<\/file> erstellt$/);
+    for (const german of [subjects[0], subjects[2]])
+      assert.match(german ?? "", /^Du hast <file [^>]*>doc\.txt<\/file> erstellt$/);
     for (const english of [subjects[1], subjects[3]]) assert.match(english ?? "", /^You created <file [^>]*>doc\.txt<\/file>$/);
     const rich = ocsData(answers[0] as (typeof answers)[0])[0].subject_rich;
     assert.equal(rich[0], "Du hast {file} erstellt");
@@ -88,7 +89,11 @@ describe("activity texts in the reader's language (issue 19)", () => {
   });
 
   it("the stored activity stays untranslated", async () => {
-    const rows = await t.testStorage.storage.db.selectFrom("activity").select(["subject"]).where("affecteduser", "=", "anna").execute();
+    const rows = await t.testStorage.storage.db
+      .selectFrom("activity")
+      .select(["subject"])
+      .where("affecteduser", "=", "anna")
+      .execute();
     assert.ok(rows.every((row) => ["created_self", "changed_by"].includes(row.subject)));
   });
 });
