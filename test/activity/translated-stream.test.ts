@@ -27,10 +27,10 @@ describe("activity texts in the reader's language (issue 19)", () => {
     const answers = await Promise.all([get(t, API, anna), get(t, API, bert), get(t, API, anna), get(t, API, bert)]);
     const subjects = answers.map((answer) => ocsData(answer)[0].subject_prepared as string);
     for (const german of [subjects[0], subjects[2]])
-      assert.match(german ?? "", /^Du hast <file [^>]*>doc\.txt<\/file> erstellt$/);
+      assert.match(german ?? "", /^Sie haben <file [^>]*>doc\.txt<\/file> erstellt$/);
     for (const english of [subjects[1], subjects[3]]) assert.match(english ?? "", /^You created <file [^>]*>doc\.txt<\/file>$/);
     const rich = ocsData(answers[0] as (typeof answers)[0])[0].subject_rich;
-    assert.equal(rich[0], "Du hast {file} erstellt");
+    assert.equal(rich[0], "Sie haben {file} erstellt");
   });
 
   it("the user's own language wins over the request's Accept-Language", async () => {
@@ -62,7 +62,7 @@ describe("activity texts in the reader's language (issue 19)", () => {
   it("the legacy cloud/activity list is in the reader's language too", async () => {
     const answer = await get(t, "/ocs/v2.php/cloud/activity?format=json", anna);
     assert.equal(answer.statusCode, 200, answer.body);
-    assert.equal(ocsData(answer)[0].subject, "Du hast doc.txt erstellt");
+    assert.equal(ocsData(answer)[0].subject, "Sie haben doc.txt erstellt");
   });
 
   it("a list of names is joined with the reader's own connector", async () => {
