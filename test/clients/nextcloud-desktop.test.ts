@@ -1,18 +1,13 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { after, before, describe, it } from "node:test";
-import { UserBrowser } from "./harness/browser.js";
-import { type ClientRun, type Desktop, startClient, startDesktop } from "./harness/desktop.js";
+import { type ClientRun, startClient } from "./harness/desktop.js";
 import { assertNoActivityFor, assertUploadActivity } from "./harness/file-activities.js";
-import { FileServer } from "./harness/file-server.js";
-import { Keystream } from "./harness/keystream.js";
-import { fileActivityLog, proxyRequests, startNginx } from "./harness/nginx.js";
-import { missingPrerequisites } from "./harness/preflight.js";
-import { freePort, ProcessSet, waitFor } from "./harness/processes.js";
-import { escapeRegExp, httpsGet, note, selectedLines } from "./harness/scenario.js";
-import { makeTestPki, type TestPki } from "./harness/tls.js";
+import { interestingLines, seedClientSettings } from "./harness/nextcloud-client.js";
+import { proxyRequests } from "./harness/nginx.js";
+import { waitFor } from "./harness/processes.js";
+import { escapeRegExp, httpsGet, note } from "./harness/scenario.js";
+import { describeClientTest, Stage } from "./harness/stage.js";
 
 /**
  * Issue 13: the unmodified Nextcloud desktop client 3.7.3 (Debian `nextcloud-desktop`) signs in to
@@ -61,396 +56,276 @@ const ACTIVITY_REQUEST = "/ocs/v2.php/apps/activity/api/v2/activity?previews=tru
 /** The Nextcloud client names itself so in Login Flow v2 (`<hostname> (Desktop Client - Linux)`, §2.1). */
 const CLIENT_NAME = /\(Desktop Client - Linux\)$/;
 
-const missing = missingPrerequisites("nextcloud");
-const inCi = process.env.CI === "true";
-if (missing.length > 0 && inCi) {
-  // Never skipped in CI: the run fails with the reason.
-  describe("Nextcloud desktop client 3.7 against Keystream", () => {
-    it("has its prerequisites installed (test/clients/install.sh)", () => {
-      assert.fail(`cannot run the client test: ${missing.join("; ")}`);
-    });
+describeClientTest("nextcloud", "Nextcloud desktop client 3.7 against Keystream", () => {
+  /** Keystream requests logged before the client had its app password (the unauthenticated probes). */
+  let beforeLogin = new Set<string>();
+  let client: ClientRun;
+  const stage = Stage.inDescribe({
+    workPrefix: "keystream-nextcloud-client-",
+    user: USER,
+    activities: ACTIVITIES,
+    stepTimeoutMs: 180_000,
+    seedDesktop: seedClientSettings,
+    clientRuns: () => (client ? [client] : []),
+    interestingLines,
   });
-} else {
-  describe("Nextcloud desktop client 3.7 against Keystream", { skip: missing.length > 0 ? missing.join("; ") : false }, () => {
-    const processes = new ProcessSet();
-    const started = Date.now();
-    let work: string;
-    let pki: TestPki;
-    let keystream: Keystream;
-    let files: FileServer;
-    let nginxDir: string;
-    /** Keystream requests logged before the client had its app password (the unauthenticated probes). */
-    let beforeLogin = new Set<string>();
-    let desktop: Desktop;
-    let browser: UserBrowser;
-    let publicUrl: string;
-    let client: ClientRun;
-    let failed = false;
+  const step = (name: string, body: () => Promise<void>) => stage.step(name, body);
 
-    /** Later steps depend on earlier ones: after a failure they stop at once instead of timing out. */
-    const step = (name: string, body: () => Promise<void>) =>
-      it(name, { timeout: 180_000 }, async () => {
-        if (failed) throw new Error("an earlier step failed");
-        note(name);
-        try {
-          await body();
-        } catch (error) {
-          failed = true;
-          throw error;
-        }
+  /** Keystream's answered requests whose URL starts with `prefix` (its access log). */
+  const served = (method: string, prefix: string) =>
+    stage.keystream.requests().filter((r) => r.method === method && r.url.startsWith(prefix));
+
+  step(
+    "the wizard finds Keystream (status.php version ≥ 16), chooses Login Flow v2 and opens Keystream's login page",
+    async () => {
+      const status = JSON.parse((await httpsGet(`${stage.publicUrl}/status.php`, stage.pki.caCert)).body);
+      assert.ok(Number(status.version.split(".")[0]) >= 16, status.version);
+
+      client = startClient(stage.processes, stage.desktop, {
+        kind: "nextcloud",
+        serverUrl: stage.publicUrl,
+        trustDir: stage.pki.trustDir,
+        logFile: path.join(stage.work, "client.log"),
+        outputFile: path.join(stage.work, "client.out"),
+        // The wizard's folder page then accepts itself (research §6.1): the user's folder on the file server.
+        extraArgs: ["--overridelocaldir", path.join(stage.desktop.home, "Nextcloud")],
       });
-
-    /** Keystream's answered requests whose URL starts with `prefix` (its access log). */
-    const served = (method: string, prefix: string) =>
-      keystream.requests().filter((r) => r.method === method && r.url.startsWith(prefix));
-
-    const onSignal = (signal: NodeJS.Signals) => {
-      processes.killAllNow();
-      process.stderr.write(`client test: ${signal}, stopped ${processes.describe()}\n`);
-      process.exit(130);
-    };
-
-    before(async () => {
-      process.once("SIGINT", onSignal);
-      process.once("SIGTERM", onSignal);
-      failed = true; // until the set-up is complete (keeps the logs if it is not)
-      work = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-nextcloud-client-"));
-      pki = makeTestPki(path.join(work, "pki"));
-      const [keystreamPort, nginxPort] = [await freePort(), await freePort()];
-      publicUrl = `https://localhost:${nginxPort}`;
-      nginxDir = path.join(work, "nginx");
-      keystream = new Keystream(processes, {
-        dataDir: path.join(work, "data"),
-        port: keystreamPort,
-        logFile: path.join(work, "keystream.log"),
-        publicUrl,
-        fileLog: fileActivityLog(nginxDir),
-      });
-      keystream.occ(["config:system:set", "overwrite.cli.url", `--value=${publicUrl}`]);
-      keystream.occ(
-        ["user:add", USER.uid, `--display-name=${USER.displayName}`, `--email=${USER.email}`, "--password-from-env"],
-        { OC_PASS: USER.password },
+      const loginUrl = new URL(
+        await waitFor("the client to open a browser (xdg-open shim)", () => stage.desktop.openedUrls()[0], 90_000),
       );
-      keystream.occ(["activity:publish", `--json=${JSON.stringify(ACTIVITIES)}`]);
-      await keystream.start();
-      files = new FileServer(processes, { dir: path.join(work, "files"), port: await freePort() });
-      await files.start();
-      files.folderOf(USER.uid); // created by the operator with the account (docs/deployment.md)
-      startNginx(processes, {
-        dir: nginxDir,
-        port: nginxPort,
-        tls: { serverCert: pki.serverCert, serverKey: pki.serverKey },
-        keystream: keystream.url,
-        fileServer: files.url,
-      });
+      assert.match(client.log(), /Auth type for QUrl\("https:\/\/localhost:\d+\/remote\.php\/dav\/files\/\/"\) is .*LoginFlowV2/);
+      assert.equal(loginUrl.origin, stage.publicUrl);
+      assert.match(loginUrl.pathname, /^\/index\.php\/login\/v2\/flow\/[A-Za-z0-9]+$/);
+      // Keystream's log line of a request may follow its answer by a moment: wait for it.
       await waitFor(
-        "nginx to serve status.php over TLS",
-        async () => {
-          const status = await httpsGet(`${publicUrl}/status.php`, pki.caCert).catch(() => undefined);
-          return status?.status === 200 ? status : undefined;
-        },
-        15_000,
-      );
-      desktop = await startDesktop(processes, path.join(work, "desktop"));
-      // The client's own settings (research §6.3): poll the login flow every 5 s instead of 30 s,
-      // and no config backup dialog on the first start.
-      const configDir = path.join(desktop.home, ".config/Nextcloud");
-      fs.mkdirSync(configDir, { recursive: true });
-      fs.writeFileSync(
-        path.join(configDir, "nextcloud.cfg"),
-        "[General]\nclientVersion=3.7.3git\nshowMainDialogAsNormalWindow=true\n\n[Nextcloud]\nremotePollInterval=5000\n",
-      );
-      browser = await UserBrowser.launch(path.join(work, "browser-home"));
-      failed = false;
-    });
-
-    after(async () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      await browser?.close();
-      const pids = processes.describe();
-      await processes.stopAll();
-      const seconds = Math.round((Date.now() - started) / 1000);
-      process.stdout.write(`client test: ${seconds} s; stopped by PID: ${pids}\n`);
-      if (work) {
-        if (client) {
-          process.stdout.write(`--- ${path.basename(client.logFile)} (selected lines) ---\n`);
-          for (const line of interestingLines(client.log())) process.stdout.write(`${line}\n`);
-        }
-        if (failed || process.env.KEEP_CLIENT_TEST_LOGS) process.stdout.write(`logs kept in ${work}\n`);
-        else fs.rmSync(work, { recursive: true, force: true });
-      }
-    });
-
-    step(
-      "the wizard finds Keystream (status.php version ≥ 16), chooses Login Flow v2 and opens Keystream's login page",
-      async () => {
-        const status = JSON.parse((await httpsGet(`${publicUrl}/status.php`, pki.caCert)).body);
-        assert.ok(Number(status.version.split(".")[0]) >= 16, status.version);
-
-        client = startClient(processes, desktop, {
-          kind: "nextcloud",
-          serverUrl: publicUrl,
-          trustDir: pki.trustDir,
-          logFile: path.join(work, "client.log"),
-          outputFile: path.join(work, "client.out"),
-          // The wizard's folder page then accepts itself (research §6.1): the user's folder on the file server.
-          extraArgs: ["--overridelocaldir", path.join(desktop.home, "Nextcloud")],
-        });
-        const loginUrl = new URL(
-          await waitFor("the client to open a browser (xdg-open shim)", () => desktop.openedUrls()[0], 90_000),
-        );
-        assert.match(
-          client.log(),
-          /Auth type for QUrl\("https:\/\/localhost:\d+\/remote\.php\/dav\/files\/\/"\) is .*LoginFlowV2/,
-        );
-        assert.equal(loginUrl.origin, publicUrl);
-        assert.match(loginUrl.pathname, /^\/index\.php\/login\/v2\/flow\/[A-Za-z0-9]+$/);
-        // Keystream's log line of a request may follow its answer by a moment: wait for it.
-        await waitFor(
-          "the flow's start in Keystream's log",
-          () => served("POST", "/index.php/login/v2").some((r) => r.url === "/index.php/login/v2"),
-          10_000,
-        );
-        const start = served("POST", "/index.php/login/v2");
-        assert.deepEqual(
-          start.filter((r) => r.url === "/index.php/login/v2").map((r) => r.status),
-          [200],
-          "one flow started",
-        );
-      },
-    );
-
-    step("Login Flow v2 completed in Chromium on Keystream's pages hands the client an app password", async () => {
-      const loginUrl = desktop.openedUrls()[0]!;
-      const result = await browser.grantLoginFlow(loginUrl, USER.uid, USER.password);
-      assert.match(result.text, /Account connected/, result.text);
-      assert.match(result.text, /Desktop Client - Linux/);
-      const granted = await waitFor(
-        "the grant in Keystream's log",
-        () => keystream.log().find((e) => e.event === "login_flow_granted"),
+        "the flow's start in Keystream's log",
+        () => served("POST", "/index.php/login/v2").some((r) => r.url === "/index.php/login/v2"),
         10_000,
       );
-      assert.equal(granted.uid, USER.uid);
-      assert.match(String(granted.client), CLIENT_NAME);
-      // The client polls every 5 s: 404 until granted, then 200 exactly once.
-      await waitFor(
-        "the client to receive its app password",
-        () => /Success getting the appPassword for user/.test(client.log()),
-        60_000,
-      );
-      await waitFor(
-        "the delivering poll in Keystream's log",
-        () => served("POST", "/index.php/login/v2/poll").some((r) => r.status === 200),
-        10_000,
-      );
-      beforeLogin = new Set(keystream.requests().map((r) => r.reqId));
-      const polls = served("POST", "/index.php/login/v2/poll").map((r) => r.status);
+      const start = served("POST", "/index.php/login/v2");
       assert.deepEqual(
-        polls.filter((s) => s === 200),
+        start.filter((r) => r.url === "/index.php/login/v2").map((r) => r.status),
         [200],
-        `polls answered ${polls.join(",")}`,
+        "one flow started",
       );
-      assert.ok(
-        polls.every((s) => s === 200 || s === 404),
-        polls.join(","),
-      );
-    });
+    },
+  );
 
-    step(
-      "the account is Connected: cloud/user, the DAV root through nginx and the file server, the account saved with webflow credentials",
-      async () => {
-        await waitFor(
-          "the account state Connected",
-          () => /AccountState state change: .* -> .*Connected/.test(client.log()),
-          90_000,
-        );
-        const config = fs.readFileSync(path.join(desktop.home, ".config/Nextcloud/nextcloud.cfg"), "utf8");
-        assert.match(config, /0\\authType=webflow\n/);
-        assert.match(config, new RegExp(`0\\\\webflow_user=${USER.uid}\\n`));
-        assert.match(config, new RegExp(`0\\\\dav_user=${USER.uid}\\n`));
-        assert.match(config, new RegExp(`0\\\\url=${escapeRegExp(publicUrl)}`));
-        // Keystream's log line of a request may follow its answer by a moment: wait for it.
-        await waitFor(
-          "the capabilities request in Keystream's log",
-          () => served("GET", "/ocs/v1.php/cloud/capabilities?format=json").some((r) => r.status === 200),
-          10_000,
-        );
-        assert.ok(served("GET", "/ocs/v1.php/cloud/user?format=json").every((r) => r.status === 200));
-        const davChecks = files
-          .requests()
-          .filter((r) => r.method === "PROPFIND" && r.path === `/remote.php/dav/files/${USER.uid}/`);
-        assert.ok(
-          davChecks.some((r) => r.status === 207 && r.user === USER.uid),
-          JSON.stringify(davChecks),
-        );
-        assert.ok(
-          files.requests().every((r) => r.user === USER.uid),
-          "every request that reached the file server was the user's",
-        );
-        // No 401 anywhere once the client has its app password (Keystream's pages and API, and its
-        // forward-auth answers for the file server): any 401 would sign the client out (research §3.6).
-        const unauthorized = keystream
-          .requests()
-          .filter((r) => !beforeLogin.has(r.reqId) && r.status === 401)
-          .map((r) => `${r.method} ${r.url}`);
-        assert.deepEqual(unauthorized, []);
-      },
+  step("Login Flow v2 completed in Chromium on Keystream's pages hands the client an app password", async () => {
+    const loginUrl = stage.desktop.openedUrls()[0]!;
+    const result = await stage.browser.grantLoginFlow(loginUrl, USER.uid, USER.password);
+    assert.match(result.text, /Account connected/, result.text);
+    assert.match(result.text, /Desktop Client - Linux/);
+    const granted = await waitFor(
+      "the grant in Keystream's log",
+      () => stage.keystream.log().find((e) => e.event === "login_flow_granted"),
+      10_000,
     );
+    assert.equal(granted.uid, USER.uid);
+    assert.match(String(granted.client), CLIENT_NAME);
+    // The client polls every 5 s: 404 until granted, then 200 exactly once.
+    await waitFor(
+      "the client to receive its app password",
+      () => /Success getting the appPassword for user/.test(client.log()),
+      60_000,
+    );
+    await waitFor(
+      "the delivering poll in Keystream's log",
+      () => served("POST", "/index.php/login/v2/poll").some((r) => r.status === 200),
+      10_000,
+    );
+    beforeLogin = new Set(stage.keystream.requests().map((r) => r.reqId));
+    const polls = served("POST", "/index.php/login/v2/poll").map((r) => r.status);
+    assert.deepEqual(
+      polls.filter((s) => s === 200),
+      [200],
+      `polls answered ${polls.join(",")}`,
+    );
+    assert.ok(
+      polls.every((s) => s === 200 || s === 404),
+      polls.join(","),
+    );
+  });
 
-    step("a file put in the client's local folder appears on the server's disk under the user's folder", async () => {
-      const content = `written in the Nextcloud client's folder at ${new Date().toISOString()}\n`;
-      fs.writeFileSync(path.join(desktop.home, "Nextcloud", "from-nextcloud.txt"), content);
-      const onServer = path.join(files.folderOf(USER.uid), "from-nextcloud.txt");
+  step(
+    "the account is Connected: cloud/user, the DAV root through nginx and the file server, the account saved with webflow credentials",
+    async () => {
       await waitFor(
-        "from-nextcloud.txt on the server's disk",
-        () => fs.existsSync(onServer) && fs.readFileSync(onServer, "utf8") === content,
-        120_000,
-        500,
-      );
-      const upload = files.requests().find((r) => r.method === "PUT" && r.path.endsWith("/from-nextcloud.txt"));
-      assert.equal(upload?.path, `/remote.php/dav/files/${USER.uid}/from-nextcloud.txt`);
-      assert.equal(upload?.user, USER.uid);
-      note(`server-side listing of ${USER.uid}'s folder: ${files.listOnDisk(USER.uid).join(", ")}`);
-    });
-
-    step("a file put on the server's disk appears in the client's local folder", async () => {
-      const content = `put on the server's disk at ${new Date().toISOString()}\n`;
-      files.putOnDisk(USER.uid, "from-server-for-nextcloud.txt", content);
-      const local = path.join(desktop.home, "Nextcloud", "from-server-for-nextcloud.txt");
-      await waitFor(
-        "from-server-for-nextcloud.txt in the client's local folder",
-        () => fs.existsSync(local) && fs.readFileSync(local, "utf8") === content,
-        120_000,
-        500,
-      );
-      const download = files.requests().find((r) => r.method === "GET" && r.path.endsWith("/from-server-for-nextcloud.txt"));
-      assert.equal(download?.status, 200);
-      assert.equal(download?.user, USER.uid);
-      note(`server-side listing of ${USER.uid}'s folder: ${files.listOnDisk(USER.uid).join(", ")}`);
-      // Through nginx: every file request the client made was authorized by Keystream first.
-      assert.ok(proxyRequests(nginxDir).some((r) => r.method === "GET" && r.path.endsWith("/from-server-for-nextcloud.txt")));
-    });
-
-    step("the tray's Activity list is filled from the activity API v2 with the activities published for the user", async () => {
-      const request = await waitFor(
-        "the tray's activity request in Keystream's log",
-        () => served("GET", ACTIVITY_REQUEST).find((r) => r.status === 200),
+        "the account state Connected",
+        () => /AccountState state change: .* -> .*Connected/.test(client.log()),
         90_000,
       );
+      const config = fs.readFileSync(path.join(stage.desktop.home, ".config/Nextcloud/nextcloud.cfg"), "utf8");
+      assert.match(config, /0\\authType=webflow\n/);
+      assert.match(config, new RegExp(`0\\\\webflow_user=${USER.uid}\\n`));
+      assert.match(config, new RegExp(`0\\\\dav_user=${USER.uid}\\n`));
+      assert.match(config, new RegExp(`0\\\\url=${escapeRegExp(stage.publicUrl)}`));
+      // Keystream's log line of a request may follow its answer by a moment: wait for it.
       await waitFor(
-        "the client to accept the activity reply",
-        () =>
-          new RegExp(
-            `JsonApiJob of QUrl\\("${escapeRegExp(`${publicUrl}${ACTIVITY_REQUEST}`)}"\\) FINISHED WITH STATUS "OK"`,
-          ).test(client.log()),
-        30_000,
-      );
-      assert.match(client.log(), /Start fetching activities for/);
-      // The client's HTTP log shows the start of the body it received: the newest activity first.
-      assert.match(
-        client.log(),
-        /Response: GET 200 \S+activity\?previews=true&since=0.* Data: .*\{actor\} shared \{file\} with you/,
-      );
-      // The same request with an app password of the same user: what the tray received.
-      const appPassword = keystream.occ(["user:add-app-password", USER.uid, "--name=client-test check"]).trim();
-      const same = await fetch(`${keystream.url}${request.url}`, {
-        headers: {
-          authorization: `Basic ${Buffer.from(`${USER.uid}:${appPassword}`).toString("base64")}`,
-          "ocs-apirequest": "true",
-        },
-      });
-      const items = (
-        (await same.json()) as {
-          ocs: { data: { activity_id: number; subject_rich: [string, Record<string, { name: string }>]; previews: unknown[] }[] };
-        }
-      ).ocs.data;
-      const shown = items.map(({ subject_rich: [template, parameters] }) =>
-        template.replace(/\{([^}]+)\}/g, (_, key: string) => parameters[key]?.name ?? ""),
-      );
-      // Newest first: what the login recorded (Keystream's own security activity), then the published ones.
-      assert.deepEqual(shown.slice(-ACTIVITY_SUBJECTS.length), ACTIVITY_SUBJECTS, JSON.stringify(shown));
-      for (const item of items) {
-        assert.ok(Number.isInteger(item.activity_id) && item.activity_id > 0);
-        assert.deepEqual(item.previews, []);
-      }
-    });
-
-    step(
-      "the upload through nginx is one file_created activity in the API v2, which the restarted client's tray receives; the file put on disk is none",
-      async () => {
-        const reader = {
-          url: keystream.url,
-          uid: USER.uid,
-          appPassword: keystream.occ(["user:add-app-password", USER.uid, "--name=client-test files"]).trim(),
-        };
-        const upload = await assertUploadActivity(reader, nginxDir, "from-nextcloud.txt");
-        note(`the upload's activity in the API v2: ${JSON.stringify(upload)}`);
-        await assertNoActivityFor(reader, "from-server-for-nextcloud.txt");
-        // The tray fetches activities once per connect (research §4.5): a restart shows the new one.
-        await processes.stop(client.process);
-        client = startClient(processes, desktop, {
-          kind: "nextcloud",
-          serverUrl: publicUrl,
-          trustDir: pki.trustDir,
-          logFile: path.join(work, "client-2.log"),
-          outputFile: path.join(work, "client-2.out"),
-        });
-        await waitFor(
-          "the restarted client's activity reply",
-          () => /Response: GET 200 \S+activity\?previews=true&since=0.* Data: /.test(client.log()),
-          120_000,
-        );
-        // The client logs the body with its quotes escaped (\"); a JSON "/" may be written "\/".
-        const reply = (/Response: GET 200 \S+activity\?previews=true&since=0.* Data: .*/.exec(client.log())?.[0] ?? "")
-          .replaceAll('\\"', '"')
-          .replaceAll("\\/", "/");
-        const uploads = reply.match(/"object_name":"\/from-nextcloud\.txt"/g) ?? [];
-        assert.equal(uploads.length, 1, reply);
-        assert.match(reply, /"type":"file_created"/);
-        assert.doesNotMatch(reply, /from-server-for-nextcloud/);
-      },
-    );
-
-    step("revoking the client's app password in personal settings signs the client out", async () => {
-      const revokedBefore = keystream.log().filter((e) => e.event === "app_password_revoked").length;
-      const clientName = String(keystream.log().find((e) => e.event === "login_flow_granted")?.client);
-      note(`revoking the app password "${clientName}" in personal settings`);
-      const logBefore = client.log().length;
-      await browser.revokeInPersonalSettings(`${publicUrl}/index.php/settings/personal`, clientName, "#app-password-list");
-      await waitFor(
-        "the revoke in Keystream's log",
-        () => keystream.log().filter((e) => e.event === "app_password_revoked")[revokedBefore],
+        "the capabilities request in Keystream's log",
+        () => served("GET", "/ocs/v1.php/cloud/capabilities?format=json").some((r) => r.status === 200),
         10_000,
       );
-      // The client's next request with the revoked password (the sync folder's poll, every 5 s) gets a
-      // 401; the client then forgets its credentials and signs the account out (research §3.6).
+      assert.ok(served("GET", "/ocs/v1.php/cloud/user?format=json").every((r) => r.status === 200));
+      const davChecks = stage.files
+        .requests()
+        .filter((r) => r.method === "PROPFIND" && r.path === `/remote.php/dav/files/${USER.uid}/`);
+      assert.ok(
+        davChecks.some((r) => r.status === 207 && r.user === USER.uid),
+        JSON.stringify(davChecks),
+      );
+      assert.ok(
+        stage.files.requests().every((r) => r.user === USER.uid),
+        "every request that reached the file server was the user's",
+      );
+      // No 401 anywhere once the client has its app password (Keystream's pages and API, and its
+      // forward-auth answers for the file server): any 401 would sign the client out (research §3.6).
+      const unauthorized = stage.keystream
+        .requests()
+        .filter((r) => !beforeLogin.has(r.reqId) && r.status === 401)
+        .map((r) => `${r.method} ${r.url}`);
+      assert.deepEqual(unauthorized, []);
+    },
+  );
+
+  step("a file put in the client's local folder appears on the server's disk under the user's folder", async () => {
+    const content = `written in the Nextcloud client's folder at ${new Date().toISOString()}\n`;
+    fs.writeFileSync(path.join(stage.desktop.home, "Nextcloud", "from-nextcloud.txt"), content);
+    const onServer = path.join(stage.files.folderOf(USER.uid), "from-nextcloud.txt");
+    await waitFor(
+      "from-nextcloud.txt on the server's disk",
+      () => fs.existsSync(onServer) && fs.readFileSync(onServer, "utf8") === content,
+      120_000,
+      500,
+    );
+    const upload = stage.files.requests().find((r) => r.method === "PUT" && r.path.endsWith("/from-nextcloud.txt"));
+    assert.equal(upload?.path, `/remote.php/dav/files/${USER.uid}/from-nextcloud.txt`);
+    assert.equal(upload?.user, USER.uid);
+    note(`server-side listing of ${USER.uid}'s folder: ${stage.files.listOnDisk(USER.uid).join(", ")}`);
+  });
+
+  step("a file put on the server's disk appears in the client's local folder", async () => {
+    const content = `put on the server's disk at ${new Date().toISOString()}\n`;
+    stage.files.putOnDisk(USER.uid, "from-server-for-nextcloud.txt", content);
+    const local = path.join(stage.desktop.home, "Nextcloud", "from-server-for-nextcloud.txt");
+    await waitFor(
+      "from-server-for-nextcloud.txt in the client's local folder",
+      () => fs.existsSync(local) && fs.readFileSync(local, "utf8") === content,
+      120_000,
+      500,
+    );
+    const download = stage.files.requests().find((r) => r.method === "GET" && r.path.endsWith("/from-server-for-nextcloud.txt"));
+    assert.equal(download?.status, 200);
+    assert.equal(download?.user, USER.uid);
+    note(`server-side listing of ${USER.uid}'s folder: ${stage.files.listOnDisk(USER.uid).join(", ")}`);
+    // Through nginx: every file request the client made was authorized by Keystream first.
+    assert.ok(proxyRequests(stage.nginxDir).some((r) => r.method === "GET" && r.path.endsWith("/from-server-for-nextcloud.txt")));
+  });
+
+  step("the tray's Activity list is filled from the activity API v2 with the activities published for the user", async () => {
+    const request = await waitFor(
+      "the tray's activity request in Keystream's log",
+      () => served("GET", ACTIVITY_REQUEST).find((r) => r.status === 200),
+      90_000,
+    );
+    await waitFor(
+      "the client to accept the activity reply",
+      () =>
+        new RegExp(
+          `JsonApiJob of QUrl\\("${escapeRegExp(`${stage.publicUrl}${ACTIVITY_REQUEST}`)}"\\) FINISHED WITH STATUS "OK"`,
+        ).test(client.log()),
+      30_000,
+    );
+    assert.match(client.log(), /Start fetching activities for/);
+    // The client's HTTP log shows the start of the body it received: the newest activity first.
+    assert.match(
+      client.log(),
+      /Response: GET 200 \S+activity\?previews=true&since=0.* Data: .*\{actor\} shared \{file\} with you/,
+    );
+    // The same request with an app password of the same user: what the tray received.
+    const appPassword = stage.keystream.occ(["user:add-app-password", USER.uid, "--name=client-test check"]).trim();
+    const same = await fetch(`${stage.keystream.url}${request.url}`, {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${USER.uid}:${appPassword}`).toString("base64")}`,
+        "ocs-apirequest": "true",
+      },
+    });
+    const items = (
+      (await same.json()) as {
+        ocs: { data: { activity_id: number; subject_rich: [string, Record<string, { name: string }>]; previews: unknown[] }[] };
+      }
+    ).ocs.data;
+    const shown = items.map(({ subject_rich: [template, parameters] }) =>
+      template.replace(/\{([^}]+)\}/g, (_, key: string) => parameters[key]?.name ?? ""),
+    );
+    // Newest first: what the login recorded (Keystream's own security activity), then the published ones.
+    assert.deepEqual(shown.slice(-ACTIVITY_SUBJECTS.length), ACTIVITY_SUBJECTS, JSON.stringify(shown));
+    for (const item of items) {
+      assert.ok(Number.isInteger(item.activity_id) && item.activity_id > 0);
+      assert.deepEqual(item.previews, []);
+    }
+  });
+
+  step(
+    "the upload through nginx is one file_created activity in the API v2, which the restarted client's tray receives; the file put on disk is none",
+    async () => {
+      const reader = {
+        url: stage.keystream.url,
+        uid: USER.uid,
+        appPassword: stage.keystream.occ(["user:add-app-password", USER.uid, "--name=client-test files"]).trim(),
+      };
+      const upload = await assertUploadActivity(reader, stage.nginxDir, "from-nextcloud.txt");
+      note(`the upload's activity in the API v2: ${JSON.stringify(upload)}`);
+      await assertNoActivityFor(reader, "from-server-for-nextcloud.txt");
+      // The tray fetches activities once per connect (research §4.5): a restart shows the new one.
+      await stage.processes.stop(client.process);
+      client = startClient(stage.processes, stage.desktop, {
+        kind: "nextcloud",
+        serverUrl: stage.publicUrl,
+        trustDir: stage.pki.trustDir,
+        logFile: path.join(stage.work, "client-2.log"),
+        outputFile: path.join(stage.work, "client-2.out"),
+      });
       await waitFor(
-        "the client to sign out",
-        () => /AccountState state change: .*Connected.* -> .*Signed out/.test(client.log()),
+        "the restarted client's activity reply",
+        () => /Response: GET 200 \S+activity\?previews=true&since=0.* Data: /.test(client.log()),
         120_000,
       );
-      const log = client.log().slice(logBefore);
-      assert.match(log, /Response: \S+ 401 https:\/\/localhost:\d+\//);
-      assert.doesNotMatch(log.split(/-> .*Signed out/)[1] ?? "", /AccountState state change: .* -> .*"?Connected/);
-    });
-  });
-}
+      // The client logs the body with its quotes escaped (\"); a JSON "/" may be written "\/".
+      const reply = (/Response: GET 200 \S+activity\?previews=true&since=0.* Data: .*/.exec(client.log())?.[0] ?? "")
+        .replaceAll('\\"', '"')
+        .replaceAll("\\/", "/");
+      const uploads = reply.match(/"object_name":"\/from-nextcloud\.txt"/g) ?? [];
+      assert.equal(uploads.length, 1, reply);
+      assert.match(reply, /"type":"file_created"/);
+      assert.doesNotMatch(reply, /from-server-for-nextcloud/);
+    },
+  );
 
-/** The client's log lines worth quoting (research §6 "Log lines to assert"). */
-function interestingLines(log: string): string[] {
-  return selectedLines(log, [
-    /Auth type for/,
-    /Success getting the appPassword/,
-    /Connect to url/,
-    /AccountState state change/,
-    /Server capabilities/,
-    /Start fetching activities/,
-    /api\/v2\/activity.*FINISHED WITH STATUS/,
-    /Response: GET 200 \S+activity\?previews=true&since=0/,
-    /Response: \S+ 401 /,
-    /Notifications failed|does not have notifications enabled/,
-    /Completed propagation of/,
-    /SyncEngine finished/,
-  ]);
-}
+  step("revoking the client's app password in personal settings signs the client out", async () => {
+    const revokedBefore = stage.keystream.log().filter((e) => e.event === "app_password_revoked").length;
+    const clientName = String(stage.keystream.log().find((e) => e.event === "login_flow_granted")?.client);
+    note(`revoking the app password "${clientName}" in personal settings`);
+    const logBefore = client.log().length;
+    await stage.browser.revokeInPersonalSettings(
+      `${stage.publicUrl}/index.php/settings/personal`,
+      clientName,
+      "#app-password-list",
+    );
+    await waitFor(
+      "the revoke in Keystream's log",
+      () => stage.keystream.log().filter((e) => e.event === "app_password_revoked")[revokedBefore],
+      10_000,
+    );
+    // The client's next request with the revoked password (the sync folder's poll, every 5 s) gets a
+    // 401; the client then forgets its credentials and signs the account out (research §3.6).
+    await waitFor(
+      "the client to sign out",
+      () => /AccountState state change: .*Connected.* -> .*Signed out/.test(client.log()),
+      120_000,
+    );
+    const log = client.log().slice(logBefore);
+    assert.match(log, /Response: \S+ 401 https:\/\/localhost:\d+\//);
+    assert.doesNotMatch(log.split(/-> .*Signed out/)[1] ?? "", /AccountState state change: .* -> .*"?Connected/);
+  });
+});

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { createTestApp, type TestApp } from "../support/app.js";
-import { browserSkipReason, launchBrowser, listenOnLoopback, submitLoginForm, type TestBrowser } from "../support/browser.js";
+import { describe, it } from "node:test";
+import { appInBrowserWithAlice, browserSkipReason, submitLoginForm } from "../support/browser.js";
 
 /**
  * Issue 13: Login Flow v2 end to end over real HTTP, the way the Nextcloud desktop client drives it
@@ -9,20 +8,7 @@ import { browserSkipReason, launchBrowser, listenOnLoopback, submitLoginForm, ty
  * user logs in and grants access in Chromium, and the app password then authenticates the API.
  */
 describe("Login Flow v2 in a real browser (Chromium)", { skip: browserSkipReason() }, () => {
-  let t: TestApp;
-  let browser: TestBrowser;
-  let baseUrl: string;
-
-  before(async () => {
-    t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice Liddell" });
-    baseUrl = await listenOnLoopback(t);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const site = appInBrowserWithAlice();
 
   const pollOnce = (endpoint: string, token: string) =>
     fetch(endpoint, {
@@ -32,31 +18,31 @@ describe("Login Flow v2 in a real browser (Chromium)", { skip: browserSkipReason
     });
 
   it("login, Grant access, poll: the client receives an app password that works, and revoking it ends access", async (ctx) => {
-    const started = await fetch(`${baseUrl}/index.php/login/v2`, {
+    const started = await fetch(`${site.baseUrl}/index.php/login/v2`, {
       method: "POST",
       headers: { "user-agent": "e2e-host (Desktop Client - Linux)" },
     });
     assert.equal(started.status, 200);
     const flow = (await started.json()) as { poll: { token: string; endpoint: string }; login: string };
-    assert.equal(flow.poll.endpoint, `${baseUrl}/index.php/login/v2/poll`);
+    assert.equal(flow.poll.endpoint, `${site.baseUrl}/index.php/login/v2/poll`);
     assert.equal((await pollOnce(flow.poll.endpoint, flow.poll.token)).status, 404, "not granted yet");
 
-    const { page } = browser;
+    const { page } = site.browser;
     await page.goto(flow.login);
     assert.match(String(await page.locator(".notice").textContent()), /e2e-host \(Desktop Client - Linux\)/);
     await submitLoginForm(page, "alice", "correct horse");
     assert.equal(page.url(), flow.login, "back on the flow's page after login");
     assert.match(String(await page.locator("#login-flow-client").textContent()), /e2e-host \(Desktop Client - Linux\)/);
     assert.match(String(await page.locator("#login-flow-account").textContent()), /Alice Liddell/);
-    ctx.diagnostic(`screenshot: ${await browser.screenshot("login-flow-grant")}`);
+    ctx.diagnostic(`screenshot: ${await site.browser.screenshot("login-flow-grant")}`);
     await Promise.all([page.waitForNavigation(), page.click("#grant-access")]);
     assert.equal(await page.title(), "Account connected - Keystream");
-    ctx.diagnostic(`screenshot: ${await browser.screenshot("login-flow-done")}`);
+    ctx.diagnostic(`screenshot: ${await site.browser.screenshot("login-flow-done")}`);
 
     const polled = await pollOnce(flow.poll.endpoint, flow.poll.token);
     assert.equal(polled.status, 200);
     const credentials = (await polled.json()) as { server: string; loginName: string; appPassword: string };
-    assert.equal(credentials.server, baseUrl);
+    assert.equal(credentials.server, site.baseUrl);
     assert.equal(credentials.loginName, "alice");
     assert.equal((await pollOnce(flow.poll.endpoint, flow.poll.token)).status, 404, "delivered once");
 
@@ -65,7 +51,7 @@ describe("Login Flow v2 in a real browser (Chromium)", { skip: browserSkipReason
       fetch(`${credentials.server}/ocs/v2.php/cloud/user?format=json`, { headers: { authorization, "ocs-apirequest": "true" } });
     assert.equal((await api()).status, 200);
 
-    await page.goto(`${baseUrl}/index.php/settings/personal`);
+    await page.goto(`${site.baseUrl}/index.php/settings/personal`);
     const row = page.locator("#app-password-list tr", { hasText: "e2e-host (Desktop Client - Linux)" });
     await Promise.all([page.waitForNavigation(), row.locator("button", { hasText: "Revoke" }).click()]);
     assert.equal((await api()).status, 401, "revoked in personal settings: the client is signed out");

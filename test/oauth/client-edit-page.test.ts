@@ -1,28 +1,20 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import type { TestApp } from "../support/app.js";
-import { type FormClient, requestTokenOf } from "../support/browser-form.js";
-import { basic, createOAuthTestApp, loggedIn, tokenRequest, WEB_CLIENT } from "./support.js";
+import { describe, it } from "node:test";
+import { requestTokenOf } from "../support/browser-form.js";
+import { basic, loggedIn, oauthAppWithLoggedInAdmin, tokenRequest, WEB_CLIENT } from "./support.js";
 
 const ADMIN = "/index.php/settings/admin";
 const CLIENTS = "/index.php/apps/oauth2/clients";
 
 describe("admin page: editing a client and its secret", () => {
-  let t: TestApp;
-  let admin: FormClient;
-  before(async () => {
-    t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
-    admin = await loggedIn(t, "root", "root password!");
-  });
-  after(() => t.close());
+  const site = oauthAppWithLoggedInAdmin();
 
   const webClient = async () => {
-    const client = (await t.services.oauth.clients.list()).find((c) => c.clientId === WEB_CLIENT.clientId);
+    const client = (await site.t.services.oauth.clients.list()).find((c) => c.clientId === WEB_CLIENT.clientId);
     assert.ok(client);
     return client;
   };
-  const adminToken = async () => requestTokenOf((await admin.get(ADMIN)).body);
+  const adminToken = async () => requestTokenOf((await site.admin.get(ADMIN)).body);
   const editForm = (client: Awaited<ReturnType<typeof webClient>>, changes: Record<string, string | undefined>) => {
     const form: Record<string, string> = {
       name: client.name,
@@ -44,7 +36,7 @@ describe("admin page: editing a client and its secret", () => {
   const secretWorks = async (secret: string) =>
     (
       await tokenRequest(
-        t,
+        site.t,
         { grant_type: "refresh_token", refresh_token: "none" },
         { authorization: basic(WEB_CLIENT.clientId, secret) },
       )
@@ -52,7 +44,7 @@ describe("admin page: editing a client and its secret", () => {
 
   it("an administrator edits a client's fields through the checks of oauth2:modify-client", async () => {
     const client = await webClient();
-    const response = await admin.post(`${CLIENTS}/${client.id}/edit`, {
+    const response = await site.admin.post(`${CLIENTS}/${client.id}/edit`, {
       requesttoken: await adminToken(),
       ...editForm(client, { name: "Web App 2", redirect_uri: "https://app2.example.com/cb", allow_subdomains: "1" }),
     });
@@ -64,7 +56,7 @@ describe("admin page: editing a client and its secret", () => {
     assert.equal(edited.allowSubdomains, true);
     assert.equal(edited.secret, WEB_CLIENT.secret, "the secret is not touched by the edit form");
 
-    const refused = await admin.post(`${CLIENTS}/${client.id}/edit`, {
+    const refused = await site.admin.post(`${CLIENTS}/${client.id}/edit`, {
       requesttoken: await adminToken(),
       ...editForm(edited, { redirect_uri: "https://app.example.com/cb#fragment" }),
     });
@@ -72,7 +64,7 @@ describe("admin page: editing a client and its secret", () => {
     assert.match(refused.body, /The redirect URL must not contain a fragment/);
     assert.equal((await webClient()).redirectUri, "https://app2.example.com/cb");
 
-    const localhost = await admin.post(`${CLIENTS}/${client.id}/edit`, {
+    const localhost = await site.admin.post(`${CLIENTS}/${client.id}/edit`, {
       requesttoken: await adminToken(),
       ...editForm(edited, { redirect_uri: "http://localhost:8080/cb", trusted: "1" }),
     });
@@ -83,23 +75,23 @@ describe("admin page: editing a client and its secret", () => {
   it("regenerating a client's secret shows the new one once, and the old secret stops working", async () => {
     const client = await webClient();
     assert.ok(await secretWorks(client.secret));
-    const posted = await admin.post(`${CLIENTS}/${client.id}/regenerate-secret`, { requesttoken: await adminToken() });
+    const posted = await site.admin.post(`${CLIENTS}/${client.id}/regenerate-secret`, { requesttoken: await adminToken() });
     assert.equal(posted.statusCode, 303, "post/redirect/get");
-    const page = await admin.get(String(posted.headers.location));
+    const page = await site.admin.get(String(posted.headers.location));
     const secret = /id="oauth2-client-secret-value">([A-Za-z0-9]{64})</.exec(page.body)?.[1];
     assert.ok(secret, "the new secret is shown");
     assert.equal((await webClient()).secret, secret);
     assert.equal(await secretWorks(client.secret), false, "the old secret is refused");
     assert.ok(await secretWorks(secret));
-    assert.ok(!(await admin.get(ADMIN)).body.includes(secret), "shown once");
+    assert.ok(!(await site.admin.get(ADMIN)).body.includes(secret), "shown once");
   });
 
   it("client edits, secret display and regeneration are refused without the CSRF token", async () => {
     const client = await webClient();
     const forged = await Promise.all([
-      admin.post(`${CLIENTS}/${client.id}/edit`, { requesttoken: "forged", ...editForm(client, { name: "Forged" }) }),
-      admin.post(`${CLIENTS}/${client.id}/secret`, { requesttoken: "forged" }),
-      admin.post(`${CLIENTS}/${client.id}/regenerate-secret`, { requesttoken: "forged" }),
+      site.admin.post(`${CLIENTS}/${client.id}/edit`, { requesttoken: "forged", ...editForm(client, { name: "Forged" }) }),
+      site.admin.post(`${CLIENTS}/${client.id}/secret`, { requesttoken: "forged" }),
+      site.admin.post(`${CLIENTS}/${client.id}/regenerate-secret`, { requesttoken: "forged" }),
     ]);
     for (const response of forged) {
       assert.equal(response.statusCode, 403);
@@ -112,7 +104,7 @@ describe("admin page: editing a client and its secret", () => {
 
   it("client edits, secret display and regeneration are for administrators: a user who is not one gets 403", async () => {
     const client = await webClient();
-    const user = await loggedIn(t);
+    const user = await loggedIn(site.t);
     const token = requestTokenOf((await user.get("/index.php/settings/personal")).body);
     const attempts = await Promise.all([
       user.post(`${CLIENTS}/${client.id}/edit`, { requesttoken: token, ...editForm(client, { name: "Taken" }) }),

@@ -10,6 +10,7 @@ import {
   exchangeCode,
   issueCode,
   loggedIn,
+  oauthAppWithLoggedInAdmin,
   PNG,
   refresh,
   userinfo,
@@ -17,43 +18,36 @@ import {
 } from "./support.js";
 
 describe("admin clients section (research A.8)", () => {
-  let t: TestApp;
-  let admin: FormClient;
-  before(async () => {
-    t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
-    admin = await loggedIn(t, "root", "root password!");
-  });
-  after(() => t.close());
+  const site = oauthAppWithLoggedInAdmin();
 
   const addForm = async (form: Record<string, string>) => {
-    const page = await admin.get("/index.php/settings/admin");
-    return admin.post("/index.php/apps/oauth2/clients", { requesttoken: requestTokenOf(page.body), ...form });
+    const page = await site.admin.get("/index.php/settings/admin");
+    return site.admin.post("/index.php/apps/oauth2/clients", { requesttoken: requestTokenOf(page.body), ...form });
   };
 
   it("lists the clients, the seeded defaults included, with their secrets hidden until asked for", async () => {
-    const page = await admin.get("/index.php/settings/admin");
+    const page = await site.admin.get("/index.php/settings/admin");
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<h2>OAuth 2.0<\/h2>/);
     for (const text of ["Desktop Client", "Android", "iOS", WEB_CLIENT.name, WEB_CLIENT.clientId]) {
       assert.ok(page.body.includes(text), text);
     }
     assert.ok(!page.body.includes(WEB_CLIENT.secret), "no secret on the page as rendered");
-    const client = (await t.services.oauth.clients.list()).find((c) => c.name === WEB_CLIENT.name);
+    const client = (await site.t.services.oauth.clients.list()).find((c) => c.name === WEB_CLIENT.name);
     assert.ok(client);
-    const shown = await admin.post(`/index.php/apps/oauth2/clients/${client.id}/secret`, {
+    const shown = await site.admin.post(`/index.php/apps/oauth2/clients/${client.id}/secret`, {
       requesttoken: requestTokenOf(page.body),
     });
     assert.equal(shown.statusCode, 200);
     assert.match(shown.body, new RegExp(`id="oauth2-client-secret-value">${WEB_CLIENT.secret}<`), "shown when asked for");
-    assert.ok(!(await admin.get("/index.php/settings/admin")).body.includes(WEB_CLIENT.secret), "and hidden again");
+    assert.ok(!(await site.admin.get("/index.php/settings/admin")).body.includes(WEB_CLIENT.secret), "and hidden again");
   });
 
   it("adds a client with a generated 64-character id and secret", async () => {
     const response = await addForm({ name: "  Portal  ", redirect_uri: "https://portal.example.com/cb", trusted: "1" });
     assert.equal(response.statusCode, 200);
     assert.match(response.body, /The client “Portal” has been added\./);
-    const client = (await t.services.oauth.clients.list()).find((c) => c.name === "Portal");
+    const client = (await site.t.services.oauth.clients.list()).find((c) => c.name === "Portal");
     assert.ok(client);
     assert.match(client.clientId, /^[A-Za-z0-9]{64}$/);
     assert.match(client.secret, /^[A-Za-z0-9]{64}$/);
@@ -77,7 +71,7 @@ describe("admin clients section (research A.8)", () => {
   });
 
   it("is admin only and CSRF-protected", async () => {
-    const user = await loggedIn(t);
+    const user = await loggedIn(site.t);
     assert.equal((await user.get("/index.php/settings/admin")).statusCode, 403);
     const page = await user.get("/index.php/settings/personal");
     const response = await user.post("/index.php/apps/oauth2/clients", {
@@ -86,29 +80,29 @@ describe("admin clients section (research A.8)", () => {
       redirect_uri: "https://s.example/cb",
     });
     assert.equal(response.statusCode, 403);
-    const forged = await admin.post("/index.php/apps/oauth2/clients", {
+    const forged = await site.admin.post("/index.php/apps/oauth2/clients", {
       requesttoken: "forged",
       name: "Forged",
       redirect_uri: "https://s.example/cb",
     });
     assert.equal(forged.statusCode, 403);
-    const names = (await t.services.oauth.clients.list()).map((c) => c.name);
+    const names = (await site.t.services.oauth.clients.list()).map((c) => c.name);
     assert.ok(!names.includes("Sneaky") && !names.includes("Forged"));
   });
 
   it("deleting a client cuts its tokens off at once", async () => {
-    const tokens = (await exchangeCode(t, await issueCode(t))).json();
-    const client = (await t.services.oauth.clients.list()).find((c) => c.name === WEB_CLIENT.name);
+    const tokens = (await exchangeCode(site.t, await issueCode(site.t))).json();
+    const client = (await site.t.services.oauth.clients.list()).find((c) => c.name === WEB_CLIENT.name);
     assert.ok(client);
-    const page = await admin.get("/index.php/settings/admin");
-    const response = await admin.post(`/index.php/apps/oauth2/clients/${client.id}/delete`, {
+    const page = await site.admin.get("/index.php/settings/admin");
+    const response = await site.admin.post(`/index.php/apps/oauth2/clients/${client.id}/delete`, {
       requesttoken: requestTokenOf(page.body),
     });
     assert.equal(response.statusCode, 200);
     assert.match(response.body, /has been deleted/);
-    assert.equal((await userinfo(t, tokens.access_token)).statusCode, 401);
+    assert.equal((await userinfo(site.t, tokens.access_token)).statusCode, 401);
     assert.equal(
-      (await t.services.oauth.clients.list()).some((c) => c.name === WEB_CLIENT.name),
+      (await site.t.services.oauth.clients.list()).some((c) => c.name === WEB_CLIENT.name),
       false,
     );
   });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { after, before } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
@@ -175,4 +176,38 @@ export async function authorizeInBrowser(
   const decision = await browser.request(consentUrl, { requesttoken: requestTokenOf(consentPage) });
   assert.equal(decision.status, 303);
   return new URL(String(decision.headers.get("location")));
+}
+
+/** The OAuth test app (see createOAuthTestApp) with admin root, and root's logged-in browser. */
+export interface AppWithAdmin {
+  readonly t: TestApp;
+  readonly admin: FormClient;
+}
+
+/**
+ * Registers `before`/`after` hooks in the enclosing `describe`: a fresh createOAuthTestApp() with
+ * the admin root (password "root password!") logged in. The returned object is filled in once
+ * `before` has run.
+ */
+export function oauthAppWithLoggedInAdmin(): AppWithAdmin {
+  let t: TestApp | undefined;
+  let admin: FormClient | undefined;
+  before(async () => {
+    t = await createOAuthTestApp();
+    await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
+    admin = await loggedIn(t, "root", "root password!");
+  });
+  after(() => t?.close());
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("oauthAppWithLoggedInAdmin: used before its before() hook ran");
+    return value;
+  };
+  return {
+    get t() {
+      return started(t);
+    },
+    get admin() {
+      return started(admin);
+    },
+  };
 }

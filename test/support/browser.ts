@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { after, before } from "node:test";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
-import type { TestApp } from "./app.js";
+import { createTestApp, type TestApp } from "./app.js";
 
 /**
  * Real-browser tests: Debian's Chromium (`apt-get install chromium`) driven by playwright-core,
@@ -116,4 +117,48 @@ export async function submitLoginForm(page: Page, user: string, password: string
   await page.fill("#user", user);
   await page.fill("#password", password);
   await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("#submit")]);
+}
+
+/** A test app serving on loopback with user alice, and a browser to visit it. */
+export interface AppInBrowser {
+  readonly t: TestApp;
+  readonly browser: TestBrowser;
+  /** The app's base URL (no trailing slash). */
+  readonly baseUrl: string;
+}
+
+/**
+ * Registers `before`/`after` hooks in the enclosing `describe`: a fresh test app with user alice
+ * (password "correct horse", display name Alice Liddell) listening on 127.0.0.1, and a launched
+ * browser; both closed afterwards. The returned object is filled in once `before` has run.
+ */
+export function appInBrowserWithAlice(): AppInBrowser {
+  let t: TestApp | undefined;
+  let browser: TestBrowser | undefined;
+  let baseUrl: string | undefined;
+  before(async () => {
+    t = await createTestApp();
+    await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice Liddell" });
+    baseUrl = await listenOnLoopback(t);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("appInBrowserWithAlice: used before its before() hook ran");
+    return value;
+  };
+  return {
+    get t() {
+      return started(t);
+    },
+    get browser() {
+      return started(browser);
+    },
+    get baseUrl() {
+      return started(baseUrl);
+    },
+  };
 }
