@@ -21,6 +21,7 @@ import { oauthRoutes } from "./http/routes/oauth.js";
 import { ocsAppPasswordRoutes } from "./http/routes/ocs-app-password.js";
 import { ocsCapabilitiesRoutes } from "./http/routes/ocs-capabilities.js";
 import { ocsUserRoutes } from "./http/routes/ocs-user.js";
+import { personalSessionsRoutes } from "./http/routes/personal-sessions.js";
 import { personalSettingsRoutes } from "./http/routes/personal-settings.js";
 import { settingsRoutes } from "./http/routes/settings.js";
 import { statusRoutes } from "./http/routes/status.js";
@@ -102,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(loginFlowRoutes);
   await app.register(settingsRoutes);
   await app.register(personalSettingsRoutes);
+  await app.register(personalSessionsRoutes);
   await app.register(adminUserRoutes);
   await app.register(ocsUserRoutes);
   await app.register(ocsAppPasswordRoutes);

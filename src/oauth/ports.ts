@@ -128,6 +128,13 @@ export interface AuthorizedClient {
   id: number;
   clientId: string;
   name: string;
+  /** The user's first still-live authorization of this client (its oldest live grant). */
+  grantedAt: number;
+  /**
+   * The newest access or refresh token issued under the user's grants of this client (at the code
+   * exchange or a refresh; docs/decisions.md); null when none was issued yet.
+   */
+  lastUsedAt: number | null;
 }
 
 export interface CleanupCounts {

@@ -263,7 +263,7 @@ export class KyselyGrantStore implements GrantStore {
       .selectFrom("oauth2_grants as g")
       .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
       .select(["c.id", "c.client_id", "c.name"])
-      .distinct()
+      .select((eb) => eb.fn.min("g.authorized_at").as("granted_at"))
       .where("g.uid", "=", uid)
       .where((eb) =>
         eb.or([
@@ -292,9 +292,46 @@ export class KyselyGrantStore implements GrantStore {
           ),
         ]),
       )
+      .groupBy(["c.id", "c.client_id", "c.name"])
       .orderBy("c.name")
       .execute();
-    return rows.map((r) => ({ id: Number(r.id), clientId: r.client_id, name: r.name }));
+    const lastUse = await this.lastTokenIssuedPerClient(uid);
+    return rows.map((r) => ({
+      id: Number(r.id),
+      clientId: r.client_id,
+      name: r.name,
+      grantedAt: Number(r.granted_at),
+      lastUsedAt: lastUse.get(Number(r.id)) ?? null,
+    }));
+  }
+
+  /** Per client, the newest access or refresh token issued under `uid`'s grants (issue or refresh). */
+  private async lastTokenIssuedPerClient(uid: string): Promise<Map<number, number>> {
+    const newest = new Map<number, number>();
+    const issued = [
+      await this.db
+        .selectFrom("oauth2_grants as g")
+        .innerJoin("oauth2_access_tokens as t", "t.grant_id", "g.id")
+        .select("g.client_id")
+        .select((eb) => eb.fn.max("t.created_at").as("issued_at"))
+        .where("g.uid", "=", uid)
+        .groupBy("g.client_id")
+        .execute(),
+      await this.db
+        .selectFrom("oauth2_grants as g")
+        .innerJoin("oauth2_refresh_tokens as t", "t.grant_id", "g.id")
+        .select("g.client_id")
+        .select((eb) => eb.fn.max("t.created_at").as("issued_at"))
+        .where("g.uid", "=", uid)
+        .groupBy("g.client_id")
+        .execute(),
+    ].flat();
+    for (const row of issued) {
+      const clientId = Number(row.client_id);
+      const issuedAt = Number(row.issued_at);
+      newest.set(clientId, Math.max(newest.get(clientId) ?? issuedAt, issuedAt));
+    }
+    return newest;
   }
 
   async revokeClientForUser(uid: string, clientInternalId: number): Promise<number> {

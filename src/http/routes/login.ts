@@ -112,7 +112,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     }
     // A new session id at login: a session id planted before login is worth nothing after it.
     await sessions.end(session.token);
-    const loggedIn = await sessions.start(user.uid);
+    const loggedIn = await sessions.start(user.uid, request.headers["user-agent"]);
     setSessionCookie(request, reply, loggedIn);
     log.info({ event: "login", uid: user.uid, ip: request.ip }, "user logged in");
     return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);

@@ -5,7 +5,7 @@ import { userTranslator } from "../i18n.js";
 import { copyButton } from "../settings-copy-script.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import type { SettingsContext } from "../settings-sections.js";
-import { requireAdminFormUser, requireFormUser, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
+import { formatDate, requireAdminFormUser, requireFormUser, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
 
 const CLIENTS_PATH = "/index.php/apps/oauth2/clients";
 
@@ -111,17 +111,23 @@ ${clients.map(
       id: "oauth2",
       page: "personal",
       order: 60,
-      render: async ({ principal, csrfToken, translator: { t } }) => {
+      render: async ({ principal, csrfToken, translator }) => {
+        const { t } = translator;
         const clients = await oauth.authorizedClients(principal.user.uid);
+        const label = {
+          name: t("pages:oauth.name"),
+          granted: t("settings:authorizedApps.granted"),
+          lastUsed: t("settings:authorizedApps.lastUsed"),
+        };
         return html`<h2>${t("pages:authorizedApps.heading")}</h2>
 ${
   clients.length === 0
     ? html`<p class="muted" id="oauth2-no-authorized">${t("pages:authorizedApps.none")}</p>`
-    : html`<table class="responsive" id="oauth2-authorized"><thead><tr><th scope="col">${t("pages:oauth.name")}</th><th scope="col">${t("pages:settings.actions")}</th></tr></thead><tbody>
+    : html`<table class="responsive" id="oauth2-authorized"><thead><tr><th scope="col">${label.name}</th><th scope="col">${label.granted}</th><th scope="col">${label.lastUsed}</th><th scope="col">${t("pages:settings.actions")}</th></tr></thead><tbody>
 ${clients.map(
   (
     c,
-  ) => html`<tr><td data-label="${t("pages:oauth.name")}">${c.name}</td><td class="actions-cell"><form method="post" action="${CLIENTS_PATH}/${String(c.id)}/revoke">
+  ) => html`<tr><td data-label="${label.name}">${c.name}</td><td data-label="${label.granted}">${formatDate(translator, c.grantedAt)}</td><td data-label="${label.lastUsed}">${formatDate(translator, c.lastUsedAt)}</td><td class="actions-cell"><form method="post" action="${CLIENTS_PATH}/${String(c.id)}/revoke">
 <input type="hidden" name="requesttoken" value="${csrfToken}"><button class="danger small" type="submit" aria-label="${t("pages:authorizedApps.revokeNamed", { name: c.name })}">${t("pages:appPasswords.revoke")}</button></form></td></tr>`,
 )}</tbody></table>`
 }`;

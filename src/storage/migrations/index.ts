@@ -14,6 +14,7 @@ import { oidcMigration } from "./2026_11_24_0011_oidc.js";
 import { loginFlowMigration } from "./2026_11_24_0012_login_flow.js";
 import { fileActivityMigration } from "./2026_11_24_0013_file_activity.js";
 import { userPreferencesMigration } from "./2026_11_24_0014_user_preferences.js";
+import { sessionDetailsMigration } from "./2026_11_24_0015_session_details.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -34,5 +35,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_24_0012_login_flow": loginFlowMigration(),
     "2026_11_24_0013_file_activity": fileActivityMigration(),
     "2026_11_24_0014_user_preferences": userPreferencesMigration(),
+    "2026_11_24_0015_session_details": sessionDetailsMigration(),
   };
 }

@@ -45,6 +45,10 @@ export interface SessionsTable {
   csrf_token: string;
   created_at: EpochSeconds;
   expires_at: EpochSeconds;
+  /** The browser's User-Agent at login, cut to 255 characters (migration 0015); null before it. */
+  user_agent: string | null;
+  /** Last request seen, written at most once a minute (migration 0015); null before it. */
+  last_seen_at: EpochSeconds | null;
 }
 
 export interface ThrottleTable {
