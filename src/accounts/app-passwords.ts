@@ -42,7 +42,7 @@ export class AppPasswords {
   async create(uid: string, name: string): Promise<{ appPassword: AppPassword; secret: string }> {
     const trimmed = name.trim();
     if (trimmed === "" || trimmed.length > 255) {
-      throw new AccountError("invalid_name", "an app password name must be 1 to 255 characters");
+      throw new AccountError("invalid_name", "invalidAppPasswordName");
     }
     const secret = randomAlphanumeric(APP_PASSWORD_LENGTH);
     const createdAt = this.clock.nowSeconds();

@@ -44,10 +44,10 @@ export class Avatars {
 
   async set(uid: string, data: Buffer): Promise<Avatar> {
     if (data.length === 0 || data.length > MAX_AVATAR_BYTES) {
-      throw new AccountError("invalid_avatar", `an avatar must be a PNG or JPEG image of at most ${MAX_AVATAR_BYTES / 1024} KiB`);
+      throw new AccountError("invalid_avatar", "avatarTooLarge", { kib: MAX_AVATAR_BYTES / 1024 });
     }
     const kind = avatarType(data);
-    if (!kind) throw new AccountError("invalid_avatar", "an avatar must be a PNG or JPEG image");
+    if (!kind) throw new AccountError("invalid_avatar", "avatarNotImage");
     const row = { uid, content_type: kind.type, data: data.toString("base64"), updated_at: this.clock.nowSeconds() };
     await this.db
       .insertInto("user_avatars")

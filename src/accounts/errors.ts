@@ -1,3 +1,6 @@
+import type { accountErrors } from "../i18n/catalogues/en/account-errors.js";
+import { type MessageKey, type MessageValues, type Translator, translatorFor } from "../i18n/index.js";
+
 export type AccountErrorCode =
   | "invalid_uid"
   | "uid_taken"
@@ -9,13 +12,24 @@ export type AccountErrorCode =
   | "invalid_avatar"
   | "invalid_preference";
 
-/** A refused account operation; `message` is safe to show to an operator or user. */
+/** Which sentence says what was refused (the `accountErrors` catalogue, in every language). */
+export type AccountErrorText = keyof typeof accountErrors;
+
+/**
+ * A refused account operation. `message` is the English sentence (occ, logs); a page shows the
+ * same sentence in its reader's language with `translated` (issue 19: every error a person reads).
+ */
 export class AccountError extends Error {
   constructor(
     readonly code: AccountErrorCode,
-    message: string,
+    readonly text: AccountErrorText,
+    readonly values: MessageValues = {},
   ) {
-    super(message);
+    super(translatorFor("en").t(`accountErrors:${text}` as MessageKey, values));
     this.name = "AccountError";
+  }
+
+  translated(translator: Translator): string {
+    return translator.t(`accountErrors:${this.text}` as MessageKey, this.values);
   }
 }

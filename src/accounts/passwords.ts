@@ -1,4 +1,5 @@
 import { Algorithm, hash, verify } from "@node-rs/argon2";
+import type { AccountErrorText } from "./errors.js";
 
 /**
  * argon2id with the OWASP minimum parameters (m = 19 MiB, t = 2, p = 1): ~10 ms here
@@ -22,9 +23,11 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 }
 
 /** Returns a reason when the password is unacceptable, undefined when it is fine. */
-export function passwordProblem(password: string): string | undefined {
-  if (password.length < MIN_PASSWORD_LENGTH) return `the password must be at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (password.length > MAX_PASSWORD_LENGTH) return `the password must be at most ${MAX_PASSWORD_LENGTH} characters`;
+export function passwordProblem(
+  password: string,
+): { text: AccountErrorText; values: { min?: number; max?: number } } | undefined {
+  if (password.length < MIN_PASSWORD_LENGTH) return { text: "passwordTooShort", values: { min: MIN_PASSWORD_LENGTH } };
+  if (password.length > MAX_PASSWORD_LENGTH) return { text: "passwordTooLong", values: { max: MAX_PASSWORD_LENGTH } };
   return undefined;
 }
 

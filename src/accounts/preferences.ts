@@ -31,14 +31,13 @@ export function isTimeZone(name: string): boolean {
 function normalizedValue(column: UserRowColumn | undefined, value: string): string {
   if (column === "language") {
     const language = supportedLanguage(value);
-    if (!language)
-      throw new AccountError("invalid_preference", `"${value}" is not a language Keystream has: en, de, fr, es, it, nl`);
+    if (!language) throw new AccountError("invalid_preference", "unsupportedLanguage", { value });
     return language;
   }
   if (column === "timezone" && !isTimeZone(value)) {
-    throw new AccountError("invalid_preference", `"${value}" is not a time zone (an IANA name such as Europe/Berlin)`);
+    throw new AccountError("invalid_preference", "invalidTimeZone", { value });
   }
-  if (value.length > 4000) throw new AccountError("invalid_preference", "a preference value is at most 4000 characters");
+  if (value.length > 4000) throw new AccountError("invalid_preference", "preferenceTooLong");
   return value;
 }
 
@@ -46,7 +45,7 @@ const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 function checkName(kind: "app" | "key", name: string): void {
   if (!NAME_PATTERN.test(name) || (kind === "app" && name.length > 32)) {
-    throw new AccountError("invalid_preference", `invalid ${kind} name "${name}"`);
+    throw new AccountError("invalid_preference", "invalidPreferenceName", { kind, name });
   }
 }
 

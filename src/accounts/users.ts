@@ -53,10 +53,10 @@ export interface NewUser {
 
 function validateProfile(displayName: string | undefined, email: string | undefined): void {
   if (displayName !== undefined && (displayName.length > 255 || displayName.trim() === "")) {
-    throw new AccountError("invalid_display_name", "the display name must be 1 to 255 characters");
+    throw new AccountError("invalid_display_name", "invalidDisplayName");
   }
   if (email !== undefined && email !== "" && (!EMAIL_PATTERN.test(email) || email.length > 255)) {
-    throw new AccountError("invalid_email", `"${email}" is not a valid email address`);
+    throw new AccountError("invalid_email", "invalidEmail", { email });
   }
 }
 
@@ -79,13 +79,13 @@ export class UserDirectory {
   /** Validates everything before writing, so a refused user leaves no row behind. */
   async create(input: NewUser): Promise<User> {
     const problem = uidProblem(input.uid);
-    if (problem) throw new AccountError("invalid_uid", `invalid user name "${input.uid}": ${problem}`);
+    if (problem) throw new AccountError("invalid_uid", "invalidUid", { uid: input.uid });
     validateProfile(input.displayName, input.email);
     if (input.password !== undefined) {
       const reason = passwordProblem(input.password);
-      if (reason) throw new AccountError("invalid_password", reason);
+      if (reason) throw new AccountError("invalid_password", reason.text, reason.values);
     }
-    if (await this.find(input.uid)) throw new AccountError("uid_taken", `the user "${input.uid}" already exists`);
+    if (await this.find(input.uid)) throw new AccountError("uid_taken", "uidTaken", { uid: input.uid });
     const row: UsersTable = {
       uid: input.uid,
       display_name: input.displayName ?? input.uid,
@@ -101,7 +101,7 @@ export class UserDirectory {
       await this.db.insertInto("users").values(row).execute();
     } catch (error) {
       // Lost a race with a concurrent create of the same uid: the primary key decided.
-      if (await this.find(input.uid)) throw new AccountError("uid_taken", `the user "${input.uid}" already exists`);
+      if (await this.find(input.uid)) throw new AccountError("uid_taken", "uidTaken", { uid: input.uid });
       throw error;
     }
     return userFromRow(row);
@@ -114,7 +114,7 @@ export class UserDirectory {
 
   async require(uid: string): Promise<User> {
     const user = await this.find(uid);
-    if (!user) throw new AccountError("no_such_user", `the user "${uid}" does not exist`);
+    if (!user) throw new AccountError("no_such_user", "noSuchUser", { uid });
     return user;
   }
 
@@ -138,7 +138,7 @@ export class UserDirectory {
 
   async setPassword(uid: string, password: string): Promise<void> {
     const reason = passwordProblem(password);
-    if (reason) throw new AccountError("invalid_password", reason);
+    if (reason) throw new AccountError("invalid_password", reason.text, reason.values);
     await this.require(uid);
     const passwordHash = await hashPassword(password);
     await this.db.updateTable("users").set({ password_hash: passwordHash }).where("uid", "=", uid).execute();
@@ -172,6 +172,6 @@ export class UserDirectory {
    */
   async delete(uid: string): Promise<void> {
     const result = await this.db.deleteFrom("users").where("uid", "=", uid).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw new AccountError("no_such_user", `the user "${uid}" does not exist`);
+    if (Number(result.numDeletedRows) === 0) throw new AccountError("no_such_user", "noSuchUser", { uid });
   }
 }

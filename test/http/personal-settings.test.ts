@@ -132,7 +132,7 @@ describe("personal settings: password, app passwords, language, profile", () => 
 
     const refused = await browser.post(`${PERSONAL}/locale`, { requesttoken: token, language: "nl", timezone: "Mars/Olympus" });
     assert.equal(refused.statusCode, 400);
-    assert.match(refused.body, /is not a time zone/);
+    assert.match(refused.body, /‘Mars\/Olympus’ is geen tijdzone/);
     assert.equal(await t.services.preferences.get(uid, "core", "timezone"), "Europe/Amsterdam");
 
     const browserFollowed = await browser.post(`${PERSONAL}/locale`, { requesttoken: token, language: "", timezone: "" });

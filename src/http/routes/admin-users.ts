@@ -81,7 +81,7 @@ ${self ? "" : action(u.uid, "delete", t("settings:users.delete"), true)}
         });
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
-        const message = html`<p class="error" id="users-error">${error.message}</p>`;
+        const message = html`<p class="error" id="users-error">${error.translated(userTranslator(request, principal))}</p>`;
         return sendSettingsPage(
           request,
           reply,
@@ -94,7 +94,7 @@ ${self ? "" : action(u.uid, "delete", t("settings:users.delete"), true)}
     });
 
   const notSelf = (uid: string, actor: string) => {
-    if (uid === actor) throw new AccountError("invalid_uid", "you cannot disable or delete your own account here");
+    if (uid === actor) throw new AccountError("invalid_uid", "ownAccount");
   };
 
   administer(USERS_PATH, async (request, actor) => {

@@ -78,7 +78,7 @@ ${
       await avatars.set(principal.user.uid, data ?? Buffer.alloc(0));
     } catch (error) {
       if (!(error instanceof AccountError)) throw error;
-      const message = html`<p class="error" id="avatar-error">${error.message}</p>`;
+      const message = html`<p class="error" id="avatar-error">${error.translated(userTranslator(request, principal))}</p>`;
       return sendSettingsPage(request, reply, principal, "personal", { sectionId: "avatar", message }, 400);
     }
     log.info({ event: "avatar_set", uid: principal.user.uid }, "avatar set");

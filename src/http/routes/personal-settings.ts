@@ -113,7 +113,7 @@ ${TIME_ZONES.map((zone) => option(zone, zone, timeZone === zone))}
       });
     } catch (error) {
       if (!(error instanceof AccountError)) throw error;
-      return refuse(400, error.message);
+      return refuse(400, error.translated(userTranslator(request, principal)));
     }
     log.info({ event: "profile_changed", uid: principal.user.uid }, "user changed their profile");
     return reply.redirect(`${PATH}#profile`, 303);
@@ -149,7 +149,7 @@ ${TIME_ZONES.map((zone) => option(zone, zone, timeZone === zone))}
       await replacePassword(users, sessions, uid, next, principal.session?.token);
     } catch (error) {
       if (!(error instanceof AccountError)) throw error;
-      return answer(400, html`<p class="error" id="password-error">${error.message}</p>`);
+      return answer(400, html`<p class="error" id="password-error">${error.translated(userTranslator(request, principal))}</p>`);
     }
     log.info({ event: "password_changed", uid, ip: request.ip }, "user changed their password");
     return answer(200, html`<p class="notice" id="password-changed">${t("settings:password.changed")}</p>`);
@@ -171,7 +171,7 @@ ${TIME_ZONES.map((zone) => option(zone, zone, timeZone === zone))}
       }
     } catch (error) {
       if (!(error instanceof AccountError)) throw error;
-      const message = html`<p class="error">${error.message}</p>`;
+      const message = html`<p class="error">${error.translated(userTranslator(request, principal))}</p>`;
       return sendSettingsPage(request, reply, principal, "personal", { sectionId: "locale", message }, 400);
     }
     return reply.redirect(`${PATH}#locale`, 303);

@@ -188,7 +188,7 @@ ${appPasswords.map(
     } catch (error) {
       // Only a refused name is the user's to read; anything else (the database away) is not.
       if (!(error instanceof AccountError)) throw error;
-      const message = html`<p class="error">${error.message}</p>`;
+      const message = html`<p class="error">${error.translated(userTranslator(request, principal))}</p>`;
       return sendSettingsPage(request, reply, principal, "personal", { sectionId: "app-passwords", message }, 400);
     }
   });
