@@ -18,10 +18,11 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import pino from "pino";
 import { median } from "./lib/load.js";
 import { mintGrants } from "./lib/mint.js";
+import { adminQuery, databaseUrl } from "./lib/postgres.js";
+import { seedBenchAccount } from "./lib/seed.js";
 
 const [dirA, dirB, scenario = "code", dialect = "sqlite"] = process.argv.slice(2);
 if (!dirA || !dirB) throw new Error("usage: ab-inject.ts <dirA> <dirB> [code|refresh|userinfo] [sqlite|postgres]");
@@ -53,55 +54,31 @@ async function start(dir: string) {
   if (dialect === "postgres") {
     if (!admin) throw new Error("KEYSTREAM_BENCH_DATABASE_URL is needed for PostgreSQL");
     dbName = `ks_ab_${randomBytes(5).toString("hex")}`;
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${dbName}`);
-    await c.end();
-    const parsed = new URL(admin);
-    parsed.pathname = `/${dbName}`;
-    url = parsed.toString();
+    await adminQuery(admin, `CREATE DATABASE ${dbName}`);
+    url = databaseUrl(admin, dbName);
   }
   const storage = openStorage({ databaseUrl: url, dataDir });
   await migrateToLatest(storage);
   // The access log as in production (info, JSON, batched writes), into /dev/null.
   const log = pino(logOptions("info"), pino.destination({ dest: "/dev/null", sync: false, minLength: 4096 }));
   const services = createServices({ storage, dataDir, log });
-  await services.users.create({
+  const clientInternalId = await seedBenchAccount(services, storage.db, {
     uid: "ab-user",
-    password: randomBytes(12).toString("hex"),
     displayName: "AB",
     email: "ab@example.com",
+    clientName: "AB client",
+    client: CLIENT,
   });
-  const added = await services.oauth.clients.add({
-    name: "AB client",
-    clientId: CLIENT.id,
-    secret: CLIENT.secret,
-    redirectUri: CLIENT.redirectUri,
-    allowSubdomains: "false",
-    trusted: "false",
-    forceTrust: "true",
-  });
-  if (!added.ok) throw new Error(added.message);
-  const client = await storage.db
-    .selectFrom("oauth2_clients")
-    .select("id")
-    .where("client_id", "=", CLIENT.id)
-    .executeTakeFirstOrThrow();
   const app = await buildApp({ services });
   await app.ready();
   return {
     app,
     mint: (kind: "code" | "refresh" | "access", n: number) =>
-      mintGrants(storage.db, { clientInternalId: Number(client.id), uid: "ab-user", redirectUri: CLIENT.redirectUri }, kind, n),
+      mintGrants(storage.db, { clientInternalId, uid: "ab-user", redirectUri: CLIENT.redirectUri }, kind, n),
     async stop() {
       await app.close();
       await storage.close();
-      if (dbName && admin) {
-        const c = new pg.Client({ connectionString: admin });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-        await c.end();
-      }
+      if (dbName && admin) await adminQuery(admin, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -17,6 +17,7 @@ import type { Contender } from "./measure.js";
 import { mintGrants } from "./mint.js";
 import { adminQuery, databaseUrl, type Postgres } from "./postgres.js";
 import { type RunningServer, startServer } from "./processes.js";
+import { seedBenchAccount } from "./seed.js";
 import {
   ACTIVITY_ROWS,
   BENCH_USER,
@@ -58,27 +59,13 @@ export async function startKeystream(
   const storage = openStorage({ databaseUrl: url, dataDir });
   await migrateToLatest(storage);
   const services = createServices({ storage, dataDir, log: pino({ level: "silent" }) });
-  await services.users.create({
+  const clientInternalId = await seedBenchAccount(services, storage.db, {
     uid: BENCH_USER,
-    password: randomBytes(12).toString("hex"),
     displayName: "Bench User",
     email: "bench@example.com",
+    clientName: "Bench client",
+    client: CLIENT,
   });
-  const added = await services.oauth.clients.add({
-    name: "Bench client",
-    clientId: CLIENT.id,
-    secret: CLIENT.secret,
-    redirectUri: CLIENT.redirectUri,
-    allowSubdomains: "false",
-    trusted: "false",
-    forceTrust: "true",
-  });
-  if (!added.ok) throw new Error(`bench client not added: ${added.message}`);
-  const client = await storage.db
-    .selectFrom("oauth2_clients")
-    .select("id")
-    .where("client_id", "=", CLIENT.id)
-    .executeTakeFirstOrThrow();
   // Recent timestamps: the daily activity:expire job (365 days) runs on start and would delete
   // activities dated like bench/activity-paging.ts's (2023).
   const now = Math.floor(Date.now() / 1000);
@@ -103,8 +90,7 @@ export async function startKeystream(
     tokenPath: "/index.php/apps/oauth2/api/v1/token",
     userinfoPath: "/index.php/apps/oauth2/api/v1/userinfo",
     activityPath: "/ocs/v2.php/apps/activity/api/v2/activity/all?format=json&limit=50",
-    mint: (kind, n) =>
-      mintGrants(storage.db, { clientInternalId: Number(client.id), uid: BENCH_USER, redirectUri: CLIENT.redirectUri }, kind, n),
+    mint: (kind, n) => mintGrants(storage.db, { clientInternalId, uid: BENCH_USER, redirectUri: CLIENT.redirectUri }, kind, n),
     server,
     profileDir,
     async cleanup() {
