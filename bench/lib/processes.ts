@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
+import net from "node:net";
 
 export interface RunningServer {
   port: number;
@@ -22,7 +23,7 @@ export async function startServer(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
-  options: { stdoutFile?: string } = {},
+  options: { stdoutFile?: string; port?: number } = {},
 ): Promise<RunningServer> {
   const fd = options.stdoutFile === undefined ? undefined : fs.openSync(options.stdoutFile, "w");
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", fd ?? "pipe", "pipe"] });
@@ -48,6 +49,15 @@ export async function startServer(
     };
     const timer = setTimeout(() => done(new Error(`${command} ${args.join(" ")} did not start: ${stderr}`)), 30_000);
     const poll = setInterval(() => {
+      // A known port (the server logs nothing at LOG_LEVEL=warn): ready once it accepts a connection.
+      if (options.port !== undefined) {
+        const probe = net.connect(options.port, "127.0.0.1", () => {
+          probe.destroy();
+          done(undefined, options.port);
+        });
+        probe.on("error", () => probe.destroy());
+        return;
+      }
       if (options.stdoutFile === undefined) return;
       const value = found(fs.readFileSync(options.stdoutFile, "utf8"));
       if (value !== undefined) done(undefined, value);
@@ -71,4 +81,14 @@ export async function startServer(
       clearTimeout(timer);
     },
   };
+}
+
+/** A port free on 127.0.0.1 right now (for a server that will not say which port it took). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as net.AddressInfo;
+  server.close();
+  await once(server, "close");
+  return port;
 }

@@ -16,7 +16,7 @@ import { runLoad } from "./load.js";
 import type { Contender } from "./measure.js";
 import { mintGrants } from "./mint.js";
 import { adminQuery, databaseUrl, type Postgres } from "./postgres.js";
-import { type RunningServer, startServer } from "./processes.js";
+import { freePort, type RunningServer, startServer } from "./processes.js";
 import { seedBenchAccount } from "./seed.js";
 import {
   ACTIVITY_ROWS,
@@ -80,10 +80,12 @@ export async function startKeystream(
     ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
     path.join(ROOT, "dist", "main.js"),
   ]);
-  const env: NodeJS.ProcessEnv = { KEYSTREAM_DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: LOG_LEVEL };
+  // A port chosen here: at LOG_LEVEL=warn Keystream does not log the one it took.
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { KEYSTREAM_DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: LOG_LEVEL };
   env.KEYSTREAM_DATABASE_URL = url ?? "";
   Object.assign(env, extraEnv);
-  const server = await startServer(command, args, env, { stdoutFile: path.join(dataDir, "keystream.log") });
+  const server = await startServer(command, args, env, { stdoutFile: path.join(dataDir, "keystream.log"), port });
   return {
     name: dialect === "sqlite" ? "Keystream SQLite" : "Keystream PostgreSQL",
     base: `http://127.0.0.1:${server.port}`,

@@ -1,5 +1,5 @@
 import type { accountErrors } from "../i18n/catalogues/en/account-errors.js";
-import { type MessageKey, type MessageValues, type Translator, translatorFor } from "../i18n/index.js";
+import { inEnglish, type MessageValues, type Phrase, say, type Translator } from "../i18n/index.js";
 
 export type AccountErrorCode =
   | "invalid_uid"
@@ -20,16 +20,20 @@ export type AccountErrorText = keyof typeof accountErrors;
  * same sentence in its reader's language with `translated` (issue 19: every error a person reads).
  */
 export class AccountError extends Error {
+  readonly phrase: Phrase;
+
   constructor(
     readonly code: AccountErrorCode,
     readonly text: AccountErrorText,
     readonly values: MessageValues = {},
   ) {
-    super(translatorFor("en").t(`accountErrors:${text}` as MessageKey, values));
+    const phrase: Phrase = { key: `accountErrors:${text}`, values };
+    super(inEnglish(phrase));
     this.name = "AccountError";
+    this.phrase = phrase;
   }
 
   translated(translator: Translator): string {
-    return translator.t(`accountErrors:${this.text}` as MessageKey, this.values);
+    return say(translator, this.phrase);
   }
 }

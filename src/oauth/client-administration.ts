@@ -1,7 +1,9 @@
+import { inEnglish } from "../i18n/index.js";
 import { randomAlphanumeric } from "../security/secrets.js";
 import {
-  CLIENT_MESSAGES,
   type ClientFields,
+  type ClientProblem,
+  clientProblem,
   fieldProblem,
   GENERATED_CREDENTIAL_LENGTH,
   isModifiableKey,
@@ -10,16 +12,19 @@ import {
   type NewClientArguments,
   parseLenientBoolean,
   parseStrictBoolean,
-  redirectUriMessage,
+  redirectUriProblemOf,
   trustRefused,
   validateNewClient,
 } from "./domain/client-rules.js";
 import type { ClientStore, OAuthClient } from "./ports.js";
 
-/** An operator action's outcome: the value, or the message to show (research A.5 / A.8 wording). */
-export type AdminResult<T> = { ok: true; value: T } | { ok: false; message: string };
+/**
+ * An operator action's outcome: the value, or what was wrong: `problem` for a page to say in its
+ * reader's language, `message` the English sentence occ prints (research A.5 / A.8 wording).
+ */
+export type AdminResult<T> = { ok: true; value: T } | { ok: false; problem: ClientProblem; message: string };
 
-const refused = (message: string): AdminResult<never> => ({ ok: false, message });
+const refused = (problem: ClientProblem): AdminResult<never> => ({ ok: false, problem, message: inEnglish(problem) });
 
 interface Logger {
   info(obj: object, msg: string): void;
@@ -42,10 +47,11 @@ export class ClientAdministration {
     const validated = validateNewClient(input);
     if ("problem" in validated) return refused(validated.problem);
     const { fields } = validated;
-    if (await this.clients.findByName(fields.name)) return refused(CLIENT_MESSAGES.nameTaken(fields.name));
-    if (await this.clients.findByClientId(fields.clientId)) return refused(CLIENT_MESSAGES.clientIdTaken(fields.clientId));
+    if (await this.clients.findByName(fields.name)) return refused(clientProblem("nameTaken", { name: fields.name }));
+    if (await this.clients.findByClientId(fields.clientId))
+      return refused(clientProblem("clientIdTaken", { id: fields.clientId }));
     if (trustRefused(fields.redirectUri, fields.trusted, parseLenientBoolean(input.forceTrust))) {
-      return refused(CLIENT_MESSAGES.localhostTrusted);
+      return refused(clientProblem("localhostTrusted"));
     }
     return this.insert(fields);
   }
@@ -62,17 +68,17 @@ export class ClientAdministration {
   }): Promise<AdminResult<OAuthClient>> {
     const name = input.name.trim();
     const redirectUri = input.redirectUri.trim();
-    if (name === "") return refused("Name must not be empty");
+    if (name === "") return refused(clientProblem("emptyName"));
     const nameProblem = fieldProblem("name", name);
     if (nameProblem) return refused(nameProblem);
-    if (redirectUri === "") return refused("Redirect URI must not be empty");
-    const redirectProblem = redirectUriMessage(redirectUri, "Redirect URI must be a valid URL");
+    if (redirectUri === "") return refused(clientProblem("emptyRedirect"));
+    const redirectProblem = redirectUriProblemOf(redirectUri, clientProblem("invalidRedirectUrl"));
     if (redirectProblem) return refused(redirectProblem);
     const postLogoutRedirectUri = (input.postLogoutRedirectUri ?? "").trim();
     const postLogoutProblem = fieldProblem("post-logout-redirect-url", postLogoutRedirectUri);
     if (postLogoutProblem) return refused(postLogoutProblem);
-    if (await this.clients.findByName(name)) return refused(`Name ${name} already exists`);
-    if (trustRefused(redirectUri, input.trusted, false)) return refused(CLIENT_MESSAGES.localhostTrusted);
+    if (await this.clients.findByName(name)) return refused(clientProblem("nameExists", { name }));
+    if (trustRefused(redirectUri, input.trusted, false)) return refused(clientProblem("localhostTrusted"));
     return this.insert({
       name,
       redirectUri,
@@ -87,7 +93,7 @@ export class ClientAdministration {
 
   private async insert(fields: ClientFields): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.insert(fields, this.now());
-    if (!client) return refused(CLIENT_MESSAGES.nameTaken(fields.name));
+    if (!client) return refused(clientProblem("nameTaken", { name: fields.name }));
     this.log.info(
       { event: "oauth2_client_added", client: client.clientId, name: client.name, resourceServer: client.resourceServer },
       `The client "${client.name}" has been added.`,
@@ -101,18 +107,18 @@ export class ClientAdministration {
    */
   async modify(name: string, key: string, value: string, forceTrust = false): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findByName(name);
-    if (!client) return refused(CLIENT_MESSAGES.noSuchName(name));
-    if (!isModifiableKey(key)) return refused(CLIENT_MESSAGES.invalidKey(key));
+    if (!client) return refused(clientProblem("noSuchName", { name }));
+    if (!isModifiableKey(key)) return refused(clientProblem("invalidKey", { key }));
     const problem = fieldProblem(key, value);
     if (problem) return refused(problem);
     const changes: Partial<ClientFields> = {};
     switch (key) {
       case "name":
-        if (await this.clients.findByName(value)) return refused(CLIENT_MESSAGES.nameTaken(value));
+        if (await this.clients.findByName(value)) return refused(clientProblem("nameTaken", { name: value }));
         changes.name = value;
         break;
       case "client-id":
-        if (await this.clients.findByClientId(value)) return refused(CLIENT_MESSAGES.clientIdTaken(value));
+        if (await this.clients.findByClientId(value)) return refused(clientProblem("clientIdTaken", { id: value }));
         changes.clientId = value;
         break;
       case "client-secret":
@@ -135,9 +141,11 @@ export class ClientAdministration {
         break;
     }
     const next = { ...client, ...changes };
-    if (trustRefused(next.redirectUri, next.trusted, forceTrust)) return refused(CLIENT_MESSAGES.localhostTrusted);
+    if (trustRefused(next.redirectUri, next.trusted, forceTrust)) return refused(clientProblem("localhostTrusted"));
     if (!(await this.clients.update(client.id, changes))) {
-      return refused(key === "name" ? CLIENT_MESSAGES.nameTaken(value) : CLIENT_MESSAGES.clientIdTaken(value));
+      return refused(
+        key === "name" ? clientProblem("nameTaken", { name: value }) : clientProblem("clientIdTaken", { id: value }),
+      );
     }
     this.log.info(
       { event: "oauth2_client_modified", client: next.clientId, name: next.name, key },
@@ -179,7 +187,7 @@ export class ClientAdministration {
     forceTrust = false,
   ): Promise<AdminResult<OAuthClient>> {
     let client = await this.clients.findById(id);
-    if (!client) return refused("No such client");
+    if (!client) return refused(clientProblem("noSuchClient"));
     const order = [...MODIFIABLE_KEYS.filter((k) => k !== "name"), "name" as const];
     for (const key of order) {
       const value = values[key];
@@ -194,7 +202,7 @@ export class ClientAdministration {
   /** A new generated secret for a client (the old one stops working at once), through `modify`. */
   async regenerateSecret(id: number): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findById(id);
-    if (!client) return refused("No such client");
+    if (!client) return refused(clientProblem("noSuchClient"));
     return this.modify(client.name, "client-secret", randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH));
   }
 
@@ -206,19 +214,19 @@ export class ClientAdministration {
   /** `oauth2:remove-client`: the client and (stricter than ownCloud) all its codes and tokens at once. */
   async removeByClientId(clientId: string): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findByClientId(clientId);
-    if (!client) return refused(CLIENT_MESSAGES.unknownClientId(clientId));
+    if (!client) return refused(clientProblem("unknownClientId", { id: clientId }));
     return this.remove(client);
   }
 
   /** The admin page's delete button (internal id). */
   async removeById(id: number): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findById(id);
-    if (!client) return refused("No such client");
+    if (!client) return refused(clientProblem("noSuchClient"));
     return this.remove(client);
   }
 
   private async remove(client: OAuthClient): Promise<AdminResult<OAuthClient>> {
-    if (!(await this.clients.remove(client.id))) return refused(CLIENT_MESSAGES.unknownClientId(client.clientId));
+    if (!(await this.clients.remove(client.id))) return refused(clientProblem("unknownClientId", { id: client.clientId }));
     this.log.info(
       { event: "oauth2_client_deleted", client: client.clientId, name: client.name },
       `The client "${client.name}" has been deleted.`,

@@ -72,6 +72,37 @@ describe("admin page: editing a client and its secret", () => {
     assert.match(localhost.body, /Cannot set localhost as trusted\./);
   });
 
+  it("a refused client edit is said in the administrator's language on the page, and in ownCloud's English to occ", async () => {
+    const client = await webClient();
+    await site.t.services.preferences.set("root", "core", "lang", "de");
+    try {
+      const refused = await site.admin.post(`${CLIENTS}/${client.id}/edit`, {
+        requesttoken: await adminToken(),
+        ...editForm(client, { redirect_uri: "http://localhost:8080/cb", trusted: "1" }),
+      });
+      assert.equal(refused.statusCode, 400);
+      assert.match(
+        refused.body,
+        /<p class="error" id="oauth2-client-error">Eine Anwendung auf localhost kann nicht als vertrauenswürdig gelten\.<\/p>/,
+      );
+      assert.doesNotMatch(refused.body, /Cannot set localhost as trusted/);
+
+      const taken = await site.admin.post(CLIENTS, {
+        requesttoken: await adminToken(),
+        name: client.name,
+        redirect_uri: "https://x.example/cb",
+      });
+      assert.equal(taken.statusCode, 400);
+      assert.match(taken.body, new RegExp(`Eine Anwendung namens „${client.name}“ gibt es bereits\\.`));
+    } finally {
+      await site.t.services.preferences.set("root", "core", "lang", "en");
+    }
+    // The same refusal through the administration occ uses: ownCloud's sentence, word for word.
+    const unknown = await site.t.services.oauth.clients.modify("No such name", "trusted", "true");
+    assert.ok(!unknown.ok);
+    assert.equal(unknown.message, "Client with name No such name does not exist.");
+  });
+
   it("regenerating a client's secret shows the new one once, and the old secret stops working", async () => {
     const client = await webClient();
     assert.ok(await secretWorks(client.secret));

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { say } from "../../i18n/index.js";
 import type { OAuthClient } from "../../oauth/ports.js";
 import { html, type SafeHtml } from "../html.js";
 import { userTranslator } from "../i18n.js";
@@ -147,10 +148,11 @@ ${clients.map(
       resourceServer: field(request, "resource_server") !== undefined,
       postLogoutRedirectUri: field(request, "post_logout_redirect_uri") ?? "",
     });
-    const { t } = userTranslator(request, principal);
+    const translator = userTranslator(request, principal);
+    const { t } = translator;
     const message = result.ok
       ? html`<p class="notice" id="oauth2-client-added">${t("pages:oauth.added", { name: result.value.name })}</p>`
-      : html`<p class="error" id="oauth2-client-error">${result.message}</p>`;
+      : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
     return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 400);
   });
 
@@ -158,10 +160,11 @@ ${clients.map(
     const principal = await requireAdminFormUser(request, reply);
     if (!principal) return;
     const result = await oauth.clients.removeById(idParam(request));
-    const { t } = userTranslator(request, principal);
+    const translator = userTranslator(request, principal);
+    const { t } = translator;
     const message = result.ok
       ? html`<p class="notice" id="oauth2-client-deleted">${t("pages:oauth.deleted", { name: result.value.name })}</p>`
-      : html`<p class="error" id="oauth2-client-error">${result.message}</p>`;
+      : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
     return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 404);
   });
 
@@ -169,7 +172,8 @@ ${clients.map(
   app.post(`${CLIENTS_PATH}/:id/edit`, async (request, reply) => {
     const principal = await requireAdminFormUser(request, reply);
     if (!principal) return;
-    const { t } = userTranslator(request, principal);
+    const translator = userTranslator(request, principal);
+    const { t } = translator;
     const flag = (name: string) => String(field(request, name) !== undefined);
     const result = await oauth.clients.modifyById(
       idParam(request),
@@ -186,7 +190,7 @@ ${clients.map(
     );
     const message = result.ok
       ? html`<p class="notice" id="oauth2-client-saved">${t("settings:clients.saved", { name: result.value.name })}</p>`
-      : html`<p class="error" id="oauth2-client-error">${result.message}</p>`;
+      : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
     return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 400);
   });
 
@@ -198,7 +202,7 @@ ${clients.map(
     const client = await oauth.clients.findById(idParam(request));
     const message = client
       ? secretNotice("oauth2-client-secret", t("settings:clients.secretOf", { name: client.name }), client.secret, t)
-      : html`<p class="error" id="oauth2-client-error">No such client</p>`;
+      : html`<p class="error" id="oauth2-client-error">${t("clientErrors:noSuchClient")}</p>`;
     return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, client ? 200 : 404);
   });
 
@@ -206,10 +210,11 @@ ${clients.map(
   app.post(`${CLIENTS_PATH}/:id/regenerate-secret`, async (request, reply) => {
     const principal = await requireAdminFormUser(request, reply);
     if (!principal) return;
-    const { t } = userTranslator(request, principal);
+    const translator = userTranslator(request, principal);
+    const { t } = translator;
     const result = await oauth.clients.regenerateSecret(idParam(request));
     if (!result.ok) {
-      const message = html`<p class="error" id="oauth2-client-error">${result.message}</p>`;
+      const message = html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
       return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, 404);
     }
     const text = t("settings:clients.regenerated", { name: result.value.name });

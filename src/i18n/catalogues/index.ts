@@ -1,31 +1,37 @@
 import type { Language } from "../languages.js";
 import { accountErrors as deAccountErrors } from "./de/account-errors.js";
 import { activity as deActivity } from "./de/activity.js";
+import { clientErrors as deClientErrors } from "./de/client-errors.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { pages as dePages } from "./de/pages.js";
 import { settings as deSettings } from "./de/settings.js";
 import { accountErrors as enAccountErrors } from "./en/account-errors.js";
 import { activity as enActivity } from "./en/activity.js";
+import { clientErrors as enClientErrors } from "./en/client-errors.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { pages as enPages } from "./en/pages.js";
 import { settings as enSettings } from "./en/settings.js";
 import { accountErrors as esAccountErrors } from "./es/account-errors.js";
 import { activity as esActivity } from "./es/activity.js";
+import { clientErrors as esClientErrors } from "./es/client-errors.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { pages as esPages } from "./es/pages.js";
 import { settings as esSettings } from "./es/settings.js";
 import { accountErrors as frAccountErrors } from "./fr/account-errors.js";
 import { activity as frActivity } from "./fr/activity.js";
+import { clientErrors as frClientErrors } from "./fr/client-errors.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { pages as frPages } from "./fr/pages.js";
 import { settings as frSettings } from "./fr/settings.js";
 import { accountErrors as itAccountErrors } from "./it/account-errors.js";
 import { activity as itActivity } from "./it/activity.js";
+import { clientErrors as itClientErrors } from "./it/client-errors.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { pages as itPages } from "./it/pages.js";
 import { settings as itSettings } from "./it/settings.js";
 import { accountErrors as nlAccountErrors } from "./nl/account-errors.js";
 import { activity as nlActivity } from "./nl/activity.js";
+import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { pages as nlPages } from "./nl/pages.js";
 import { settings as nlSettings } from "./nl/settings.js";
@@ -36,12 +42,54 @@ import { settings as nlSettings } from "./nl/settings.js";
  * and list them here.
  */
 export const CATALOGUES = {
-  en: { pages: enPages, activity: enActivity, loginFlow: enLoginFlow, settings: enSettings, accountErrors: enAccountErrors },
-  de: { pages: dePages, activity: deActivity, loginFlow: deLoginFlow, settings: deSettings, accountErrors: deAccountErrors },
-  fr: { pages: frPages, activity: frActivity, loginFlow: frLoginFlow, settings: frSettings, accountErrors: frAccountErrors },
-  es: { pages: esPages, activity: esActivity, loginFlow: esLoginFlow, settings: esSettings, accountErrors: esAccountErrors },
-  it: { pages: itPages, activity: itActivity, loginFlow: itLoginFlow, settings: itSettings, accountErrors: itAccountErrors },
-  nl: { pages: nlPages, activity: nlActivity, loginFlow: nlLoginFlow, settings: nlSettings, accountErrors: nlAccountErrors },
+  en: {
+    pages: enPages,
+    activity: enActivity,
+    loginFlow: enLoginFlow,
+    settings: enSettings,
+    accountErrors: enAccountErrors,
+    clientErrors: enClientErrors,
+  },
+  de: {
+    pages: dePages,
+    activity: deActivity,
+    loginFlow: deLoginFlow,
+    settings: deSettings,
+    accountErrors: deAccountErrors,
+    clientErrors: deClientErrors,
+  },
+  fr: {
+    pages: frPages,
+    activity: frActivity,
+    loginFlow: frLoginFlow,
+    settings: frSettings,
+    accountErrors: frAccountErrors,
+    clientErrors: frClientErrors,
+  },
+  es: {
+    pages: esPages,
+    activity: esActivity,
+    loginFlow: esLoginFlow,
+    settings: esSettings,
+    accountErrors: esAccountErrors,
+    clientErrors: esClientErrors,
+  },
+  it: {
+    pages: itPages,
+    activity: itActivity,
+    loginFlow: itLoginFlow,
+    settings: itSettings,
+    accountErrors: itAccountErrors,
+    clientErrors: itClientErrors,
+  },
+  nl: {
+    pages: nlPages,
+    activity: nlActivity,
+    loginFlow: nlLoginFlow,
+    settings: nlSettings,
+    accountErrors: nlAccountErrors,
+    clientErrors: nlClientErrors,
+  },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 
 export type SourceCatalogue = (typeof CATALOGUES)["en"];

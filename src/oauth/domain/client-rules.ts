@@ -1,3 +1,5 @@
+import type { clientErrors } from "../../i18n/catalogues/en/client-errors.js";
+import type { MessageValues, Phrase } from "../../i18n/index.js";
 import { redirectHostname, redirectUriProblem } from "./redirect-uri.js";
 
 /** spec: Client, client-id and client-secret, at least 32 characters. */
@@ -45,27 +47,12 @@ export function isModifiableKey(key: string): key is ModifiableKey {
   return (MODIFIABLE_KEYS as readonly string[]).includes(key);
 }
 
-/** Messages exactly as research A.5 quotes them (the operator sees them verbatim). */
-export const CLIENT_MESSAGES = {
-  clientIdTooShort: "The client id should be at least 32 characters long",
-  secretTooShort: "The client secret should be at least 32 characters long",
-  invalidRedirect: "The redirect URL is not valid.",
-  redirectWithFragment: "The redirect URL must not contain a fragment (#).",
-  redirectWithUserinfo: "The redirect URL must not contain a user name or password (user:password@).",
-  allowSubdomainsNotBoolean: "Please enter true or false for allowed-sub-domains.",
-  trustedNotBoolean: "Please enter true or false for trusted.",
-  resourceServerNotBoolean: "Please enter true or false for resource-server.",
-  invalidPostLogoutRedirect: "The post-logout redirect URL is not valid.",
-  localhostTrusted: "Cannot set localhost as trusted.",
-  nameTaken: (name: string) => `Client name ${name} is already known.`,
-  clientIdTaken: (id: string) => `Client ${id} is already known.`,
-  noSuchName: (name: string) => `Client with name ${name} does not exist.`,
-  invalidKey: (key: string) => `Key ${key} is not valid.`,
-  unknownClientId: (id: string) => `Client ${id} is unknown`,
-  removed: (id: string) => `Client ${id} has been deleted`,
-  emptyName: "Name must not be empty",
-  nameTooLong: `Name must be at most ${MAX_CLIENT_NAME_LENGTH} characters`,
-} as const;
+/** What was wrong, as a sentence of the `clientErrors` catalogue (English: research A.5's wording). */
+export type ClientProblem = Phrase;
+
+export function clientProblem(text: keyof typeof clientErrors, values?: MessageValues): ClientProblem {
+  return values === undefined ? { key: `clientErrors:${text}` } : { key: `clientErrors:${text}`, values };
+}
 
 /** research A.5: booleans of add-client and modify-client must be exactly `true` or `false`. */
 export function parseStrictBoolean(value: string): boolean | undefined {
@@ -87,43 +74,48 @@ export function trustRefused(redirectUri: string, trusted: boolean, forceTrust: 
 }
 
 /**
- * The operator's message for a redirect URI that cannot be registered (redirect-uri.ts decides);
- * `invalidMessage` is the wording of the caller (occ and the admin page quote ownCloud differently).
+ * What is wrong with a redirect URI that cannot be registered (redirect-uri.ts decides);
+ * `invalid` is the wording of the caller (occ and the admin page quote ownCloud differently).
  */
-export function redirectUriMessage(uri: string, invalidMessage: string = CLIENT_MESSAGES.invalidRedirect): string | undefined {
+export function redirectUriProblemOf(
+  uri: string,
+  invalid: ClientProblem = clientProblem("invalidRedirect"),
+): ClientProblem | undefined {
   switch (redirectUriProblem(uri)) {
     case undefined:
       return undefined;
     case "fragment":
-      return CLIENT_MESSAGES.redirectWithFragment;
+      return clientProblem("redirectWithFragment");
     case "userinfo":
-      return CLIENT_MESSAGES.redirectWithUserinfo;
+      return clientProblem("redirectWithUserinfo");
     case "invalid":
-      return invalidMessage;
+      return invalid;
   }
 }
 
-/** Value checks for one field (research A.5 order); a message, or undefined when valid. */
-export function fieldProblem(key: ModifiableKey, value: string): string | undefined {
+/** Value checks for one field (research A.5 order); what is wrong, or undefined when valid. */
+export function fieldProblem(key: ModifiableKey, value: string): ClientProblem | undefined {
   switch (key) {
     case "name":
-      if (value.trim() === "") return CLIENT_MESSAGES.emptyName;
-      return value.length > MAX_CLIENT_NAME_LENGTH ? CLIENT_MESSAGES.nameTooLong : undefined;
+      if (value.trim() === "") return clientProblem("emptyName");
+      return value.length > MAX_CLIENT_NAME_LENGTH ? clientProblem("nameTooLong", { max: MAX_CLIENT_NAME_LENGTH }) : undefined;
     case "client-id":
-      return value.length < MIN_CLIENT_ID_LENGTH ? CLIENT_MESSAGES.clientIdTooShort : undefined;
+      return value.length < MIN_CLIENT_ID_LENGTH ? clientProblem("clientIdTooShort", { min: MIN_CLIENT_ID_LENGTH }) : undefined;
     case "client-secret":
-      return value.length < MIN_CLIENT_SECRET_LENGTH ? CLIENT_MESSAGES.secretTooShort : undefined;
+      return value.length < MIN_CLIENT_SECRET_LENGTH
+        ? clientProblem("secretTooShort", { min: MIN_CLIENT_SECRET_LENGTH })
+        : undefined;
     case "redirect-url":
-      return redirectUriMessage(value);
+      return redirectUriProblemOf(value);
     case "allow-sub-domains":
-      return parseStrictBoolean(value) === undefined ? CLIENT_MESSAGES.allowSubdomainsNotBoolean : undefined;
+      return parseStrictBoolean(value) === undefined ? clientProblem("allowSubdomainsNotBoolean") : undefined;
     case "trusted":
-      return parseStrictBoolean(value) === undefined ? CLIENT_MESSAGES.trustedNotBoolean : undefined;
+      return parseStrictBoolean(value) === undefined ? clientProblem("trustedNotBoolean") : undefined;
     case "resource-server":
-      return parseStrictBoolean(value) === undefined ? CLIENT_MESSAGES.resourceServerNotBoolean : undefined;
+      return parseStrictBoolean(value) === undefined ? clientProblem("resourceServerNotBoolean") : undefined;
     case "post-logout-redirect-url":
       // Empty removes it; otherwise the registration rule of redirect URIs (redirect-uri.ts).
-      return value === "" ? undefined : redirectUriMessage(value, CLIENT_MESSAGES.invalidPostLogoutRedirect);
+      return value === "" ? undefined : redirectUriProblemOf(value, clientProblem("invalidPostLogoutRedirect"));
   }
 }
 
@@ -142,7 +134,7 @@ export interface NewClientArguments {
   postLogoutRedirectUri?: string | undefined;
 }
 
-export function validateNewClient(input: NewClientArguments): { fields: ClientFields } | { problem: string } {
+export function validateNewClient(input: NewClientArguments): { fields: ClientFields } | { problem: ClientProblem } {
   const checks: Array<[ModifiableKey, string]> = [
     ["client-id", input.clientId],
     ["client-secret", input.secret],

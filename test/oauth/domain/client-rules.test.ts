@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { inEnglish } from "../../../src/i18n/index.js";
 import { parseLenientBoolean, trustRefused, validateNewClient } from "../../../src/oauth/domain/client-rules.js";
 import { isLegacyDesktopRefreshLoop } from "../../../src/oauth/domain/legacy-clients.js";
 import { cleanupCutoff, isExpired } from "../../../src/oauth/domain/lifetimes.js";
@@ -17,7 +18,7 @@ const valid = {
 describe("validateNewClient() (research A.5 order)", () => {
   const problem = (changes: Partial<typeof valid>) => {
     const result = validateNewClient({ ...valid, ...changes });
-    return "problem" in result ? result.problem : undefined;
+    return "problem" in result ? inEnglish(result.problem) : undefined;
   };
   it("accepts 32-character id and secret and converts the booleans", () => {
     const result = validateNewClient({ ...valid, allowSubdomains: "true" });
