@@ -28,6 +28,9 @@ import { createTestStorage, testDatabaseDialect } from "../test/support/storage.
 const USERS = 100;
 const OTHER_ROWS_PER_USER = 1_000;
 const OBJECTS = 1_000;
+/** How many `since` positions and filtered objects the cases cycle through, at every scale. */
+const SINCE_CANDIDATES = 1_000;
+const FILTERED_OBJECTS = 50;
 const TX_ROWS = 50_000;
 const WARMUP = 20;
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
@@ -149,7 +152,11 @@ export async function measurePaging(
   const session = await services.sessions.start(TARGET);
   const cookie = `ks_session=${session.token}`;
 
-  // `since` candidates deep in the stream: ids 80–90% of the way down (the oldest tenth but one).
+  // `since` candidates deep in the stream: SINCE_CANDIDATES consecutive ids 90% of the way down, the
+  // same number at every scale. The pages they start cover the same number of distinct rows at 10k
+  // and at 1M, so the activity caches (row cache, element cache) behave alike at both scales and the
+  // ratio shows what the table's size costs (until 2026-11-24 the candidates were the whole oldest
+  // tenth but one: 1,000 ids at 10k, 100,000 at 1M, so the 1M pages were cold and the 10k ones warm).
   const deep = await db
     .selectFrom("activity")
     .select("activity_id")
@@ -157,7 +164,7 @@ export async function measurePaging(
     .orderBy("timestamp", "asc")
     .orderBy("activity_id", "asc")
     .offset(Math.floor(targetRows / 10))
-    .limit(Math.max(1, Math.floor(targetRows / 10)))
+    .limit(SINCE_CANDIDATES)
     .execute();
   const pick = (i: number) => deep[(i * 7919) % deep.length]!.activity_id;
 
@@ -165,7 +172,9 @@ export async function measurePaging(
   const cases: Record<string, (i: number) => string> = {
     all: () => `${base}/all?format=json&limit=50`,
     self: () => `${base}/self?format=json&limit=50`,
-    filter: (i) => `${base}/filter?format=json&limit=50&object_type=files&object_id=${(i % OBJECTS) + 1}`,
+    // The same FILTERED_OBJECTS objects at every scale, for the same reason as `since` (their pages
+    // hold 10 rows at 10k, 50 at 1M: each object has one row in OBJECTS of the user's).
+    filter: (i) => `${base}/filter?format=json&limit=50&object_type=files&object_id=${(i % FILTERED_OBJECTS) + 1}`,
     since: (i) => `${base}/all?format=json&limit=50&since=${pick(i)}`,
     "since asc": (i) => `${base}/all?format=json&limit=50&sort=asc&since=${pick(i)}`,
   };

@@ -25,6 +25,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { goalText } from "./lib/goals.js";
 import { type Figure, measure, pairedRatio } from "./lib/measure.js";
 import { findPostgres, releasePostgres } from "./lib/postgres.js";
 import { summarizeProfile } from "./lib/profile.js";
@@ -50,6 +51,7 @@ function throughputLines(figures: Record<string, Figure[]>): Line[] {
     const reference = list.find((f) => f.target === scenario.reference);
     for (const f of list) {
       const isReference = reference?.target === f.target;
+      const ratio = isReference ? null : pairedRatio(f, reference);
       lines.push({
         scenario: scenario.label,
         target: f.target,
@@ -57,8 +59,8 @@ function throughputLines(figures: Record<string, Figure[]>): Line[] {
         unit: "/s",
         cpu: f.cpuMicrosPerOk,
         reference: isReference ? "(reference)" : (reference?.target ?? "–"),
-        ratio: isReference ? null : pairedRatio(f, reference),
-        goal: scenario.goal?.(f.target),
+        ratio,
+        goal: goalText(scenario.goal?.(f.target), { ratio, cpu: f.cpuMicrosPerOk }),
       });
     }
   }

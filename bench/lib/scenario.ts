@@ -1,4 +1,5 @@
 /** What a throughput scenario module (bench/scenarios/*.ts) gives the runner. */
+import type { Goal } from "./goals.js";
 import type { Contender } from "./measure.js";
 import type { RunningServer } from "./processes.js";
 import type { Target } from "./targets.js";
@@ -26,6 +27,6 @@ export interface ThroughputScenario {
   /** The target whose throughput the others are divided by (paired per round). */
   reference: string;
   /** The target shown for a server, if any. */
-  goal?(target: string): string | undefined;
+  goal?(target: string): Goal | undefined;
   contenders(context: BenchContext): Promise<Contender[]>;
 }

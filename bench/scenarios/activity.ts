@@ -1,4 +1,6 @@
 /** The activity page (bearer, limit 50) of each Keystream node, against the node:http ceiling. */
+
+import { GOALS } from "../lib/goals.js";
 import { runLoad } from "../lib/load.js";
 import type { Contender } from "../lib/measure.js";
 import type { ThroughputScenario } from "../lib/scenario.js";
@@ -24,6 +26,7 @@ export const activityScenario: ThroughputScenario = {
   key: "activity",
   title: `activity page (bearer, limit 50, ${ACTIVITY_ROWS} activities) against the ceiling`,
   label: "activity page req/s (bearer)",
+  goal: GOALS.activity,
   reference: CEILING,
   contenders: async ({ bare, keystreams, accessTokens }) => [
     fixedBodyContender(CEILING, bare),

@@ -1,4 +1,6 @@
 /** Code → token exchange (client_secret_basic), one pre-minted code per request, against oidc-provider. */
+
+import { GOALS } from "../lib/goals.js";
 import { runLoad } from "../lib/load.js";
 import type { Contender } from "../lib/measure.js";
 import type { ThroughputScenario } from "../lib/scenario.js";
@@ -43,6 +45,6 @@ export const codeScenario: ThroughputScenario = {
   title: "code → token exchange (client_secret_basic, one pre-minted code per request)",
   label: "code exchanges/s",
   reference: PEER,
-  goal: (target) => (target.startsWith("Keystream") ? "≥ 1.0× oidc-provider" : undefined),
+  goal: GOALS.code,
   contenders: async ({ peer, keystreams }) => [peer, ...keystreams].map(codeContender),
 };

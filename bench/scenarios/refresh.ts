@@ -1,4 +1,6 @@
 /** Refresh rotation against oidc-provider: each answer's new refresh token goes back into the pool. */
+
+import { GOALS } from "../lib/goals.js";
 import { runLoad } from "../lib/load.js";
 import type { Contender } from "../lib/measure.js";
 import type { ThroughputScenario } from "../lib/scenario.js";
@@ -38,6 +40,7 @@ export const refreshScenario: ThroughputScenario = {
   key: "refresh",
   title: "refresh rotation (a pool of 2000 refresh tokens, each answer's new one goes back in)",
   label: "refresh rotations/s",
+  goal: GOALS.refresh,
   reference: PEER,
   contenders: async ({ peer, keystreams }) => Promise.all([peer, ...keystreams].map(refreshContender)),
 };

@@ -1,4 +1,6 @@
 /** UserInfo: GET with a bearer token, against the ceiling and the Fastify floor (fixed JSON bodies). */
+
+import { GOALS } from "../lib/goals.js";
 import { runLoad } from "../lib/load.js";
 import type { Contender } from "../lib/measure.js";
 import type { ThroughputScenario } from "../lib/scenario.js";
@@ -25,7 +27,7 @@ export const userinfoScenario: ThroughputScenario = {
   title: "userinfo (GET with a bearer token; the ceiling and the Fastify floor answer a fixed JSON body)",
   label: "userinfo req/s",
   reference: CEILING,
-  goal: (target) => (target.startsWith("Keystream") ? "≥ 0.6× ceiling" : undefined),
+  goal: GOALS.userinfo,
   contenders: async ({ bare, fastify, peer, keystreams, accessTokens }) => [
     fixedBodyContender(CEILING, bare),
     fixedBodyContender(FASTIFY_FLOOR, fastify),
