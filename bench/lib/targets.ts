@@ -136,6 +136,8 @@ export async function startPeer(): Promise<Target> {
 export const CEILING = "node:http (ceiling)";
 /** Fastify alone, answering the ceiling's body: what the framework costs before any work. */
 export const FASTIFY_FLOOR = "Fastify alone (fixed JSON)";
+/** Keystream's cheapest answer (status.php: no database, no authentication) on the SQLite node, access log on. */
+export const KEYSTREAM_FLOOR = "Keystream status.php (floor)";
 /** The token endpoint's reference. */
 export const PEER = "oidc-provider";
 
@@ -145,11 +147,12 @@ export async function startBare(file: "bare-node.ts" | "bare-fastify.ts"): Promi
 }
 
 /** A server answering its fixed body on `/`, loaded as it is (the ceiling, the Fastify floor). */
-export function fixedBodyContender(name: string, server: RunningServer): Contender {
+export function fixedBodyContender(name: string, server: RunningServer, urlPath = "/"): Contender {
   return {
     name,
     pid: server.child.pid,
-    run: (seconds) => runLoad({ url: `http://127.0.0.1:${server.port}/`, connections: CONNECTIONS, durationSeconds: seconds }),
+    run: (seconds) =>
+      runLoad({ url: `http://127.0.0.1:${server.port}${urlPath}`, connections: CONNECTIONS, durationSeconds: seconds }),
   };
 }
 
