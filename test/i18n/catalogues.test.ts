@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { CATALOGUES } from "../../src/i18n/catalogues/index.js";
 import { chooseLanguage, SUPPORTED_LANGUAGES, translatorFor } from "../../src/i18n/index.js";
 
@@ -29,6 +32,29 @@ describe("message catalogues", () => {
         }
       }
     }
+  });
+
+  test("every key of a page or error catalogue is used somewhere in the code (no stale twin of a key)", () => {
+    // The activity catalogue is keyed by app and subject at run time (`files.created_by`), and the
+    // page keys built from a filter or type id name their prefix; every other key is a literal.
+    const srcDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../src");
+    const code = fs
+      .readdirSync(srcDir, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts") && !file.includes(`i18n${path.sep}catalogues`))
+      .map((file) => fs.readFileSync(path.join(srcDir, file), "utf8"))
+      .join("\n");
+    const dynamicPrefixes = [...code.matchAll(/`(\w+:[\w.]+\.)\$\{/g)].map((m) => m[1]);
+    const unused: string[] = [];
+    for (const [namespace, source] of Object.entries(CATALOGUES.en)) {
+      if (namespace === "activity") continue;
+      for (const key of Object.keys(source)) {
+        const name = `${namespace}:${key.replace(/_(zero|one|two|few|many|other)$/, "")}`;
+        const literal = code.includes(`"${name}"`) || code.includes(`\`${name}\``);
+        const viaText = code.includes(`"${key}"`) && (namespace === "accountErrors" || namespace === "clientErrors");
+        if (!literal && !viaText && !dynamicPrefixes.some((prefix) => name.startsWith(prefix ?? ""))) unused.push(name);
+      }
+    }
+    assert.deepEqual(unused, []);
   });
 
   test("a translator answers in its own language", () => {

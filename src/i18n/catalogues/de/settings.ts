@@ -2,14 +2,6 @@ import type { settings as source } from "../en/settings.js";
 import type { Messages } from "../types.js";
 
 export const settings: Messages<typeof source> = {
-  "page.personal": "Persönliche Einstellungen",
-  "page.admin": "Administrationseinstellungen",
-  "nav.personal": "Persönlich",
-  "nav.admin": "Administration",
-  "date.never": "nie",
-  "common.created": "Erstellt",
-  "common.lastUsed": "Zuletzt verwendet",
-  "common.revoke": "Widerrufen",
   "common.save": "Speichern",
   "copy.copy": "Kopieren",
   "copy.copied": "Kopiert",
@@ -31,16 +23,6 @@ export const settings: Messages<typeof source> = {
   "locale.followBrowser": "Wie mein Browser",
   "locale.timeZone": "Zeitzone",
   "locale.serverTimeZone": "Die des Servers (UTC)",
-  "appPasswords.title": "App-Passwörter",
-  "appPasswords.intro":
-    "Mit einem App-Passwort meldet sich ein Gerät oder Programm per HTTP Basic an, ohne Ihr Passwort. Widerrufen Sie es, um dieses Gerät auszusperren.",
-  "appPasswords.name": "Name",
-  "appPasswords.deviceName": "Name des Geräts oder Programms",
-  "appPasswords.create": "App-Passwort erstellen",
-  "appPasswords.created": "Neues App-Passwort für {{name}}, nur jetzt angezeigt:",
-  "appPasswords.useWith": "Verwenden Sie es mit Ihrem Benutzernamen {{uid}}.",
-  "appPasswords.revoked": "Das App-Passwort wurde widerrufen.",
-  "appPasswords.noSuch": "Dieses App-Passwort gibt es nicht.",
   "users.title": "Benutzer",
   "users.state": "Status",
   "users.role": "Rolle",

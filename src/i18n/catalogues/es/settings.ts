@@ -2,14 +2,6 @@ import type { settings as source } from "../en/settings.js";
 import type { Messages } from "../types.js";
 
 export const settings: Messages<typeof source> = {
-  "page.personal": "Ajustes personales",
-  "page.admin": "Ajustes de administración",
-  "nav.personal": "Personal",
-  "nav.admin": "Administración",
-  "date.never": "nunca",
-  "common.created": "Creada",
-  "common.lastUsed": "Último uso",
-  "common.revoke": "Revocar",
   "common.save": "Guardar",
   "copy.copy": "Copiar",
   "copy.copied": "Copiado",
@@ -31,16 +23,6 @@ export const settings: Messages<typeof source> = {
   "locale.followBrowser": "Seguir a mi navegador",
   "locale.timeZone": "Zona horaria",
   "locale.serverTimeZone": "La del servidor (UTC)",
-  "appPasswords.title": "Contraseñas de aplicación",
-  "appPasswords.intro":
-    "Una contraseña de aplicación permite a un dispositivo o programa iniciar sesión con HTTP Basic sin su contraseña. Revóquela para dejar fuera ese dispositivo.",
-  "appPasswords.name": "Nombre",
-  "appPasswords.deviceName": "Nombre del dispositivo o programa",
-  "appPasswords.create": "Crear contraseña de aplicación",
-  "appPasswords.created": "Nueva contraseña de aplicación para {{name}}, mostrada solo ahora:",
-  "appPasswords.useWith": "Úsela con su nombre de usuario {{uid}}.",
-  "appPasswords.revoked": "La contraseña de aplicación se ha revocado.",
-  "appPasswords.noSuch": "No existe esa contraseña de aplicación.",
   "users.title": "Usuarios",
   "users.state": "Estado",
   "users.role": "Rol",

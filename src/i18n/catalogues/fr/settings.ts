@@ -2,14 +2,6 @@ import type { settings as source } from "../en/settings.js";
 import type { Messages } from "../types.js";
 
 export const settings: Messages<typeof source> = {
-  "page.personal": "Paramètres personnels",
-  "page.admin": "Paramètres d'administration",
-  "nav.personal": "Personnel",
-  "nav.admin": "Administration",
-  "date.never": "jamais",
-  "common.created": "Créé",
-  "common.lastUsed": "Dernière utilisation",
-  "common.revoke": "Révoquer",
   "common.save": "Enregistrer",
   "copy.copy": "Copier",
   "copy.copied": "Copié",
@@ -31,16 +23,6 @@ export const settings: Messages<typeof source> = {
   "locale.followBrowser": "Suivre mon navigateur",
   "locale.timeZone": "Fuseau horaire",
   "locale.serverTimeZone": "Celui du serveur (UTC)",
-  "appPasswords.title": "Mots de passe d'application",
-  "appPasswords.intro":
-    "Un mot de passe d'application permet à un appareil ou un programme de se connecter en HTTP Basic sans votre mot de passe. Révoquez-le pour couper cet appareil.",
-  "appPasswords.name": "Nom",
-  "appPasswords.deviceName": "Nom de l'appareil ou du programme",
-  "appPasswords.create": "Créer un mot de passe d'application",
-  "appPasswords.created": "Nouveau mot de passe d'application pour {{name}}, affiché seulement maintenant :",
-  "appPasswords.useWith": "Utilisez-le avec votre nom d'utilisateur {{uid}}.",
-  "appPasswords.revoked": "Le mot de passe d'application a été révoqué.",
-  "appPasswords.noSuch": "Ce mot de passe d'application n'existe pas.",
   "users.title": "Utilisateurs",
   "users.state": "État",
   "users.role": "Rôle",

@@ -2,14 +2,6 @@ import type { settings as source } from "../en/settings.js";
 import type { Messages } from "../types.js";
 
 export const settings: Messages<typeof source> = {
-  "page.personal": "Impostazioni personali",
-  "page.admin": "Impostazioni di amministrazione",
-  "nav.personal": "Personale",
-  "nav.admin": "Amministrazione",
-  "date.never": "mai",
-  "common.created": "Creata",
-  "common.lastUsed": "Ultimo utilizzo",
-  "common.revoke": "Revoca",
   "common.save": "Salva",
   "copy.copy": "Copia",
   "copy.copied": "Copiato",
@@ -31,16 +23,6 @@ export const settings: Messages<typeof source> = {
   "locale.followBrowser": "Segui il mio browser",
   "locale.timeZone": "Fuso orario",
   "locale.serverTimeZone": "Quello del server (UTC)",
-  "appPasswords.title": "Password per le app",
-  "appPasswords.intro":
-    "Una password per le app permette a un dispositivo o programma di accedere con HTTP Basic senza la tua password. Revocala per escludere quel dispositivo.",
-  "appPasswords.name": "Nome",
-  "appPasswords.deviceName": "Nome del dispositivo o programma",
-  "appPasswords.create": "Crea password per app",
-  "appPasswords.created": "Nuova password per app per {{name}}, mostrata solo ora:",
-  "appPasswords.useWith": "Usala con il tuo nome utente {{uid}}.",
-  "appPasswords.revoked": "La password per app è stata revocata.",
-  "appPasswords.noSuch": "Questa password per app non esiste.",
   "users.title": "Utenti",
   "users.state": "Stato",
   "users.role": "Ruolo",

@@ -2,14 +2,6 @@ import type { settings as source } from "../en/settings.js";
 import type { Messages } from "../types.js";
 
 export const settings: Messages<typeof source> = {
-  "page.personal": "Persoonlijke instellingen",
-  "page.admin": "Beheerinstellingen",
-  "nav.personal": "Persoonlijk",
-  "nav.admin": "Beheer",
-  "date.never": "nooit",
-  "common.created": "Aangemaakt",
-  "common.lastUsed": "Laatst gebruikt",
-  "common.revoke": "Intrekken",
   "common.save": "Opslaan",
   "copy.copy": "Kopiëren",
   "copy.copied": "Gekopieerd",
@@ -31,16 +23,6 @@ export const settings: Messages<typeof source> = {
   "locale.followBrowser": "Mijn browser volgen",
   "locale.timeZone": "Tijdzone",
   "locale.serverTimeZone": "Die van de server (UTC)",
-  "appPasswords.title": "App-wachtwoorden",
-  "appPasswords.intro":
-    "Met een app-wachtwoord meldt een apparaat of programma zich aan met HTTP Basic zonder uw wachtwoord. Trek het in om dat apparaat af te sluiten.",
-  "appPasswords.name": "Naam",
-  "appPasswords.deviceName": "Naam van apparaat of programma",
-  "appPasswords.create": "App-wachtwoord aanmaken",
-  "appPasswords.created": "Nieuw app-wachtwoord voor {{name}}, alleen nu getoond:",
-  "appPasswords.useWith": "Gebruik het met uw gebruikersnaam {{uid}}.",
-  "appPasswords.revoked": "Het app-wachtwoord is ingetrokken.",
-  "appPasswords.noSuch": "Dit app-wachtwoord bestaat niet.",
   "users.title": "Gebruikers",
   "users.state": "Status",
   "users.role": "Rol",
