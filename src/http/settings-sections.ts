@@ -26,4 +26,9 @@ export interface SettingsContext {
   t: Translator["t"];
   /** A one-time message for this section (e.g. a new secret shown once), set by the form handler. */
   flash?: SafeHtml | undefined;
+  /** What a refused form of this section was sent with, so the page shows it again to correct. */
+  formValues?: FormValues | undefined;
 }
+
+/** A submitted form's text fields by name (a checkbox: present when ticked). */
+export type FormValues = Readonly<Record<string, string | undefined>>;

@@ -72,7 +72,7 @@ describe("admin page: editing a client and its secret", () => {
     assert.match(localhost.body, /Cannot set localhost as trusted\./);
   });
 
-  it("a refused client edit is said in the administrator's language on the page, and in ownCloud's English to occ", async () => {
+  it("a refused client change is said in the administrator's language on the page (the add form coming back as sent), and in ownCloud's English to occ", async () => {
     const client = await webClient();
     await site.t.services.preferences.set("root", "core", "lang", "de");
     try {
@@ -94,6 +94,8 @@ describe("admin page: editing a client and its secret", () => {
       });
       assert.equal(taken.statusCode, 400);
       assert.match(taken.body, new RegExp(`Eine Anwendung namens „${client.name}“ gibt es bereits\\.`));
+      // The refused form comes back filled in, to correct rather than type again.
+      assert.match(taken.body, /id="oauth2-redirect" name="redirect_uri" required value="https:\/\/x\.example\/cb"/);
     } finally {
       await site.t.services.preferences.set("root", "core", "lang", "en");
     }

@@ -191,6 +191,17 @@ export const TOUR: readonly TourStop[] = [
     },
   },
   {
+    // A refusal of the OAuth client administration, in the reader's language (issue 19).
+    name: "admin-client-refused",
+    visit: async (page) => {
+      await page.fill("#oauth2-name", "Local tool");
+      await page.fill("#oauth2-redirect", "http://localhost:8080/callback");
+      await page.check('#oauth2-add-client input[name="trusted"]');
+      await Promise.all([page.waitForNavigation(), page.click("#oauth2-add-client button[type=submit]")]);
+      await page.waitForSelector("#oauth2-client-error");
+    },
+  },
+  {
     name: "oidc-logout-invalid",
     visit: async (page, base) => {
       await page.goto(`${base}/index.php/apps/oauth2/end-session?id_token_hint=not-a-token`);

@@ -55,8 +55,10 @@ export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
       id: "oauth2",
       page: "admin",
       order: 20,
-      render: async ({ csrfToken, flash, t }) => {
+      render: async ({ csrfToken, flash, formValues = {}, t }) => {
         const clients = await oauth.clients.list();
+        // After a refusal the add form shows what was sent, to correct rather than type again.
+        const ticked = (name: string) => (formValues[name] !== undefined ? html` checked` : "");
         const label = {
           name: t("pages:oauth.name"),
           redirect: t("pages:oauth.redirectUri"),
@@ -98,12 +100,12 @@ ${clients.map(
 <h3>${t("pages:oauth.addClient")}</h3>
 <form method="post" action="${CLIENTS_PATH}" id="oauth2-add-client">
 <input type="hidden" name="requesttoken" value="${csrfToken}">
-<label for="oauth2-name">${label.name}</label><input type="text" id="oauth2-name" name="name" maxlength="80" required>
-<label for="oauth2-redirect">${label.redirect}</label><input type="text" id="oauth2-redirect" name="redirect_uri" required>
-<label for="oauth2-post-logout-redirect">${t("pages:oauth.postLogoutRedirectUriLabel")}</label><input type="text" id="oauth2-post-logout-redirect" name="post_logout_redirect_uri">
-<label class="check"><input type="checkbox" name="allow_subdomains" value="1"> ${t("pages:oauth.allowSubdomainsLabel")}</label>
-<label class="check"><input type="checkbox" name="trusted" value="1"> ${label.trusted}</label>
-<label class="check"><input type="checkbox" name="resource_server" value="1"> ${t("pages:oauth.resourceServerLabel")}</label>
+<label for="oauth2-name">${label.name}</label><input type="text" id="oauth2-name" name="name" maxlength="80" required value="${formValues.name ?? ""}">
+<label for="oauth2-redirect">${label.redirect}</label><input type="text" id="oauth2-redirect" name="redirect_uri" required value="${formValues.redirect_uri ?? ""}">
+<label for="oauth2-post-logout-redirect">${t("pages:oauth.postLogoutRedirectUriLabel")}</label><input type="text" id="oauth2-post-logout-redirect" name="post_logout_redirect_uri" value="${formValues.post_logout_redirect_uri ?? ""}">
+<label class="check"><input type="checkbox" name="allow_subdomains" value="1"${ticked("allow_subdomains")}> ${t("pages:oauth.allowSubdomainsLabel")}</label>
+<label class="check"><input type="checkbox" name="trusted" value="1"${ticked("trusted")}> ${label.trusted}</label>
+<label class="check"><input type="checkbox" name="resource_server" value="1"${ticked("resource_server")}> ${t("pages:oauth.resourceServerLabel")}</label>
 <div class="actions"><button type="submit">${t("pages:oauth.add")}</button></div>
 </form>`;
       },
@@ -140,20 +142,36 @@ ${clients.map(
   app.post(CLIENTS_PATH, async (request, reply) => {
     const principal = await requireAdminFormUser(request, reply);
     if (!principal) return;
+    const sent = {
+      name: field(request, "name"),
+      redirect_uri: field(request, "redirect_uri"),
+      post_logout_redirect_uri: field(request, "post_logout_redirect_uri"),
+      allow_subdomains: field(request, "allow_subdomains"),
+      trusted: field(request, "trusted"),
+      resource_server: field(request, "resource_server"),
+    };
     const result = await oauth.clients.addFromAdminPage({
-      name: field(request, "name") ?? "",
-      redirectUri: field(request, "redirect_uri") ?? "",
-      allowSubdomains: field(request, "allow_subdomains") !== undefined,
-      trusted: field(request, "trusted") !== undefined,
-      resourceServer: field(request, "resource_server") !== undefined,
-      postLogoutRedirectUri: field(request, "post_logout_redirect_uri") ?? "",
+      name: sent.name ?? "",
+      redirectUri: sent.redirect_uri ?? "",
+      allowSubdomains: sent.allow_subdomains !== undefined,
+      trusted: sent.trusted !== undefined,
+      resourceServer: sent.resource_server !== undefined,
+      postLogoutRedirectUri: sent.post_logout_redirect_uri ?? "",
     });
     const translator = userTranslator(request, principal);
     const { t } = translator;
     const message = result.ok
       ? html`<p class="notice" id="oauth2-client-added">${t("pages:oauth.added", { name: result.value.name })}</p>`
       : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
-    return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 400);
+    const formValues = result.ok ? undefined : sent;
+    return sendSettingsPage(
+      request,
+      reply,
+      principal,
+      "admin",
+      { sectionId: "oauth2", message, formValues },
+      result.ok ? 200 : 400,
+    );
   });
 
   app.post(`${CLIENTS_PATH}/:id/delete`, async (request, reply) => {

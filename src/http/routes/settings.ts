@@ -9,7 +9,7 @@ import { translatedHtml } from "../pages/translated-html.js";
 import { csrfValid, requirePageUser } from "../plugins/authentication.js";
 import { COPY_SCRIPT_PATH, copyButton, copyScriptRoute } from "../settings-copy-script.js";
 import { redirectWithFlash, takeFlash } from "../settings-flash.js";
-import type { SettingsContext, SettingsSection } from "../settings-sections.js";
+import type { FormValues, SettingsContext, SettingsSection } from "../settings-sections.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -42,7 +42,7 @@ export async function sendSettingsPage(
   reply: FastifyReply,
   principal: Principal,
   page: keyof typeof SETTINGS_PAGES,
-  flash?: { sectionId: string; message: SafeHtml },
+  flash?: { sectionId: string; message: SafeHtml; formValues?: FormValues },
   status = 200,
 ): Promise<FastifyReply> {
   const csrfToken = principal.session?.csrfToken ?? "";
@@ -59,6 +59,7 @@ export async function sendSettingsPage(
         translator,
         t: translator.t,
         flash: shown?.sectionId === section.id ? shown.message : undefined,
+        formValues: flash?.sectionId === section.id ? flash.formValues : undefined,
       };
       return section.render(context).then((body) => html`<section id="${section.id}">${body}</section>`);
     }),
