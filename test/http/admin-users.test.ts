@@ -44,6 +44,25 @@ describe("admin page: users", () => {
     assert.match(taken.body, /already exists/);
   });
 
+  it("a refused new user comes back with the form as sent, except the password", async () => {
+    const refused = await root.post(USERS, {
+      requesttoken: await rootToken(),
+      uid: "carol",
+      display_name: "Carol C",
+      email: "not an address",
+      password: "carol password",
+      is_admin: "1",
+    });
+    assert.equal(refused.statusCode, 400);
+    assert.match(refused.body, /id="users-error">/);
+    assert.match(refused.body, /id="new-user-uid" name="uid" maxlength="64" required value="carol"/);
+    assert.match(refused.body, /id="new-user-display-name" name="display_name" maxlength="255" value="Carol C"/);
+    assert.match(refused.body, /id="new-user-email" name="email" maxlength="255" value="not an address"/);
+    assert.match(refused.body, /name="is_admin" value="1" checked/);
+    assert.ok(!refused.body.includes("carol password"), "the password is never sent back");
+    assert.equal(await t.services.users.find("carol"), undefined);
+  });
+
   it("disabling a user ends their sessions; enabling lets them log in again", async () => {
     await t.services.users.create({ uid: "carol", password: "carol password" });
     const carol = await loggedIn("carol", "carol password");

@@ -25,7 +25,7 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
     id: SECTION_ID,
     page: "admin",
     order: 0,
-    render: async ({ principal, csrfToken, flash, t }) => {
+    render: async ({ principal, csrfToken, flash, formValues = {}, t }) => {
       const all = await users.list();
       const label = {
         uid: t("settings:profile.username"),
@@ -54,11 +54,11 @@ ${self ? "" : action(u.uid, "delete", t("settings:users.delete"), true)}
 <h3>${t("settings:users.create")}</h3>
 <form method="post" action="${USERS_PATH}" id="create-user">
 <input type="hidden" name="requesttoken" value="${csrfToken}">
-<label for="new-user-uid">${t("settings:profile.username")}</label><input type="text" id="new-user-uid" name="uid" maxlength="64" required>
-<label for="new-user-display-name">${t("settings:profile.fullName")}</label><input type="text" id="new-user-display-name" name="display_name" maxlength="255">
-<label for="new-user-email">${t("settings:profile.email")}</label><input type="email" id="new-user-email" name="email" maxlength="255">
+<label for="new-user-uid">${t("settings:profile.username")}</label><input type="text" id="new-user-uid" name="uid" maxlength="64" required value="${formValues.uid ?? ""}">
+<label for="new-user-display-name">${t("settings:profile.fullName")}</label><input type="text" id="new-user-display-name" name="display_name" maxlength="255" value="${formValues.display_name ?? ""}">
+<label for="new-user-email">${t("settings:profile.email")}</label><input type="email" id="new-user-email" name="email" maxlength="255" value="${formValues.email ?? ""}">
 <label for="new-user-password">${t("settings:users.password")}</label><input type="password" id="new-user-password" name="password" autocomplete="new-password" minlength="8" required>
-<label><input type="checkbox" name="is_admin" value="1"> ${t("settings:users.admin")}</label>
+<label><input type="checkbox" name="is_admin" value="1"${formValues.is_admin !== undefined ? html` checked` : ""}> ${t("settings:users.admin")}</label>
 <p><button type="submit">${t("settings:users.createButton")}</button></p>
 </form>`;
     },
@@ -82,12 +82,17 @@ ${self ? "" : action(u.uid, "delete", t("settings:users.delete"), true)}
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
         const message = html`<p class="error" id="users-error">${error.translated(userTranslator(request, principal))}</p>`;
+        // A refused new user comes back filled in (never the password), to correct rather than retype.
+        const formValues =
+          path === USERS_PATH
+            ? Object.fromEntries(["uid", "display_name", "email", "is_admin"].map((name) => [name, formField(request, name)]))
+            : undefined;
         return sendSettingsPage(
           request,
           reply,
           principal,
           "admin",
-          { sectionId: SECTION_ID, message },
+          { sectionId: SECTION_ID, message, formValues },
           error.code === "no_such_user" ? 404 : 400,
         );
       }
