@@ -215,8 +215,13 @@ export interface GrantStore {
   /** Deletes grace pairs whose window closed (they hold sealed live tokens: keep them no longer). */
   purgeGracePairs(now: number): Promise<number>;
   findAccessToken(tokenHash: string): Promise<AccessTokenRecord | undefined>;
-  /** The same with the token's user, read in the same statement (bearer authentication, issue 6). */
-  findAccessTokenWithUser(tokenHash: string): Promise<{ token: AccessTokenRecord; user: User } | undefined>;
+  /**
+   * The same with the token's user and the extension of the user's avatar (null: none), read in the
+   * same statement (bearer authentication, issue 6; UserInfo's picture, issue 17).
+   */
+  findAccessTokenWithUser(
+    tokenHash: string,
+  ): Promise<{ token: AccessTokenRecord; user: User; avatarExtension: string | null } | undefined>;
   /** Clients with a live code, access token or refresh token of this user. */
   authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]>;
   /** Deletes every grant (so every code and token) of this user for this client. */

@@ -163,11 +163,13 @@ export class OAuthService implements BearerTokenResolver {
   }
 
   /** BearerTokenResolver: a live access token's user and client (the chain checks the user is enabled). */
-  async resolve(token: string): Promise<{ user: User; clientId: string; scope: string | null } | undefined> {
+  async resolve(
+    token: string,
+  ): Promise<{ user: User; clientId: string; scope: string | null; avatarExtension: string | null } | undefined> {
     if (token.length !== TOKEN_LENGTH) return undefined;
     const found = await this.grants.findAccessTokenWithUser(sha256Hex(token));
     if (!found || isExpired(found.token.expiresAt, this.options.clock.nowSeconds())) return undefined;
-    return { user: found.user, clientId: found.token.clientId, scope: found.token.scope };
+    return { user: found.user, clientId: found.token.clientId, scope: found.token.scope, avatarExtension: found.avatarExtension };
   }
 
   authorizedClients(uid: string): Promise<AuthorizedClient[]> {

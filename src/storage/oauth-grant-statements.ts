@@ -112,9 +112,12 @@ export function grantStatements(db: Db) {
         .innerJoin("oauth2_grants as g", "g.id", "a.grant_id")
         .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
         .innerJoin("users as u", "u.uid", "g.uid")
+        // The avatar's content type, so a UserInfo answer needs no statement of its own: on
+        // PostgreSQL one round trip instead of two (issue 17). By primary key; `data` is not read.
+        .leftJoin("user_avatars as v", "v.uid", "u.uid")
         .select(["a.id", "a.grant_id", "c.client_id", "a.created_at", "a.expires_at", "g.scope"])
         .select(["u.uid", "u.display_name", "u.email", "u.enabled", "u.is_admin", "u.created_at as user_created_at"])
-        .select(["u.language", "u.timezone"])
+        .select(["u.language", "u.timezone", "v.content_type as avatar_content_type"])
         .where("a.token_hash", "=", slot("tokenHash")),
     ),
   };
@@ -165,4 +168,6 @@ export interface AccessRow extends Omit<UsersTable, "created_at" | "password_has
   expires_at: number;
   user_created_at: number;
   scope: string | null;
+  /** The user's avatar's content type; null when the user has none. */
+  avatar_content_type: string | null;
 }

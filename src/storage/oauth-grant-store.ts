@@ -1,3 +1,4 @@
+import { avatarExtensionOf } from "../accounts/avatars.js";
 import { type User, userFromRow } from "../accounts/users.js";
 import type {
   AccessTokenRecord,
@@ -243,7 +244,9 @@ export class KyselyGrantStore implements GrantStore {
     return (await this.findAccessTokenWithUser(tokenHash))?.token;
   }
 
-  async findAccessTokenWithUser(tokenHash: string): Promise<{ token: AccessTokenRecord; user: User } | undefined> {
+  async findAccessTokenWithUser(
+    tokenHash: string,
+  ): Promise<{ token: AccessTokenRecord; user: User; avatarExtension: string | null } | undefined> {
     const row = await this.statements.findAccessToken.first(this.db, { tokenHash });
     if (!row) return undefined;
     const token = {
@@ -255,7 +258,11 @@ export class KyselyGrantStore implements GrantStore {
       expiresAt: row.expires_at,
       scope: row.scope,
     };
-    return { token, user: userFromRow({ ...row, created_at: row.user_created_at }) };
+    return {
+      token,
+      user: userFromRow({ ...row, created_at: row.user_created_at }),
+      avatarExtension: row.avatar_content_type === null ? null : avatarExtensionOf(row.avatar_content_type),
+    };
   }
 
   async authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]> {

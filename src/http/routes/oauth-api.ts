@@ -162,10 +162,12 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
     const { user } = principal;
     const openIdClaims =
       principal.method === "bearer"
-        ? await app.services.oidc.userInfo(user, principal.scope ?? null, originOf(request))
+        ? await app.services.oidc.userInfo(user, principal.scope ?? null, originOf(request), principal.avatarExtension)
         : undefined;
     if (openIdClaims) return noStore(reply).send(openIdClaims);
-    const extension = await avatars.extensionOf(user.uid);
+    // A bearer token's statement read the avatar's extension already (issue 17).
+    const extension =
+      principal.avatarExtension === undefined ? await avatars.extensionOf(user.uid) : (principal.avatarExtension ?? undefined);
     return noStore(reply).send({
       sub: user.uid,
       ...(extension === undefined ? {} : { picture: avatarUrl(request, user.uid, extension) }),
