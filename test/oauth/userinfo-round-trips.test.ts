@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { TestApp } from "../support/app.js";
 import { testDatabaseDialect } from "../support/storage.js";
-import { createOAuthTestApp, exchangeCode, issueCode, PNG, userinfo } from "./support.js";
+import { createOAuthTestApp, exchangeCode, issueCode, PNG, userinfo, WEB_CLIENT } from "./support.js";
 
 /**
  * Issue 17: UserInfo reads the bearer token, its user and the user's avatar (whether there is one,
@@ -49,6 +49,20 @@ describe(`a UserInfo request is one round trip to the database (${testDatabaseDi
     } finally {
       await t.services.avatars.remove("alice");
     }
+  });
+
+  it("an OpenID Connect userinfo is one round trip too, its picture claim from the avatar read with the token", async () => {
+    const openId = (await exchangeCode(t, await issueCode(t, WEB_CLIENT, { scope: "openid profile" }))).json();
+    await t.services.avatars.set("alice", PNG);
+    try {
+      const { statements, result } = await statementsOf(() => userinfo(t, openId.access_token));
+      assert.equal(result.statusCode, 200, result.body);
+      assert.equal(result.json().picture, "http://localhost:80/remote.php/dav/avatars/alice/96.png");
+      assert.equal(statements, 1);
+    } finally {
+      await t.services.avatars.remove("alice");
+    }
+    assert.equal((await userinfo(t, openId.access_token)).json().picture, undefined);
   });
 
   it("the avatar read with the token is the current one: removed, the next answer has no picture", async () => {
