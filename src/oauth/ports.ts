@@ -148,6 +148,20 @@ export interface CleanupCounts {
 export type CleanupProgress = (step: keyof CleanupCounts, deleted: number) => void;
 
 /**
+ * The token endpoint's first read in one statement (issue 17): the client a request names with the
+ * code or refresh token it presents; on PostgreSQL one round trip instead of two. Each answers
+ * exactly what ClientStore.findByClientId and GrantStore.findCode / findRefreshToken answer for the
+ * same values; undefined when there is no such client (then the artefact is not looked at).
+ */
+export interface TokenLookups {
+  clientWithCode(clientId: string, codeHash: string): Promise<{ client: OAuthClient; code: CodeRecord | undefined } | undefined>;
+  clientWithRefreshToken(
+    clientId: string,
+    tokenHash: string,
+  ): Promise<{ client: OAuthClient; refreshToken: RefreshTokenRecord | undefined } | undefined>;
+}
+
+/**
  * A write the caller needs committed with a successful issue (a code redeemed, a refresh token
  * rotated), in the issue's own transaction: the token endpoint's throttle settlement (issue 17), so
  * an exchange commits once instead of twice. Opaque to the domain, which only hands it to the grant

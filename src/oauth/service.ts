@@ -24,6 +24,7 @@ import type {
   GrantStore,
   IdTokenMinter,
   OAuthClient,
+  TokenLookups,
 } from "./ports.js";
 import { revokeToken } from "./revocation.js";
 import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
@@ -49,6 +50,8 @@ interface Logger {
 export interface OAuthServiceOptions {
   clients: ClientStore;
   grants: GrantStore;
+  /** The token endpoint's client and code (or refresh token) in one read; absent, two reads. */
+  lookups?: TokenLookups;
   users: { find(uid: string): Promise<{ enabled: boolean } | undefined> };
   clock: Clock;
   log: Logger;
@@ -132,7 +135,7 @@ export class OAuthService implements BearerTokenResolver {
   }
 
   token(request: TokenRequest): Promise<TokenResponse | OAuthError> {
-    return handleTokenRequest(this.store, this.grantDeps(request.log ?? this.options.log), request);
+    return handleTokenRequest(this.store, this.grantDeps(request.log ?? this.options.log), request, this.options.lookups);
   }
 
   private grantDeps(log: EventLog): GrantDeps {
