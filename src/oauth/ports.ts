@@ -1,5 +1,7 @@
 import type { User } from "../accounts/users.js";
+import type { ReservationRider } from "../security/throttle.js";
 import type { ClientFields } from "./domain/client-rules.js";
+import type { ReadAheadFound, ReadAheadPlan } from "./read-ahead.js";
 
 /**
  * OpenID Connect's extension point at the token endpoint (implemented in src/oidc): an ID token for
@@ -159,6 +161,11 @@ export interface TokenLookups {
     clientId: string,
     tokenHash: string,
   ): Promise<{ client: OAuthClient; refreshToken: RefreshTokenRecord | undefined } | undefined>;
+  /**
+   * PostgreSQL: the same read, to run in the statement that reserves the request's throttle attempt
+   * (Throttle.reserveWith: one round trip for both); undefined where the storage cannot.
+   */
+  riderFor?(plan: ReadAheadPlan): Promise<ReservationRider<ReadAheadFound> | undefined>;
 }
 
 /**

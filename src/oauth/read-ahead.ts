@@ -20,23 +20,44 @@ export interface ReadAhead {
   refreshToken?: { hash: string; record: RefreshTokenRecord | undefined };
 }
 
-/** The read for a code exchange or a refresh that names a client; undefined for anything else. */
-export async function readAhead(lookups: TokenLookups, grantType: string, request: TokenRequest): Promise<ReadAhead | undefined> {
+/** What to read ahead: the client a request names and the hash of the code or refresh token it presents. */
+export type ReadAheadPlan = { clientId: string } & ({ codeHash: string } | { refreshTokenHash: string });
+
+/** The plan for a code exchange or a refresh that names a client; undefined for anything else. */
+export function readAheadPlan(request: TokenRequest): ReadAheadPlan | undefined {
+  const grantType = stringParam(request.body, "grant_type");
   const clientId = namedClientId(request);
   if (clientId === undefined) return undefined;
   const code = grantType === "authorization_code" ? stringParam(request.body, "code") : undefined;
-  if (code !== undefined) {
-    const hash = sha256Hex(code);
-    const found = await lookups.clientWithCode(clientId, hash);
-    return { clientId, client: found?.client, ...(found ? { code: { hash, record: found.code } } : {}) };
-  }
+  if (code !== undefined) return { clientId, codeHash: sha256Hex(code) };
   const token = grantType === "refresh_token" ? stringParam(request.body, "refresh_token") : undefined;
-  if (token !== undefined) {
-    const hash = sha256Hex(token);
-    const found = await lookups.clientWithRefreshToken(clientId, hash);
-    return { clientId, client: found?.client, ...(found ? { refreshToken: { hash, record: found.refreshToken } } : {}) };
-  }
+  if (token !== undefined) return { clientId, refreshTokenHash: sha256Hex(token) };
   return undefined;
+}
+
+/** What TokenLookups found for a plan (undefined: no such client, the artefact not looked at). */
+export type ReadAheadFound =
+  | { client: OAuthClient; code?: CodeRecord | undefined; refreshToken?: RefreshTokenRecord | undefined }
+  | undefined;
+
+/** The read-ahead a plan and what was found for it make. */
+export function readAheadOf(plan: ReadAheadPlan, found: ReadAheadFound): ReadAhead {
+  const ahead: ReadAhead = { clientId: plan.clientId, client: found?.client };
+  if (!found) return ahead;
+  if ("codeHash" in plan) ahead.code = { hash: plan.codeHash, record: found.code };
+  else ahead.refreshToken = { hash: plan.refreshTokenHash, record: found.refreshToken };
+  return ahead;
+}
+
+/** The read for a code exchange or a refresh that names a client; undefined for anything else. */
+export async function readAhead(lookups: TokenLookups, request: TokenRequest): Promise<ReadAhead | undefined> {
+  const plan = readAheadPlan(request);
+  if (!plan) return undefined;
+  const found =
+    "codeHash" in plan
+      ? await lookups.clientWithCode(plan.clientId, plan.codeHash)
+      : await lookups.clientWithRefreshToken(plan.clientId, plan.refreshTokenHash);
+  return readAheadOf(plan, found);
 }
 
 /** The client store as client authentication sees it: the client read ahead, else the store. */

@@ -3,6 +3,7 @@ import type { User } from "../accounts/users.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../security/secret-box.js";
 import { sha256Hex } from "../security/secrets.js";
+import type { ReservationRider } from "../security/throttle.js";
 import {
   type AuthorizationCheck,
   type AuthorizationQuery,
@@ -26,6 +27,7 @@ import type {
   OAuthClient,
   TokenLookups,
 } from "./ports.js";
+import { type ReadAhead, readAheadOf, readAheadPlan } from "./read-ahead.js";
 import { revokeToken } from "./revocation.js";
 import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
 import type { EventLog } from "./token-request.js";
@@ -136,6 +138,18 @@ export class OAuthService implements BearerTokenResolver {
 
   token(request: TokenRequest): Promise<TokenResponse | OAuthError> {
     return handleTokenRequest(this.store, this.grantDeps(request.log ?? this.options.log), request, this.options.lookups);
+  }
+
+  /**
+   * The token request's read ahead (its client and presented code or refresh token) as a rider on
+   * its throttle reservation, where the storage can run both in one statement (PostgreSQL, issue 17);
+   * the decoded read goes back in as TokenRequest.readAhead. Undefined: nothing to read, or no storage that can.
+   */
+  async readAheadRider(request: TokenRequest): Promise<ReservationRider<ReadAhead> | undefined> {
+    const plan = readAheadPlan(request);
+    const rider = plan && (await this.options.lookups?.riderFor?.(plan));
+    if (!plan || !rider) return undefined;
+    return { ...rider, decode: (row) => readAheadOf(plan, rider.decode(row)) };
   }
 
   private grantDeps(log: EventLog): GrantDeps {

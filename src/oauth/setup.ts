@@ -38,7 +38,7 @@ export function createOAuthService(setup: OAuthSetup): OAuthService {
   const clients = new KyselyClientStore(setup.db, box, DEFAULT_CLIENTS, setup.log);
   const oauth = new OAuthService({
     clients,
-    lookups: new KyselyTokenLookups(setup.db, clients),
+    lookups: new KyselyTokenLookups(setup.db, setup.dialect, clients),
     grants: new KyselyGrantStore(setup.db, setup.dialect),
     users: setup.users,
     clock: setup.clock,

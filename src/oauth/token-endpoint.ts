@@ -22,7 +22,8 @@ export async function handleTokenRequest(
   const grantType = stringParam(request.body, "grant_type");
   if (grantType === undefined) return new OAuthError("invalid_request");
   // The client and the presented code or refresh token in one read (issue 17), used as it comes.
-  const ahead = lookups && (await readAhead(lookups, grantType, request));
+  // Read with the throttle's reservation (PostgreSQL, OAuthService.readAheadRider), or now.
+  const ahead = request.readAhead ?? (lookups && (await readAhead(lookups, request)));
   const authenticated = await authenticateRequestClient(clientsWithReadAhead(clients, ahead), request);
   if (authenticated instanceof OAuthError) return authenticated;
   const grant = GRANTS.get(grantType);

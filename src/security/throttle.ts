@@ -1,7 +1,7 @@
-import { type Compilable, sql } from "kysely";
+import { type Compilable, type QueryCreator, sql } from "kysely";
 import type { Clock } from "../clock.js";
-import type { DbOrTx } from "../storage/database.js";
-import { PreparedQuery } from "../storage/prepared.js";
+import type { Database, DbOrTx } from "../storage/database.js";
+import { PreparedQuery, type SlotFactory } from "../storage/prepared.js";
 import { sha256Hex } from "./secrets.js";
 
 /**
@@ -176,6 +176,8 @@ export class Throttle {
    * per shape: per kind of bucket, per number of buckets and of buckets reset.
    */
   private readonly statements = new Map<string, PreparedQuery<Params, unknown>>();
+  /** reserveWith()'s statements, per rider and kind of bucket. */
+  private readonly riders = new Map<string, PreparedQuery<Params, ReservedRow>>();
 
   constructor(
     private readonly db: DbOrTx,
@@ -212,44 +214,82 @@ export class Throttle {
 
   /** The attempt's position in the bucket (what the delay is computed from), or undefined when refused. */
   private async reserveOne(bucket: ThrottleBucket, now: number): Promise<number | undefined> {
-    const statement = this.prepared(`reserve:${bucket.shared}`, (slot) => {
-      const { failures, inFlight } = liveCounts(slot);
-      // Attempts in flight that add to the delay (see ThrottleBucket.shared); all of them add to the ceiling.
-      const delaying = bucket.shared ? sql<number>`(case when ${failures} > 0 then ${inFlight} else 0 end)` : inFlight;
-      return this.db
-        .insertInto("throttle")
-        .values({
-          bucket: slot.text("bucket"),
-          failures: 0,
-          last_failure_at: 0,
-          in_flight: 1,
-          last_attempt_at: slot.number("now"),
-        })
-        .onConflict((oc) =>
-          oc
-            .column("bucket")
-            .doUpdateSet({ failures, in_flight: sql<number>`${inFlight} + 1`, last_attempt_at: slot.number("now") })
-            .where(
-              sql<boolean>`not (
-                (${failures} + ${inFlight} >= ${this.policy.lockoutAfterFailures}
-                  and (${inFlight} > 0 or throttle.last_failure_at > ${slot.number("lockedSince")}))
-                or (${failures} + ${delaying} >= ${this.cappedPosition} and ${delaying} > 0))`,
-            ),
-        )
-        .returning(["failures", "in_flight"]);
-    });
-    const row = (await statement.first(this.db, {
+    const statement = this.prepared(`reserve:${bucket.shared}`, (slot) => this.reservation(this.db, bucket, slot));
+    const row = (await statement.first(this.db, this.reservationParams(bucket, now))) as ReservedRow | undefined;
+    return row && positionOf(bucket, row);
+  }
+
+  /**
+   * Reserves one attempt in its only bucket with `rider`'s read in the same statement (issue 17):
+   * the reservation as the CTE `reserved` (PostgreSQL's data-modifying CTEs; the statement commits
+   * it before anything is checked, as reserve() does), the rider's query selecting from it, so a
+   * refused attempt returns no row and its read is not looked at. Otherwise exactly reserve().
+   */
+  async reserveWith<R>(
+    buckets: ThrottleBucket[],
+    rider: ReservationRider<R>,
+  ): Promise<{ reservation: Reservation; read: R | undefined }> {
+    const [bucket, ...more] = buckets;
+    if (!bucket || more.length > 0) return { reservation: await this.reserve(buckets), read: undefined };
+    const now = this.clock.nowSeconds();
+    let statement = this.riders.get(`${rider.key}:${bucket.shared}`);
+    if (!statement) {
+      statement = new PreparedQuery<Params, ReservedRow>((slot) =>
+        rider.select(
+          this.db.with("reserved", () => this.reservation(this.db, bucket, toSlots(slot))) as unknown as ReservedQueryCreator,
+          (name) => slot(name) as string,
+        ),
+      );
+      this.riders.set(`${rider.key}:${bucket.shared}`, statement);
+    }
+    const row = await statement.first(this.db, { ...this.reservationParams(bucket, now), ...rider.params });
+    if (!row)
+      return { reservation: { admitted: false, retryAfterSeconds: await this.retryAfterSeconds(bucket, now) }, read: undefined };
+    return {
+      reservation: { admitted: true, delayMs: delayForFailures(positionOf(bucket, row), this.policy) },
+      read: rider.decode(row),
+    };
+  }
+
+  private reservationParams(bucket: ThrottleBucket, now: number): Params {
+    return {
       bucket: bucket.key,
       now,
       stale: now - this.policy.forgetAfterSeconds,
       abandoned: now - this.inFlightForgetSeconds,
       lockedSince: now - this.policy.lockoutSeconds,
-    })) as { failures: number; in_flight: number } | undefined;
-    if (!row) return undefined;
-    // The row now holds the live failures and the attempts in flight including this one.
-    const failuresBefore = Number(row.failures);
-    const inFlightBefore = Number(row.in_flight) - 1;
-    return failuresBefore + (!bucket.shared || failuresBefore > 0 ? inFlightBefore : 0);
+    };
+  }
+
+  /**
+   * One attempt reserved in `bucket`: an upsert returning the row's live failures and attempts in
+   * flight (this one included), or no row when the conflict branch's WHERE refuses it.
+   */
+  private reservation(db: DbOrTx, bucket: ThrottleBucket, slot: Slots) {
+    const { failures, inFlight } = liveCounts(slot);
+    // Attempts in flight that add to the delay (see ThrottleBucket.shared); all of them add to the ceiling.
+    const delaying = bucket.shared ? sql<number>`(case when ${failures} > 0 then ${inFlight} else 0 end)` : inFlight;
+    return db
+      .insertInto("throttle")
+      .values({
+        bucket: slot.text("bucket"),
+        failures: 0,
+        last_failure_at: 0,
+        in_flight: 1,
+        last_attempt_at: slot.number("now"),
+      })
+      .onConflict((oc) =>
+        oc
+          .column("bucket")
+          .doUpdateSet({ failures, in_flight: sql<number>`${inFlight} + 1`, last_attempt_at: slot.number("now") })
+          .where(
+            sql<boolean>`not (
+                (${failures} + ${inFlight} >= ${this.policy.lockoutAfterFailures}
+                  and (${inFlight} > 0 or throttle.last_failure_at > ${slot.number("lockedSince")}))
+                or (${failures} + ${delaying} >= ${this.cappedPosition} and ${delaying} > 0))`,
+          ),
+      )
+      .returning(["failures", "in_flight"]);
   }
 
   /**
@@ -353,9 +393,7 @@ export class Throttle {
   private prepared(name: string, build: (slots: Slots) => Compilable<unknown>): PreparedQuery<Params, unknown> {
     let statement = this.statements.get(name);
     if (!statement) {
-      statement = new PreparedQuery<Params, unknown>((slot) =>
-        build({ text: (key) => slot(key) as string, number: (key) => slot(key) as number }),
-      );
+      statement = new PreparedQuery<Params, unknown>((slot) => build(toSlots(slot)));
       this.statements.set(name, statement);
     }
     return statement;
@@ -381,6 +419,40 @@ export class Throttle {
     if (inFlight > 0) seconds = Math.max(seconds, Math.ceil(this.policy.maxDelayMs / 1000));
     return seconds;
   }
+}
+
+/** What a reservation returns: the row's live failures and attempts in flight, this one included. */
+interface ReservedRow {
+  failures: number;
+  in_flight: number;
+}
+
+/** The attempt's position in the bucket (what its delay is computed from), from its reservation's row. */
+function positionOf(bucket: ThrottleBucket, row: ReservedRow): number {
+  const failuresBefore = Number(row.failures);
+  const inFlightBefore = Number(row.in_flight) - 1;
+  return failuresBefore + (!bucket.shared || failuresBefore > 0 ? inFlightBefore : 0);
+}
+
+function toSlots(slot: SlotFactory<Params>): Slots {
+  return { text: (key) => slot(key) as string, number: (key) => slot(key) as number };
+}
+
+/** A query creator with the CTE `reserved` (one row: the reservation's, or none when refused). */
+export type ReservedQueryCreator = QueryCreator<Database & { reserved: ReservedRow }>;
+
+/**
+ * A read to run in the statement that reserves an attempt (Throttle.reserveWith): a query selecting
+ * `reserved.failures` and `reserved.in_flight` from the CTE `reserved` along with what it reads;
+ * its parameters are bound through `slot` (their names must not clash with the reservation's:
+ * bucket, now, stale, abandoned, lockedSince). PostgreSQL only (data-modifying CTEs).
+ */
+export interface ReservationRider<R> {
+  /** Names the statement's shape (one prepared statement per key). */
+  key: string;
+  select(reserved: ReservedQueryCreator, slot: (name: string) => string): Compilable<ReservedRow>;
+  params: Record<string, string>;
+  decode(row: ReservedRow): R;
 }
 
 /** The failures and the in-flight attempts that still count, as SQL over the existing row. */

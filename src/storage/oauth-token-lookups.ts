@@ -1,6 +1,8 @@
 import type { Selectable } from "kysely";
 import type { CodeRecord, OAuthClient, RefreshTokenRecord, TokenLookups } from "../oauth/ports.js";
-import type { Db } from "./database.js";
+import type { ReadAheadFound, ReadAheadPlan } from "../oauth/read-ahead.js";
+import type { ReservationRider, ReservedQueryCreator } from "../security/throttle.js";
+import type { Db, Dialect } from "./database.js";
 import { CLIENT_COLUMNS, type KyselyClientStore } from "./oauth-client-store.js";
 import {
   type CodeRow,
@@ -36,6 +38,7 @@ export class KyselyTokenLookups implements TokenLookups {
 
   constructor(
     private readonly db: Db,
+    private readonly dialect: Dialect,
     private readonly clients: KyselyClientStore,
   ) {
     const clientColumns = CLIENT_COLUMNS.map((column) => `cl.${column} as cl_${column}` as const);
@@ -77,6 +80,55 @@ export class KyselyTokenLookups implements TokenLookups {
     const row = await this.clientWithRefreshTokenStatement.first(this.db, { clientId, tokenHash });
     if (!row) return undefined;
     return { client: this.clientOf(row), refreshToken: row.id === null ? undefined : refreshRecordOf(row as RefreshRow) };
+  }
+
+  /**
+   * PostgreSQL: the same reads selecting from the throttle's reservation (the CTE `reserved`, see
+   * Throttle.reserveWith), so a token request's reservation and its first read are one round trip.
+   * SQLite has no data-modifying CTEs (and no round trips): undefined there.
+   */
+  async riderFor(plan: ReadAheadPlan): Promise<ReservationRider<ReadAheadFound> | undefined> {
+    if (this.dialect !== "postgres") return undefined;
+    await this.clients.seeded();
+    const db = this.db;
+    const clientColumns = CLIENT_COLUMNS.map((column) => `cl.${column} as cl_${column}` as const);
+    const withClient = (reserved: ReservedQueryCreator, slot: (name: string) => string) =>
+      reserved
+        .selectFrom("reserved as r")
+        .leftJoin("oauth2_clients as cl", (join) => join.on("cl.client_id", "=", slot("clientId")))
+        .select(["r.failures", "r.in_flight"])
+        .select(clientColumns);
+    if ("codeHash" in plan) {
+      return {
+        key: "token-lookups:code",
+        select: (reserved, slot) =>
+          withClient(reserved, slot)
+            .leftJoin(selectCode(db, (name) => slot(name)).as("k"), (join) => join.onTrue())
+            .selectAll("k") as never,
+        params: { clientId: plan.clientId, codeHash: plan.codeHash },
+        decode: (reservedRow) => {
+          const row = reservedRow as unknown as PrefixedClientRow & WithNulls<CodeRow>;
+          if (row.cl_id === null) return undefined;
+          return { client: this.clientOf(row), code: row.grant_id === null ? undefined : codeRecordOf(row as CodeRow) };
+        },
+      };
+    }
+    return {
+      key: "token-lookups:refresh",
+      select: (reserved, slot) =>
+        withClient(reserved, slot)
+          .leftJoin(selectRefreshToken(db, (name) => slot(name)).as("k"), (join) => join.onTrue())
+          .selectAll("k") as never,
+      params: { clientId: plan.clientId, tokenHash: plan.refreshTokenHash },
+      decode: (reservedRow) => {
+        const row = reservedRow as unknown as PrefixedClientRow & WithNulls<RefreshRow>;
+        if (row.cl_id === null) return undefined;
+        return {
+          client: this.clientOf(row),
+          refreshToken: row.id === null ? undefined : refreshRecordOf(row as RefreshRow),
+        };
+      },
+    };
   }
 
   private clientOf(row: PrefixedClientRow): OAuthClient {
