@@ -11,6 +11,11 @@ export interface Principal {
   clientId?: string;
   /** For method "bearer": the scope the token's grant was given (UserInfo answers by it). */
   scope?: string | null;
+  /**
+   * For method "bearer": the extension of the user's avatar (null: none), read with the token so
+   * UserInfo's `picture` costs no statement of its own (issue 17). Absent: not known, ask Avatars.
+   */
+  avatarExtension?: string | null;
   /** For method "session": the session, whose CSRF token guards state-changing forms. */
   session?: Session;
   /** For method "app-password": which app password (a client may delete its own, OCS core/apppassword). */
@@ -23,7 +28,9 @@ export interface Principal {
  * so accounts code does not depend on OAuth.
  */
 export interface BearerTokenResolver {
-  resolve(token: string): Promise<{ user: User; clientId: string; scope?: string | null } | undefined>;
+  resolve(
+    token: string,
+  ): Promise<{ user: User; clientId: string; scope?: string | null; avatarExtension?: string | null } | undefined>;
 }
 
 export type AuthenticationFailure =
@@ -121,7 +128,13 @@ export class Authenticator {
     const resolved = token && this.bearerResolver ? await this.bearerResolver.resolve(token) : undefined;
     if (!resolved?.user.enabled) return { failure: "invalid_token" };
     return {
-      principal: { user: resolved.user, method: "bearer", clientId: resolved.clientId, scope: resolved.scope ?? null },
+      principal: {
+        user: resolved.user,
+        method: "bearer",
+        clientId: resolved.clientId,
+        scope: resolved.scope ?? null,
+        ...(resolved.avatarExtension === undefined ? {} : { avatarExtension: resolved.avatarExtension }),
+      },
     };
   }
 }

@@ -23,12 +23,17 @@ export interface Avatar {
   updatedAt: number;
 }
 
-/** User avatars (the userinfo `picture`), set with `./occ user:set-avatar` or on the personal page. */
+/** The file extension an avatar stored as `contentType` is served under (png for an unknown type). */
+export function avatarExtensionOf(contentType: string): string {
+  return SIGNATURES.find((s) => s.type === contentType)?.extension ?? "png";
+}
+
 /** The absolute URL of a user's avatar (userinfo and ID token `picture`): one form everywhere. */
 export function avatarUrlFor(baseUrl: string, uid: string, extension: string): string {
   return `${baseUrl}/remote.php/dav/avatars/${encodeURIComponent(uid)}/96.${extension}`;
 }
 
+/** User avatars (the userinfo `picture`), set with `./occ user:set-avatar` or on the personal page. */
 export class Avatars {
   /** Asked on every userinfo request (see PreparedQuery). */
   private readonly contentTypeOf: PreparedQuery<{ uid: string }, { content_type: string }>;
@@ -69,7 +74,7 @@ export class Avatars {
   /** The file extension of the user's avatar, or undefined when the user has none (no image read). */
   async extensionOf(uid: string): Promise<string | undefined> {
     const row = await this.contentTypeOf.first(this.db, { uid });
-    return row ? (SIGNATURES.find((s) => s.type === row.content_type)?.extension ?? "png") : undefined;
+    return row ? avatarExtensionOf(row.content_type) : undefined;
   }
 
   async remove(uid: string): Promise<boolean> {

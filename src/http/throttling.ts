@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { WriteWithIssue } from "../oauth/ports.js";
-import type { AttemptOutcome, Throttle, ThrottleBucket } from "../security/throttle.js";
+import type { AttemptOutcome, ReservationRider, Throttle, ThrottleBucket } from "../security/throttle.js";
 import { tokenBuckets } from "../security/throttle.js";
 import type { DbOrTx } from "../storage/database.js";
 
@@ -19,16 +19,23 @@ export type ThrottledResult<T> = { refused: true; retryAfterSeconds: number } | 
  * settlement commit once. Settled so, the reservation is not settled again, not even when the
  * attempt throws afterwards: a settlement given twice would end another attempt's reservation, while
  * one that was lost with a failed commit only keeps counting until the policy's in-flight limit.
+ *
+ * With a `rider` (the token endpoint on PostgreSQL), the reservation's statement also makes the
+ * attempt's first read, handed to `attempt` unless the attempt had to wait first.
  */
-export async function throttledAttempt<T>(
+export async function throttledAttempt<T, R = never>(
   request: FastifyRequest,
   throttle: Throttle,
   buckets: ThrottleBucket[],
-  attempt: (settleWith: SettleWith | undefined) => Promise<T>,
+  attempt: (settleWith: SettleWith | undefined, read: R | undefined) => Promise<T>,
   outcomeOf: (value: T) => AttemptOutcome,
+  rider?: ReservationRider<R>,
 ): Promise<ThrottledResult<T>> {
-  if (buckets.length === 0) return { refused: false, value: await attempt(undefined) };
-  const reservation = await throttle.reserve(buckets);
+  if (buckets.length === 0) return { refused: false, value: await attempt(undefined, undefined) };
+  // With a rider, the attempt's first read comes back with the reservation (one statement, issue 17).
+  const { reservation, read } = rider
+    ? await throttle.reserveWith(buckets, rider)
+    : { reservation: await throttle.reserve(buckets), read: undefined };
   const { metrics } = request.server.services;
   if (!reservation.admitted) {
     metrics.throttleRefused(throttle.policy.namespace);
@@ -56,7 +63,8 @@ export async function throttledAttempt<T>(
       );
       await request.server.sleep(reservation.delayMs);
     }
-    value = await attempt(settleWith);
+    // A read made before a delay may be stale after it: the attempt then reads for itself.
+    value = await attempt(settleWith, reservation.delayMs > 0 ? undefined : read);
   } catch (error) {
     if (settledWithWrite) throw error;
     // The attempt's own error is the one to report; a failed release is only logged (the

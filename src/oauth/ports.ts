@@ -1,5 +1,7 @@
 import type { User } from "../accounts/users.js";
+import type { ReservationRider } from "../security/throttle.js";
 import type { ClientFields } from "./domain/client-rules.js";
+import type { ReadAheadFound, ReadAheadPlan } from "./read-ahead.js";
 
 /**
  * OpenID Connect's extension point at the token endpoint (implemented in src/oidc): an ID token for
@@ -148,6 +150,25 @@ export interface CleanupCounts {
 export type CleanupProgress = (step: keyof CleanupCounts, deleted: number) => void;
 
 /**
+ * The token endpoint's first read in one statement (issue 17): the client a request names with the
+ * code or refresh token it presents; on PostgreSQL one round trip instead of two. Each answers
+ * exactly what ClientStore.findByClientId and GrantStore.findCode / findRefreshToken answer for the
+ * same values; undefined when there is no such client (then the artefact is not looked at).
+ */
+export interface TokenLookups {
+  clientWithCode(clientId: string, codeHash: string): Promise<{ client: OAuthClient; code: CodeRecord | undefined } | undefined>;
+  clientWithRefreshToken(
+    clientId: string,
+    tokenHash: string,
+  ): Promise<{ client: OAuthClient; refreshToken: RefreshTokenRecord | undefined } | undefined>;
+  /**
+   * PostgreSQL: the same read, to run in the statement that reserves the request's throttle attempt
+   * (Throttle.reserveWith: one round trip for both); undefined where the storage cannot.
+   */
+  riderFor?(plan: ReadAheadPlan): Promise<ReservationRider<ReadAheadFound> | undefined>;
+}
+
+/**
  * A write the caller needs committed with a successful issue (a code redeemed, a refresh token
  * rotated), in the issue's own transaction: the token endpoint's throttle settlement (issue 17), so
  * an exchange commits once instead of twice. Opaque to the domain, which only hands it to the grant
@@ -215,8 +236,13 @@ export interface GrantStore {
   /** Deletes grace pairs whose window closed (they hold sealed live tokens: keep them no longer). */
   purgeGracePairs(now: number): Promise<number>;
   findAccessToken(tokenHash: string): Promise<AccessTokenRecord | undefined>;
-  /** The same with the token's user, read in the same statement (bearer authentication, issue 6). */
-  findAccessTokenWithUser(tokenHash: string): Promise<{ token: AccessTokenRecord; user: User } | undefined>;
+  /**
+   * The same with the token's user and the extension of the user's avatar (null: none), read in the
+   * same statement (bearer authentication, issue 6; UserInfo's picture, issue 17).
+   */
+  findAccessTokenWithUser(
+    tokenHash: string,
+  ): Promise<{ token: AccessTokenRecord; user: User; avatarExtension: string | null } | undefined>;
   /** Clients with a live code, access token or refresh token of this user. */
   authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]>;
   /** Deletes every grant (so every code and token) of this user for this client. */

@@ -3,6 +3,7 @@ import type { User } from "../accounts/users.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../security/secret-box.js";
 import { sha256Hex } from "../security/secrets.js";
+import type { ReservationRider } from "../security/throttle.js";
 import {
   type AuthorizationCheck,
   type AuthorizationQuery,
@@ -24,7 +25,9 @@ import type {
   GrantStore,
   IdTokenMinter,
   OAuthClient,
+  TokenLookups,
 } from "./ports.js";
+import { type ReadAhead, readAheadOf, readAheadPlan } from "./read-ahead.js";
 import { revokeToken } from "./revocation.js";
 import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
 import type { EventLog } from "./token-request.js";
@@ -49,6 +52,8 @@ interface Logger {
 export interface OAuthServiceOptions {
   clients: ClientStore;
   grants: GrantStore;
+  /** The token endpoint's client and code (or refresh token) in one read; absent, two reads. */
+  lookups?: TokenLookups;
   users: { find(uid: string): Promise<{ enabled: boolean } | undefined> };
   clock: Clock;
   log: Logger;
@@ -132,7 +137,19 @@ export class OAuthService implements BearerTokenResolver {
   }
 
   token(request: TokenRequest): Promise<TokenResponse | OAuthError> {
-    return handleTokenRequest(this.store, this.grantDeps(request.log ?? this.options.log), request);
+    return handleTokenRequest(this.store, this.grantDeps(request.log ?? this.options.log), request, this.options.lookups);
+  }
+
+  /**
+   * The token request's read ahead (its client and presented code or refresh token) as a rider on
+   * its throttle reservation, where the storage can run both in one statement (PostgreSQL, issue 17);
+   * the decoded read goes back in as TokenRequest.readAhead. Undefined: nothing to read, or no storage that can.
+   */
+  async readAheadRider(request: TokenRequest): Promise<ReservationRider<ReadAhead> | undefined> {
+    const plan = readAheadPlan(request);
+    const rider = plan && (await this.options.lookups?.riderFor?.(plan));
+    if (!plan || !rider) return undefined;
+    return { ...rider, decode: (row) => readAheadOf(plan, rider.decode(row)) };
   }
 
   private grantDeps(log: EventLog): GrantDeps {
@@ -163,11 +180,13 @@ export class OAuthService implements BearerTokenResolver {
   }
 
   /** BearerTokenResolver: a live access token's user and client (the chain checks the user is enabled). */
-  async resolve(token: string): Promise<{ user: User; clientId: string; scope: string | null } | undefined> {
+  async resolve(
+    token: string,
+  ): Promise<{ user: User; clientId: string; scope: string | null; avatarExtension: string | null } | undefined> {
     if (token.length !== TOKEN_LENGTH) return undefined;
     const found = await this.grants.findAccessTokenWithUser(sha256Hex(token));
     if (!found || isExpired(found.token.expiresAt, this.options.clock.nowSeconds())) return undefined;
-    return { user: found.user, clientId: found.token.clientId, scope: found.token.scope };
+    return { user: found.user, clientId: found.token.clientId, scope: found.token.scope, avatarExtension: found.avatarExtension };
   }
 
   authorizedClients(uid: string): Promise<AuthorizedClient[]> {

@@ -7,6 +7,7 @@ import { keyFileSecretBox } from "../security/secret-box.js";
 import type { Db, Dialect } from "../storage/database.js";
 import { KyselyClientStore } from "../storage/oauth-client-store.js";
 import { KyselyGrantStore } from "../storage/oauth-grant-store.js";
+import { KyselyTokenLookups } from "../storage/oauth-token-lookups.js";
 import { DEFAULT_CLIENTS } from "./domain/default-clients.js";
 import { type OAuthEvents, OAuthService } from "./service.js";
 
@@ -34,8 +35,10 @@ export interface OAuthSetup {
 export function createOAuthService(setup: OAuthSetup): OAuthService {
   // One box (one key file) seals client secrets and the refresh grace-window pairs.
   const box = keyFileSecretBox(setup.dataDir, CLIENT_SECRET_KEY_FILE);
+  const clients = new KyselyClientStore(setup.db, box, DEFAULT_CLIENTS, setup.log);
   const oauth = new OAuthService({
-    clients: new KyselyClientStore(setup.db, box, DEFAULT_CLIENTS, setup.log),
+    clients,
+    lookups: new KyselyTokenLookups(setup.db, setup.dialect, clients),
     grants: new KyselyGrantStore(setup.db, setup.dialect),
     users: setup.users,
     clock: setup.clock,

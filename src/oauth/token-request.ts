@@ -1,4 +1,5 @@
 import type { RequestOrigin, WriteWithIssue } from "./ports.js";
+import type { ReadAhead } from "./read-ahead.js";
 
 /** Where a request's OAuth events (code redeemed, refresh, replay …) are logged. */
 export interface EventLog {
@@ -21,6 +22,11 @@ export interface TokenRequest {
   origin?: RequestOrigin;
   /** Committed with the tokens when this request issues some (see WriteWithIssue). */
   withIssue?: WriteWithIssue;
+  /**
+   * This request's client and presented code or refresh token, already read (with the throttle's
+   * reservation: OAuthService.readAheadRider); absent, the token endpoint reads them.
+   */
+  readAhead?: ReadAhead | undefined;
 }
 
 export function stringParam(body: Record<string, unknown>, name: string): string | undefined {

@@ -1,3 +1,4 @@
+import { avatarUrlFor } from "../accounts/avatars.js";
 import type { User } from "../accounts/users.js";
 import type { Clock } from "../clock.js";
 import type { GrantIdentity, IdTokenMinter, RequestOrigin } from "../oauth/ports.js";
@@ -49,9 +50,14 @@ export class OpenIdProvider implements IdTokenMinter {
    * OIDC Core §5.3.2: the claims of an `openid` token's scope, `sub` as in its ID tokens. A token
    * issued without `openid` gets undefined: UserInfo then answers ownCloud's claims, as before.
    */
-  async userInfo(user: User, scope: GrantIdentity["scope"], origin: RequestOrigin): Promise<Record<string, unknown> | undefined> {
+  async userInfo(
+    user: User,
+    scope: GrantIdentity["scope"],
+    origin: RequestOrigin,
+    avatarExtension?: string | null,
+  ): Promise<Record<string, unknown> | undefined> {
     if (!isOpenIdScope(scope)) return undefined;
-    return scopedUserClaims(await this.subjectOf(user, origin.baseUrl), scope);
+    return scopedUserClaims(await this.subjectOf(user, origin.baseUrl, avatarExtension), scope);
   }
 
   /** RP-Initiated Logout 1.0 (src/oidc/end-session.ts decides). */
@@ -67,12 +73,14 @@ export class OpenIdProvider implements IdTokenMinter {
     });
   }
 
-  private async subjectOf(user: User, baseUrl: string): Promise<ClaimsSubject> {
-    return {
-      uid: user.uid,
-      displayName: user.displayName,
-      email: user.email,
-      pictureUrl: await this.options.pictureUrl(baseUrl, user.uid),
-    };
+  /** `avatarExtension`: the avatar's, when already read (null: none); undefined: asked for here. */
+  private async subjectOf(user: User, baseUrl: string, avatarExtension?: string | null): Promise<ClaimsSubject> {
+    const pictureUrl =
+      avatarExtension === undefined
+        ? await this.options.pictureUrl(baseUrl, user.uid)
+        : avatarExtension === null
+          ? undefined
+          : avatarUrlFor(baseUrl, user.uid, avatarExtension);
+    return { uid: user.uid, displayName: user.displayName, email: user.email, pictureUrl };
   }
 }

@@ -1,154 +1,17 @@
-import { type Compilable, sql } from "kysely";
+import { type Compilable, type QueryCreator, sql } from "kysely";
 import type { Clock } from "../clock.js";
-import type { DbOrTx } from "../storage/database.js";
-import { PreparedQuery } from "../storage/prepared.js";
-import { sha256Hex } from "./secrets.js";
+import type { Database, DbOrTx } from "../storage/database.js";
+import { PreparedQuery, type SlotFactory } from "../storage/prepared.js";
+import {
+  cappedPosition,
+  delayForFailures,
+  inFlightForgetSeconds,
+  type ThrottleBucket,
+  type ThrottlePolicy,
+} from "./throttle-policy.js";
 
-/**
- * Failed-attempt throttling in the database (table `throttle`), so the count holds across nodes.
- *
- * Every attempt is reserved before its credentials are checked (issue 16, review finding 2): one
- * atomic upsert admits it or refuses it and returns its position, the bucket's recent failures plus
- * the attempts still in flight. An admitted attempt at position n waits baseDelayMs · 2^(n-1),
- * capped at maxDelayMs, exactly what the n-th attempt of a sequence would wait; so a concurrent
- * burst is spread out as a sequence would be instead of all reading "no failures". Refused (HTTP
- * 429 with Retry-After):
- * - the hard ceiling: from `lockoutAfterFailures` (failures + attempts in flight) on, until
- *   `lockoutSeconds` after the last failure;
- * - the capped delay's pace: an attempt that would wait the capped delay while another attempt of
- *   the bucket is in flight (the policy allows one attempt per capped delay, not many in parallel).
- * Failures older than `forgetAfterSeconds` no longer count. After the check, the attempt settles:
- * a failure counts, a success resets the buckets the caller names (and ends every in-flight
- * reservation of its buckets: a proven credential vouches for its address), anything else only
- * gives its reservation back.
- */
-export interface ThrottlePolicy {
-  /** The buckets' key prefix (`login`, `oauth`), so each policy purges its own rows. */
-  namespace: string;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  forgetAfterSeconds: number;
-  lockoutAfterFailures: number;
-  lockoutSeconds: number;
-}
-
-/** The login form and HTTP Basic, per IP and per user: 25 s per attempt from the 8th failure, locked from the 30th. */
-export const LOGIN_THROTTLE: ThrottlePolicy = {
-  namespace: "login",
-  baseDelayMs: 200,
-  maxDelayMs: 25_000,
-  forgetAfterSeconds: 12 * 3600,
-  lockoutAfterFailures: 30,
-  lockoutSeconds: 300,
-};
-
-/**
- * The OAuth token, revocation and introspection endpoints, per IP, counting what guessing produces
- * (unknown client, wrong secret, unknown code or refresh token). Gentler than login: the values
- * guessed are 64 random characters, and many desktop clients behind one NAT presenting refresh
- * tokens an administrator revoked must not lock each other out (the desktop client times out at 30 s).
- */
-export const TOKEN_THROTTLE: ThrottlePolicy = {
-  namespace: "oauth",
-  baseDelayMs: 100,
-  maxDelayMs: 10_000,
-  forgetAfterSeconds: 3600,
-  lockoutAfterFailures: 100,
-  lockoutSeconds: 300,
-};
-
-/**
- * Login Flow v2 starts (`POST /index.php/login/v2`), per IP. Every flow started counts (there is no
- * wrong answer to fail with): a row per flow is what a flood would cost the database. A person sets
- * up a client with a few starts; an office behind one address with many more, spaced out: the delay
- * grows to 5 s (the desktop client waits 30 s), and refusal comes only after 300 starts without a
- * 10-minute pause (docs/decisions.md "Login Flow v2 throttling").
- */
-export const LOGIN_FLOW_START_THROTTLE: ThrottlePolicy = {
-  namespace: "flowstart",
-  baseDelayMs: 100,
-  maxDelayMs: 5_000,
-  forgetAfterSeconds: 600,
-  lockoutAfterFailures: 300,
-  lockoutSeconds: 600,
-};
-
-/**
- * Login Flow v2 polls, per IP, counting only polls of tokens that name no flow (what guessing
- * produces); polling one's own flow, pending, expired or cancelled, never counts, so a client
- * polling every few seconds for the flow's 20 minutes is never slowed or refused. The same shape as
- * the token endpoints: the tokens are 128 random characters.
- */
-export const LOGIN_FLOW_POLL_THROTTLE: ThrottlePolicy = {
-  namespace: "flowpoll",
-  baseDelayMs: 100,
-  maxDelayMs: 10_000,
-  forgetAfterSeconds: 3600,
-  lockoutAfterFailures: 100,
-  lockoutSeconds: 300,
-};
-
-/**
- * One bucket an attempt counts in. A `shared` bucket (a client address) is used by many legitimate
- * clients at once (users behind one NAT, a busy integration): there, attempts in flight add to the
- * delay only once the bucket has a failure on record, and always to the ceiling. A personal bucket
- * (a user name) counts them from the first attempt: one user has no reason to send many password
- * attempts at once.
- */
-export interface ThrottleBucket {
-  key: string;
-  shared: boolean;
-}
-
-/**
- * The per-user login bucket. Keyed by the SHA-256 of the user name exactly as the login looks it up
- * (user names match case-sensitively; the form trims, Basic does not), so the key has a fixed
- * length whatever name an attacker sends (review finding 10), and the same user always lands in
- * the same bucket from the form and from Basic.
- */
-export function loginUserBucket(uid: string): ThrottleBucket {
-  return { key: `${LOGIN_THROTTLE.namespace}:user:${sha256Hex(uid)}`, shared: false };
-}
-
-/** The login form and HTTP Basic count per client address and per user name. */
-export function loginBuckets(ip: string, uid: string): ThrottleBucket[] {
-  return [{ key: `${LOGIN_THROTTLE.namespace}:ip:${ip}`, shared: true }, loginUserBucket(uid)];
-}
-
-/** The token-endpoint family counts per client address. */
-export function tokenBuckets(ip: string): ThrottleBucket[] {
-  return [{ key: `${TOKEN_THROTTLE.namespace}:ip:${ip}`, shared: true }];
-}
-
-/** Login Flow v2 starts count per client address. */
-export function loginFlowStartBuckets(ip: string): ThrottleBucket[] {
-  return [{ key: `${LOGIN_FLOW_START_THROTTLE.namespace}:ip:${ip}`, shared: true }];
-}
-
-/** Login Flow v2 polls count per client address. */
-export function loginFlowPollBuckets(ip: string): ThrottleBucket[] {
-  return [{ key: `${LOGIN_FLOW_POLL_THROTTLE.namespace}:ip:${ip}`, shared: true }];
-}
-
-export function delayForFailures(failures: number, policy: ThrottlePolicy): number {
-  if (failures <= 0) return 0;
-  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(failures - 1, 30));
-}
-
-/** The first position whose delay is the capped one (8 for both policies). */
-export function cappedPosition(policy: ThrottlePolicy): number {
-  let position = 1;
-  while (delayForFailures(position, policy) < policy.maxDelayMs) position++;
-  return position;
-}
-
-/**
- * After this long an in-flight reservation no longer counts: its attempt has waited the longest
- * delay and had a minute to finish, so the node that held it crashed or lost the database.
- */
-export function inFlightForgetSeconds(policy: ThrottlePolicy): number {
-  return Math.ceil(policy.maxDelayMs / 1000) + 60;
-}
+/** The policies and buckets (throttle-policy.ts), where every caller has always imported them from. */
+export * from "./throttle-policy.js";
 
 /** Either the attempt may go ahead after `delayMs`, or it is refused (429) for `retryAfterSeconds`. */
 export type Reservation = { admitted: true; delayMs: number } | { admitted: false; retryAfterSeconds: number };
@@ -176,6 +39,8 @@ export class Throttle {
    * per shape: per kind of bucket, per number of buckets and of buckets reset.
    */
   private readonly statements = new Map<string, PreparedQuery<Params, unknown>>();
+  /** reserveWith()'s statements, per rider and kind of bucket. */
+  private readonly riders = new Map<string, PreparedQuery<Params, ReservedRow>>();
 
   constructor(
     private readonly db: DbOrTx,
@@ -212,44 +77,82 @@ export class Throttle {
 
   /** The attempt's position in the bucket (what the delay is computed from), or undefined when refused. */
   private async reserveOne(bucket: ThrottleBucket, now: number): Promise<number | undefined> {
-    const statement = this.prepared(`reserve:${bucket.shared}`, (slot) => {
-      const { failures, inFlight } = liveCounts(slot);
-      // Attempts in flight that add to the delay (see ThrottleBucket.shared); all of them add to the ceiling.
-      const delaying = bucket.shared ? sql<number>`(case when ${failures} > 0 then ${inFlight} else 0 end)` : inFlight;
-      return this.db
-        .insertInto("throttle")
-        .values({
-          bucket: slot.text("bucket"),
-          failures: 0,
-          last_failure_at: 0,
-          in_flight: 1,
-          last_attempt_at: slot.number("now"),
-        })
-        .onConflict((oc) =>
-          oc
-            .column("bucket")
-            .doUpdateSet({ failures, in_flight: sql<number>`${inFlight} + 1`, last_attempt_at: slot.number("now") })
-            .where(
-              sql<boolean>`not (
-                (${failures} + ${inFlight} >= ${this.policy.lockoutAfterFailures}
-                  and (${inFlight} > 0 or throttle.last_failure_at > ${slot.number("lockedSince")}))
-                or (${failures} + ${delaying} >= ${this.cappedPosition} and ${delaying} > 0))`,
-            ),
-        )
-        .returning(["failures", "in_flight"]);
-    });
-    const row = (await statement.first(this.db, {
+    const statement = this.prepared(`reserve:${bucket.shared}`, (slot) => this.reservation(this.db, bucket, slot));
+    const row = (await statement.first(this.db, this.reservationParams(bucket, now))) as ReservedRow | undefined;
+    return row && positionOf(bucket, row);
+  }
+
+  /**
+   * Reserves one attempt in its only bucket with `rider`'s read in the same statement (issue 17):
+   * the reservation as the CTE `reserved` (PostgreSQL's data-modifying CTEs; the statement commits
+   * it before anything is checked, as reserve() does), the rider's query selecting from it, so a
+   * refused attempt returns no row and its read is not looked at. Otherwise exactly reserve().
+   */
+  async reserveWith<R>(
+    buckets: ThrottleBucket[],
+    rider: ReservationRider<R>,
+  ): Promise<{ reservation: Reservation; read: R | undefined }> {
+    const [bucket, ...more] = buckets;
+    if (!bucket || more.length > 0) return { reservation: await this.reserve(buckets), read: undefined };
+    const now = this.clock.nowSeconds();
+    let statement = this.riders.get(`${rider.key}:${bucket.shared}`);
+    if (!statement) {
+      statement = new PreparedQuery<Params, ReservedRow>((slot) =>
+        rider.select(
+          this.db.with("reserved", () => this.reservation(this.db, bucket, toSlots(slot))) as unknown as ReservedQueryCreator,
+          (name) => slot(name) as string,
+        ),
+      );
+      this.riders.set(`${rider.key}:${bucket.shared}`, statement);
+    }
+    const row = await statement.first(this.db, { ...this.reservationParams(bucket, now), ...rider.params });
+    if (!row)
+      return { reservation: { admitted: false, retryAfterSeconds: await this.retryAfterSeconds(bucket, now) }, read: undefined };
+    return {
+      reservation: { admitted: true, delayMs: delayForFailures(positionOf(bucket, row), this.policy) },
+      read: rider.decode(row),
+    };
+  }
+
+  private reservationParams(bucket: ThrottleBucket, now: number): Params {
+    return {
       bucket: bucket.key,
       now,
       stale: now - this.policy.forgetAfterSeconds,
       abandoned: now - this.inFlightForgetSeconds,
       lockedSince: now - this.policy.lockoutSeconds,
-    })) as { failures: number; in_flight: number } | undefined;
-    if (!row) return undefined;
-    // The row now holds the live failures and the attempts in flight including this one.
-    const failuresBefore = Number(row.failures);
-    const inFlightBefore = Number(row.in_flight) - 1;
-    return failuresBefore + (!bucket.shared || failuresBefore > 0 ? inFlightBefore : 0);
+    };
+  }
+
+  /**
+   * One attempt reserved in `bucket`: an upsert returning the row's live failures and attempts in
+   * flight (this one included), or no row when the conflict branch's WHERE refuses it.
+   */
+  private reservation(db: DbOrTx, bucket: ThrottleBucket, slot: Slots) {
+    const { failures, inFlight } = liveCounts(slot);
+    // Attempts in flight that add to the delay (see ThrottleBucket.shared); all of them add to the ceiling.
+    const delaying = bucket.shared ? sql<number>`(case when ${failures} > 0 then ${inFlight} else 0 end)` : inFlight;
+    return db
+      .insertInto("throttle")
+      .values({
+        bucket: slot.text("bucket"),
+        failures: 0,
+        last_failure_at: 0,
+        in_flight: 1,
+        last_attempt_at: slot.number("now"),
+      })
+      .onConflict((oc) =>
+        oc
+          .column("bucket")
+          .doUpdateSet({ failures, in_flight: sql<number>`${inFlight} + 1`, last_attempt_at: slot.number("now") })
+          .where(
+            sql<boolean>`not (
+                (${failures} + ${inFlight} >= ${this.policy.lockoutAfterFailures}
+                  and (${inFlight} > 0 or throttle.last_failure_at > ${slot.number("lockedSince")}))
+                or (${failures} + ${delaying} >= ${this.cappedPosition} and ${delaying} > 0))`,
+          ),
+      )
+      .returning(["failures", "in_flight"]);
   }
 
   /**
@@ -353,9 +256,7 @@ export class Throttle {
   private prepared(name: string, build: (slots: Slots) => Compilable<unknown>): PreparedQuery<Params, unknown> {
     let statement = this.statements.get(name);
     if (!statement) {
-      statement = new PreparedQuery<Params, unknown>((slot) =>
-        build({ text: (key) => slot(key) as string, number: (key) => slot(key) as number }),
-      );
+      statement = new PreparedQuery<Params, unknown>((slot) => build(toSlots(slot)));
       this.statements.set(name, statement);
     }
     return statement;
@@ -381,6 +282,40 @@ export class Throttle {
     if (inFlight > 0) seconds = Math.max(seconds, Math.ceil(this.policy.maxDelayMs / 1000));
     return seconds;
   }
+}
+
+/** What a reservation returns: the row's live failures and attempts in flight, this one included. */
+interface ReservedRow {
+  failures: number;
+  in_flight: number;
+}
+
+/** The attempt's position in the bucket (what its delay is computed from), from its reservation's row. */
+function positionOf(bucket: ThrottleBucket, row: ReservedRow): number {
+  const failuresBefore = Number(row.failures);
+  const inFlightBefore = Number(row.in_flight) - 1;
+  return failuresBefore + (!bucket.shared || failuresBefore > 0 ? inFlightBefore : 0);
+}
+
+function toSlots(slot: SlotFactory<Params>): Slots {
+  return { text: (key) => slot(key) as string, number: (key) => slot(key) as number };
+}
+
+/** A query creator with the CTE `reserved` (one row: the reservation's, or none when refused). */
+export type ReservedQueryCreator = QueryCreator<Database & { reserved: ReservedRow }>;
+
+/**
+ * A read to run in the statement that reserves an attempt (Throttle.reserveWith): a query selecting
+ * `reserved.failures` and `reserved.in_flight` from the CTE `reserved` along with what it reads;
+ * its parameters are bound through `slot` (their names must not clash with the reservation's:
+ * bucket, now, stale, abandoned, lockedSince). PostgreSQL only (data-modifying CTEs).
+ */
+export interface ReservationRider<R> {
+  /** Names the statement's shape (one prepared statement per key). */
+  key: string;
+  select(reserved: ReservedQueryCreator, slot: (name: string) => string): Compilable<ReservedRow>;
+  params: Record<string, string>;
+  decode(row: ReservedRow): R;
 }
 
 /** The failures and the in-flight attempts that still count, as SQL over the existing row. */

@@ -8,6 +8,20 @@ import type { OAuthClientsTable } from "./schema/oauth.js";
 
 type Logger = { info(obj: object, msg: string): void };
 
+/** The columns a client is read with (named: prepared statements must not change with the table). */
+export const CLIENT_COLUMNS = [
+  "id",
+  "name",
+  "client_id",
+  "secret_encrypted",
+  "redirect_uri",
+  "allow_subdomains",
+  "trusted",
+  "resource_server",
+  "post_logout_redirect_uri",
+  "created_at",
+] as const;
+
 /** More clients than a server has; the memo of opened secrets is cleared past it. */
 const OPENED_SECRETS_LIMIT = 10_000;
 
@@ -35,25 +49,12 @@ export class KyselyClientStore implements ClientStore {
     private readonly log: Logger,
   ) {
     this.byClientId = new PreparedQuery((slot) =>
-      db
-        .selectFrom("oauth2_clients")
-        .select([
-          "id",
-          "name",
-          "client_id",
-          "secret_encrypted",
-          "redirect_uri",
-          "allow_subdomains",
-          "trusted",
-          "resource_server",
-          "post_logout_redirect_uri",
-          "created_at",
-        ])
-        .where("client_id", "=", slot("clientId")),
+      db.selectFrom("oauth2_clients").select(CLIENT_COLUMNS).where("client_id", "=", slot("clientId")),
     );
   }
 
-  private seeded(): Promise<void> {
+  /** Resolves once the default clients are seeded: before any read of a client (see the class). */
+  seeded(): Promise<void> {
     this.seeding ??= this.seed().catch((error: unknown) => {
       this.seeding = undefined;
       throw error;
@@ -104,7 +105,8 @@ export class KyselyClientStore implements ClientStore {
     return secret;
   }
 
-  private toClient(row: Selectable<OAuthClientsTable>): OAuthClient {
+  /** The client a row of CLIENT_COLUMNS holds, its secret opened. */
+  toClient(row: Selectable<OAuthClientsTable>): OAuthClient {
     return {
       id: Number(row.id),
       name: row.name,

@@ -1,3 +1,4 @@
+import { avatarExtensionOf } from "../accounts/avatars.js";
 import { type User, userFromRow } from "../accounts/users.js";
 import type {
   AccessTokenRecord,
@@ -12,7 +13,7 @@ import type {
   WriteWithIssue,
 } from "../oauth/ports.js";
 import type { Db, DbOrTx, Dialect } from "./database.js";
-import { grantStatements, identityOf } from "./oauth-grant-statements.js";
+import { codeRecordOf, grantStatements, refreshRecordOf } from "./oauth-grant-statements.js";
 import { newPairParams, redeemCodeInOneStatement, rotateRefreshTokenInOneStatement } from "./oauth-postgres-one-statement.js";
 import { transaction } from "./prepared.js";
 
@@ -103,19 +104,7 @@ export class KyselyGrantStore implements GrantStore {
    */
   async findCode(codeHash: string): Promise<CodeRecord | undefined> {
     const row = await this.statements.findCode.first(this.db, { codeHash });
-    if (!row) return undefined;
-    return {
-      grantId: Number(row.grant_id),
-      clientInternalId: Number(row.client_id),
-      uid: row.uid,
-      challenge: row.code_challenge,
-      challengeMethod: row.code_challenge_method,
-      redirectUri: row.redirect_uri,
-      expiresAt: row.expires_at,
-      consumed: row.consumed_at !== null,
-      userEnabled: row.user_enabled === 1,
-      ...identityOf(row),
-    };
+    return row && codeRecordOf(row);
   }
 
   async redeemCode(
@@ -151,21 +140,7 @@ export class KyselyGrantStore implements GrantStore {
 
   async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
     const row = await this.statements.findRefreshToken.first(this.db, { tokenHash });
-    if (!row) return undefined;
-    return {
-      id: Number(row.id),
-      grantId: Number(row.grant_id),
-      clientInternalId: Number(row.client_internal_id),
-      clientId: row.client_id,
-      uid: row.uid,
-      accessTokenId: row.access_token_id === null ? null : Number(row.access_token_id),
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      rotated: row.rotated_at !== null,
-      publicClient: row.public_client === 1,
-      userEnabled: row.user_enabled === 1,
-      ...identityOf(row),
-    };
+    return row && refreshRecordOf(row);
   }
 
   async rotateRefreshToken(
@@ -243,7 +218,9 @@ export class KyselyGrantStore implements GrantStore {
     return (await this.findAccessTokenWithUser(tokenHash))?.token;
   }
 
-  async findAccessTokenWithUser(tokenHash: string): Promise<{ token: AccessTokenRecord; user: User } | undefined> {
+  async findAccessTokenWithUser(
+    tokenHash: string,
+  ): Promise<{ token: AccessTokenRecord; user: User; avatarExtension: string | null } | undefined> {
     const row = await this.statements.findAccessToken.first(this.db, { tokenHash });
     if (!row) return undefined;
     const token = {
@@ -255,7 +232,11 @@ export class KyselyGrantStore implements GrantStore {
       expiresAt: row.expires_at,
       scope: row.scope,
     };
-    return { token, user: userFromRow({ ...row, created_at: row.user_created_at }) };
+    return {
+      token,
+      user: userFromRow({ ...row, created_at: row.user_created_at }),
+      avatarExtension: row.avatar_content_type === null ? null : avatarExtensionOf(row.avatar_content_type),
+    };
   }
 
   async authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]> {

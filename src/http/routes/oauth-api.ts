@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OAuthError } from "../../oauth/domain/errors.js";
 import { GRANTS } from "../../oauth/grants/index.js";
+import type { ReadAhead } from "../../oauth/read-ahead.js";
 import type { TokenRequest } from "../../oauth/token-endpoint.js";
-import type { AttemptOutcome } from "../../security/throttle.js";
+import type { AttemptOutcome, ReservationRider } from "../../security/throttle.js";
 import { eventLogOf } from "../access-log.js";
 import { baseUrl } from "../base-url.js";
 import { originOf } from "../issuer.js";
@@ -77,32 +78,42 @@ async function clientEndpoint<T>(
   reply: FastifyReply,
   handle: ClientEndpoint<T>,
   onOutcome?: EndpointOutcome,
+  readAhead?: (request: TokenRequest) => Promise<ReservationRider<ReadAhead> | undefined>,
 ): Promise<{ result: T } | undefined> {
   const { tokenThrottle } = request.server.services;
   const buckets = oauthBuckets(request);
   const params = parametersOf(request.body, request.validationError?.validation);
+  const clientRequest: TokenRequest | OAuthError = params.ok
+    ? {
+        body: params.params,
+        authorization: request.headers.authorization,
+        userAgent: request.headers["user-agent"],
+        log: eventLogOf(request),
+        origin: originOf(request),
+      }
+    : new OAuthError("invalid_request", params.description, { detail: params.detail });
+  // The token endpoint's first read rides on the reservation's statement where the storage can (issue 17).
+  const rider = readAhead && !(clientRequest instanceof OAuthError) ? await readAhead(clientRequest) : undefined;
   const gate = await throttledAttempt(
     request,
     tokenThrottle,
     buckets,
-    async (settleWith) =>
-      params.ok
-        ? handle({
-            body: params.params,
-            authorization: request.headers.authorization,
-            userAgent: request.headers["user-agent"],
-            log: eventLogOf(request),
-            origin: originOf(request),
+    async (settleWith, read: ReadAhead | undefined) =>
+      clientRequest instanceof OAuthError
+        ? clientRequest
+        : handle({
+            ...clientRequest,
             // Issued tokens are a success (below): settled in the issue's own transaction (issue 17).
             ...(settleWith ? { withIssue: settleWith({ kind: "success", reset: buckets }) } : {}),
-          })
-        : new OAuthError("invalid_request", params.description, { detail: params.detail }),
+            ...(read ? { readAhead: read } : {}),
+          }),
     (outcome): AttemptOutcome =>
       !(outcome instanceof OAuthError)
         ? { kind: "success", reset: buckets }
         : countsAsFailure(outcome)
           ? { kind: "failure" }
           : { kind: "uncounted" },
+    rider,
   );
   if (gate.refused) {
     onOutcome?.("throttled");
@@ -134,6 +145,7 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
       reply,
       (r) => oauth.token(r),
       (result) => metrics.tokenRequest(grantTypeLabel(request.body), result),
+      (r) => oauth.readAheadRider(r),
     );
     if (!outcome) return reply;
     return noStore(reply).send({ ...outcome.result, message_url: `${baseUrl(request)}${AUTHORIZATION_SUCCESSFUL_PATH}` });
@@ -162,10 +174,12 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
     const { user } = principal;
     const openIdClaims =
       principal.method === "bearer"
-        ? await app.services.oidc.userInfo(user, principal.scope ?? null, originOf(request))
+        ? await app.services.oidc.userInfo(user, principal.scope ?? null, originOf(request), principal.avatarExtension)
         : undefined;
     if (openIdClaims) return noStore(reply).send(openIdClaims);
-    const extension = await avatars.extensionOf(user.uid);
+    // A bearer token's statement read the avatar's extension already (issue 17).
+    const extension =
+      principal.avatarExtension === undefined ? await avatars.extensionOf(user.uid) : (principal.avatarExtension ?? undefined);
     return noStore(reply).send({
       sub: user.uid,
       ...(extension === undefined ? {} : { picture: avatarUrl(request, user.uid, extension) }),

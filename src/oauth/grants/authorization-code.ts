@@ -92,7 +92,8 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
   if (code === undefined || redirectUri === undefined) return new OAuthError("invalid_request");
 
   const codeHash = sha256Hex(code);
-  const record = await deps.grants.findCode(codeHash);
+  const ahead = input.readAhead?.code;
+  const record = ahead?.hash === codeHash ? ahead.record : await deps.grants.findCode(codeHash);
   if (!record) return unknownCode();
   const refused = refusal(deps, input, record, redirectUri);
   if (record.consumed) {

@@ -75,7 +75,9 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
 
   const presented = input.params.refresh_token;
   if (presented === undefined) return refreshError(new OAuthError("invalid_request"));
-  const record = await deps.grants.findRefreshToken(sha256Hex(presented));
+  const tokenHash = sha256Hex(presented);
+  const ahead = input.readAhead?.refreshToken;
+  const record = ahead?.hash === tokenHash ? ahead.record : await deps.grants.findRefreshToken(tokenHash);
   if (!record) return refreshError(unknownToken());
   if (record.clientInternalId !== input.client.id) {
     return refreshError(new OAuthError("invalid_grant", "refresh grant client ids mismatch"));

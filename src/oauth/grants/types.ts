@@ -2,6 +2,7 @@ import type { SecretSealer } from "../../security/secret-box.js";
 import type { AuthenticatedClient } from "../client-authentication.js";
 import type { OAuthError } from "../domain/errors.js";
 import type { GrantStore, IdTokenMinter, OAuthClient, RequestOrigin, WriteWithIssue } from "../ports.js";
+import type { ReadAhead } from "../read-ahead.js";
 import type { EventLog } from "../token-request.js";
 import type { TokenResponse } from "../tokens.js";
 
@@ -29,6 +30,8 @@ export interface GrantInput {
   origin?: RequestOrigin | undefined;
   /** Handed to the grant store's redemption or rotation, committed with the tokens. */
   withIssue?: WriteWithIssue | undefined;
+  /** The code or refresh token read with the client (read-ahead.ts); the grant asks the store otherwise. */
+  readAhead?: ReadAhead | undefined;
 }
 
 /** One grant type of the token endpoint (node-oidc-provider's grant module). */

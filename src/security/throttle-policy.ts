@@ -1,0 +1,147 @@
+import { sha256Hex } from "./secrets.js";
+
+/**
+ * Failed-attempt throttling in the database (table `throttle`), so the count holds across nodes.
+ *
+ * Every attempt is reserved before its credentials are checked (issue 16, review finding 2): one
+ * atomic upsert admits it or refuses it and returns its position, the bucket's recent failures plus
+ * the attempts still in flight. An admitted attempt at position n waits baseDelayMs · 2^(n-1),
+ * capped at maxDelayMs, exactly what the n-th attempt of a sequence would wait; so a concurrent
+ * burst is spread out as a sequence would be instead of all reading "no failures". Refused (HTTP
+ * 429 with Retry-After):
+ * - the hard ceiling: from `lockoutAfterFailures` (failures + attempts in flight) on, until
+ *   `lockoutSeconds` after the last failure;
+ * - the capped delay's pace: an attempt that would wait the capped delay while another attempt of
+ *   the bucket is in flight (the policy allows one attempt per capped delay, not many in parallel).
+ * Failures older than `forgetAfterSeconds` no longer count. After the check, the attempt settles:
+ * a failure counts, a success resets the buckets the caller names (and ends every in-flight
+ * reservation of its buckets: a proven credential vouches for its address), anything else only
+ * gives its reservation back.
+ */
+export interface ThrottlePolicy {
+  /** The buckets' key prefix (`login`, `oauth`), so each policy purges its own rows. */
+  namespace: string;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  forgetAfterSeconds: number;
+  lockoutAfterFailures: number;
+  lockoutSeconds: number;
+}
+
+/** The login form and HTTP Basic, per IP and per user: 25 s per attempt from the 8th failure, locked from the 30th. */
+export const LOGIN_THROTTLE: ThrottlePolicy = {
+  namespace: "login",
+  baseDelayMs: 200,
+  maxDelayMs: 25_000,
+  forgetAfterSeconds: 12 * 3600,
+  lockoutAfterFailures: 30,
+  lockoutSeconds: 300,
+};
+
+/**
+ * The OAuth token, revocation and introspection endpoints, per IP, counting what guessing produces
+ * (unknown client, wrong secret, unknown code or refresh token). Gentler than login: the values
+ * guessed are 64 random characters, and many desktop clients behind one NAT presenting refresh
+ * tokens an administrator revoked must not lock each other out (the desktop client times out at 30 s).
+ */
+export const TOKEN_THROTTLE: ThrottlePolicy = {
+  namespace: "oauth",
+  baseDelayMs: 100,
+  maxDelayMs: 10_000,
+  forgetAfterSeconds: 3600,
+  lockoutAfterFailures: 100,
+  lockoutSeconds: 300,
+};
+
+/**
+ * Login Flow v2 starts (`POST /index.php/login/v2`), per IP. Every flow started counts (there is no
+ * wrong answer to fail with): a row per flow is what a flood would cost the database. A person sets
+ * up a client with a few starts; an office behind one address with many more, spaced out: the delay
+ * grows to 5 s (the desktop client waits 30 s), and refusal comes only after 300 starts without a
+ * 10-minute pause (docs/decisions.md "Login Flow v2 throttling").
+ */
+export const LOGIN_FLOW_START_THROTTLE: ThrottlePolicy = {
+  namespace: "flowstart",
+  baseDelayMs: 100,
+  maxDelayMs: 5_000,
+  forgetAfterSeconds: 600,
+  lockoutAfterFailures: 300,
+  lockoutSeconds: 600,
+};
+
+/**
+ * Login Flow v2 polls, per IP, counting only polls of tokens that name no flow (what guessing
+ * produces); polling one's own flow, pending, expired or cancelled, never counts, so a client
+ * polling every few seconds for the flow's 20 minutes is never slowed or refused. The same shape as
+ * the token endpoints: the tokens are 128 random characters.
+ */
+export const LOGIN_FLOW_POLL_THROTTLE: ThrottlePolicy = {
+  namespace: "flowpoll",
+  baseDelayMs: 100,
+  maxDelayMs: 10_000,
+  forgetAfterSeconds: 3600,
+  lockoutAfterFailures: 100,
+  lockoutSeconds: 300,
+};
+
+/**
+ * One bucket an attempt counts in. A `shared` bucket (a client address) is used by many legitimate
+ * clients at once (users behind one NAT, a busy integration): there, attempts in flight add to the
+ * delay only once the bucket has a failure on record, and always to the ceiling. A personal bucket
+ * (a user name) counts them from the first attempt: one user has no reason to send many password
+ * attempts at once.
+ */
+export interface ThrottleBucket {
+  key: string;
+  shared: boolean;
+}
+
+/**
+ * The per-user login bucket. Keyed by the SHA-256 of the user name exactly as the login looks it up
+ * (user names match case-sensitively; the form trims, Basic does not), so the key has a fixed
+ * length whatever name an attacker sends (review finding 10), and the same user always lands in
+ * the same bucket from the form and from Basic.
+ */
+export function loginUserBucket(uid: string): ThrottleBucket {
+  return { key: `${LOGIN_THROTTLE.namespace}:user:${sha256Hex(uid)}`, shared: false };
+}
+
+/** The login form and HTTP Basic count per client address and per user name. */
+export function loginBuckets(ip: string, uid: string): ThrottleBucket[] {
+  return [{ key: `${LOGIN_THROTTLE.namespace}:ip:${ip}`, shared: true }, loginUserBucket(uid)];
+}
+
+/** The token-endpoint family counts per client address. */
+export function tokenBuckets(ip: string): ThrottleBucket[] {
+  return [{ key: `${TOKEN_THROTTLE.namespace}:ip:${ip}`, shared: true }];
+}
+
+/** Login Flow v2 starts count per client address. */
+export function loginFlowStartBuckets(ip: string): ThrottleBucket[] {
+  return [{ key: `${LOGIN_FLOW_START_THROTTLE.namespace}:ip:${ip}`, shared: true }];
+}
+
+/** Login Flow v2 polls count per client address. */
+export function loginFlowPollBuckets(ip: string): ThrottleBucket[] {
+  return [{ key: `${LOGIN_FLOW_POLL_THROTTLE.namespace}:ip:${ip}`, shared: true }];
+}
+
+export function delayForFailures(failures: number, policy: ThrottlePolicy): number {
+  if (failures <= 0) return 0;
+  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(failures - 1, 30));
+}
+
+/** The first position whose delay is the capped one (8 for both policies). */
+export function cappedPosition(policy: ThrottlePolicy): number {
+  let position = 1;
+  while (delayForFailures(position, policy) < policy.maxDelayMs) position++;
+  return position;
+}
+
+/**
+ * After this long an in-flight reservation no longer counts: its attempt has waited the longest
+ * delay and had a minute to finish, so the node that held it crashed or lost the database.
+ */
+export function inFlightForgetSeconds(policy: ThrottlePolicy): number {
+  return Math.ceil(policy.maxDelayMs / 1000) + 60;
+}

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { TestApp } from "../support/app.js";
+import { testDatabaseDialect } from "../support/storage.js";
+import { createOAuthTestApp, exchangeCode, issueCode, PNG, userinfo, WEB_CLIENT } from "./support.js";
+
+/**
+ * Issue 17: UserInfo reads the bearer token, its user and the user's avatar (whether there is one,
+ * and its type) in one statement, so on PostgreSQL a UserInfo request is one round trip instead of
+ * two. The statements are counted through the storage's query observer (every statement sent,
+ * through Kysely or directly on the SQLite handle); the count holds on both databases.
+ */
+describe(`a UserInfo request is one round trip to the database (${testDatabaseDialect})`, () => {
+  let t: TestApp;
+  let accessToken: string;
+  before(async () => {
+    t = await createOAuthTestApp();
+    accessToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
+  });
+  after(() => t.close());
+
+  /** The statements `work` sends, and its result. */
+  async function statementsOf<T>(work: () => Promise<T>): Promise<{ statements: number; result: T }> {
+    let statements = 0;
+    t.services.storage.observeQueries(() => {
+      statements++;
+    });
+    try {
+      return { result: await work(), statements };
+    } finally {
+      t.services.storage.observeQueries(() => {});
+    }
+  }
+
+  it("a PostgreSQL userinfo is one round trip: token, user and avatar in one statement (user without an avatar)", async () => {
+    const { statements, result } = await statementsOf(() => userinfo(t, accessToken));
+    assert.equal(result.statusCode, 200, result.body);
+    assert.deepEqual(result.json(), { sub: "alice", name: "Alice Liddell", email: "alice@example.com" });
+    assert.equal(statements, 1);
+  });
+
+  it("a PostgreSQL userinfo is one round trip: token, user and avatar in one statement (user with an avatar)", async () => {
+    await t.services.avatars.set("alice", PNG);
+    try {
+      const { statements, result } = await statementsOf(() => userinfo(t, accessToken));
+      assert.equal(result.statusCode, 200, result.body);
+      assert.equal(result.json().picture, "http://localhost:80/remote.php/dav/avatars/alice/96.png");
+      assert.equal(statements, 1);
+    } finally {
+      await t.services.avatars.remove("alice");
+    }
+  });
+
+  it("an OpenID Connect userinfo is one round trip too, its picture claim from the avatar read with the token", async () => {
+    const openId = (await exchangeCode(t, await issueCode(t, WEB_CLIENT, { scope: "openid profile" }))).json();
+    await t.services.avatars.set("alice", PNG);
+    try {
+      const { statements, result } = await statementsOf(() => userinfo(t, openId.access_token));
+      assert.equal(result.statusCode, 200, result.body);
+      assert.equal(result.json().picture, "http://localhost:80/remote.php/dav/avatars/alice/96.png");
+      assert.equal(statements, 1);
+    } finally {
+      await t.services.avatars.remove("alice");
+    }
+    assert.equal((await userinfo(t, openId.access_token)).json().picture, undefined);
+  });
+
+  it("the avatar read with the token is the current one: removed, the next answer has no picture", async () => {
+    await t.services.avatars.set("alice", PNG);
+    assert.ok((await userinfo(t, accessToken)).json().picture);
+    await t.services.avatars.remove("alice");
+    assert.equal((await userinfo(t, accessToken)).json().picture, undefined);
+  });
+});
