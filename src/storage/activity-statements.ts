@@ -2,10 +2,9 @@ import type { StreamPageQuery } from "./activity-store.js";
 import type { Db } from "./database.js";
 import { PreparedQuery } from "./prepared.js";
 
-/** The page's key columns: in every stream index, so the range scan needs no row (activity-store.ts). */
+/** A page's key: in every stream index, so the range scan needs no row (activity-store.ts). */
 export interface PageKey {
   activity_id: number;
-  timestamp: number;
 }
 
 /** Display names are looked up for at most this many users with a statement prepared per count. */
@@ -78,15 +77,15 @@ export class ActivityStatements {
     this.firstKnown = { asc: first("asc"), desc: first("desc") };
   }
 
-  /** The keys of one page: the same conditions and order as ActivityStore.pageQuery. */
-  async pageKeys(query: StreamPageQuery): Promise<PageKey[]> {
+  /** The ids of one page's rows, in order: the same conditions and order as ActivityStore.pageQuery. */
+  async pageIds(query: StreamPageQuery): Promise<number[]> {
     const shape = pageShape(query);
     let statement = this.pageKeyStatements.get(shape);
     if (!statement) {
       statement = this.buildPageKeys(query);
       this.pageKeyStatements.set(shape, statement);
     }
-    return (await statement.execute(this.db, pageValues(query))).rows;
+    return statement.column(this.db, pageValues(query), "activity_id");
   }
 
   private buildPageKeys(shape: StreamPageQuery): PreparedQuery<Record<string, unknown>, PageKey> {
@@ -115,7 +114,7 @@ export class ActivityStatements {
         );
       }
       return q
-        .select(["activity_id", "timestamp"])
+        .select("activity_id")
         .orderBy("timestamp", shape.sort)
         .orderBy("activity_id", shape.sort)
         .limit(slot("fetch") as number);
