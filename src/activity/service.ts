@@ -7,6 +7,7 @@ import { activityErrorMessage, fail, ok, type Result } from "./domain/errors.js"
 import { type FilterDefinition, listedFilters } from "./domain/filters.js";
 import { IDEMPOTENCY_KEY_LIFETIME_SECONDS, type Publisher } from "./domain/idempotency.js";
 import type { ListQuery } from "./domain/page.js";
+import { PageExpectations } from "./domain/page-expectations.js";
 import type { RenderContext } from "./domain/prepared-text.js";
 import { effectiveStreamSettings, parseStreamSettingsUpdate, type StreamSettings } from "./domain/stream-settings.js";
 import { listActivities, renderRows, type StreamPage, streamEntries } from "./list-activities.js";
@@ -21,6 +22,8 @@ const CLOSE_ARRAY = Buffer.from("]");
 export class ActivityService {
   /** Per process: what it holds is checked against the database on every page (element-json.ts). */
   private readonly elementJson = new ElementJsonCache();
+  /** Per process: what each reader's last page needed, read with the next (page-expectations.ts). */
+  private readonly pageExpectations = new PageExpectations();
 
   constructor(
     readonly store: ActivityStore,
@@ -53,7 +56,7 @@ export class ActivityService {
 
   /** A page of the stream, rendered in `language` (the reader's; English when absent). */
   list(uid: string, query: ListQuery, baseUrl: string, language?: string): Promise<Result<StreamPage>> {
-    return listActivities(this.store, uid, query, baseUrl, language);
+    return listActivities(this.store, uid, query, baseUrl, language, this.pageExpectations);
   }
 
   /** A page's elements with their segments (the web page, the XML answer). */

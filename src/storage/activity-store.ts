@@ -3,8 +3,9 @@ import { BoundedCache } from "../activity/domain/bounded-cache.js";
 import type { KeysetBound, SortOrder } from "../activity/domain/cursor.js";
 import type { NewActivity } from "../activity/domain/event.js";
 import type { StreamSelection } from "../activity/domain/filters.js";
+import { PostgresPageStatements } from "./activity-postgres-page.js";
 import { ActivityStatements } from "./activity-statements.js";
-import type { Db, DbOrTx } from "./database.js";
+import type { Db, DbOrTx, Dialect } from "./database.js";
 import { transaction } from "./prepared.js";
 import type { ActivityTable } from "./schema/activity.js";
 
@@ -21,6 +22,30 @@ export interface StreamPageQuery {
   fetch: number;
 }
 
+/** A page with what it needs besides its rows: ActivityStore.streamRead. */
+export interface StreamReadQuery extends Omit<StreamPageQuery, "hiddenTypes"> {
+  /** The stream-settings rule (activity/domain): the types to skip, given the user's stored choices. */
+  hiddenTypesOf(stored: ReadonlyMap<string, boolean>): readonly string[];
+  /**
+   * The types expected to be hidden (those of the user's previous page): on PostgreSQL the page is
+   * read with the settings, in one statement, for these; when the settings say otherwise it is read
+   * again. Never decides what is served, only whether a second statement is needed.
+   */
+  expectedHiddenTypes: readonly string[];
+  /** Users whose display names are read with the page (those the previous page named). */
+  names: readonly string[];
+}
+
+export interface StreamRead {
+  /** The user's stored stream settings (type → shown). */
+  settings: Map<string, boolean>;
+  /** The hidden types the page was read with: hiddenTypesOf(settings). */
+  hiddenTypes: readonly string[];
+  rows: ActivityRow[];
+  /** Display names of the users asked for (query.names) that exist. */
+  names: Map<string, string>;
+}
+
 /** Rows per INSERT statement: 16 columns × 500 stays below SQLite's 32 766 bound variables. */
 const INSERT_CHUNK = 500;
 
@@ -35,9 +60,16 @@ export const ACTIVITY_ROW_CACHE_SIZE = 10_000;
 export class ActivityStore {
   private readonly rowCache = new BoundedCache<number, ActivityRow>(ACTIVITY_ROW_CACHE_SIZE);
   private readonly statements: ActivityStatements;
+  /** PostgreSQL: a page's reads in one round trip (activity-postgres-page.ts). */
+  private readonly postgresPage: PostgresPageStatements | undefined;
 
-  constructor(private readonly db: Db) {
+  /** Without `dialect` every read is a statement of its own, which is correct on both databases. */
+  constructor(
+    private readonly db: Db,
+    dialect?: Dialect,
+  ) {
     this.statements = new ActivityStatements(db);
+    this.postgresPage = dialect === "postgres" ? new PostgresPageStatements(db) : undefined;
   }
 
   /** All rows in one transaction (every row or none); returns their ids in input order. */
@@ -109,6 +141,27 @@ export class ActivityStore {
     return this.rowsFor(query, await this.statements.pageIds(query));
   }
 
+  /**
+   * A page, the user's stream settings (whose hidden types it skips) and the display names of the
+   * users the caller expects it to name (issue 17). Everything is read now, from the database: on
+   * SQLite as three statements, on PostgreSQL as one (one round trip; a second when the hidden
+   * types expected were not the settings' ones).
+   */
+  async streamRead(query: StreamReadQuery): Promise<StreamRead> {
+    if (!this.postgresPage) {
+      const settings = await this.streamSettings(query.uid);
+      const hiddenTypes = query.hiddenTypesOf(settings);
+      const rows = await this.page({ ...query, hiddenTypes });
+      return { settings, hiddenTypes, rows, names: await this.displayNames(query.names) };
+    }
+    const read = await this.postgresPage.read({ ...query, hiddenTypes: query.expectedHiddenTypes }, query.names);
+    const settings = new Map(read.settings.map(([type, enabled]) => [type, enabled === 1]));
+    const hiddenTypes = query.hiddenTypesOf(settings);
+    const pageQuery = { ...query, hiddenTypes };
+    const ids = sameTypes(hiddenTypes, query.expectedHiddenTypes) ? read.ids : await this.statements.pageIds(pageQuery);
+    return { settings, hiddenTypes, rows: await this.rowsFor(pageQuery, ids), names: new Map(read.names) };
+  }
+
   /** The page of `ids` (read by `query` just now): from the row cache when it holds every row. */
   private async rowsFor(query: StreamPageQuery, ids: readonly number[]): Promise<ActivityRow[]> {
     const rows: ActivityRow[] = [];
@@ -175,6 +228,7 @@ export class ActivityStore {
     return found;
   }
 
+  /** Display names of these users (those that exist). */
   async displayNames(uids: readonly string[]): Promise<Map<string, string>> {
     if (uids.length === 0) return new Map();
     const rows = await this.statements.displayNames(uids);
@@ -198,4 +252,8 @@ export class ActivityStore {
       }
     });
   }
+}
+
+function sameTypes(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((type, i) => type === b[i]);
 }
