@@ -147,9 +147,7 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
   // so it cannot interleave with another query: what Kysely's connection mutex guards is a
   // transaction spanning awaits, and while one is open (`inTransaction`) the statement waits its
   // turn through Kysely like any other.
-  executeDirectlyOn(db, (text, parameters, pluck) =>
-    sqlite.inTransaction ? undefined : runDirectly(text, parameters, pluck),
-  );
+  executeDirectlyOn(db, (text, parameters, pluck) => (sqlite.inTransaction ? undefined : runDirectly(text, parameters, pluck)));
   // A transaction holds Kysely's connection (so every other query waits for it, as above) and runs
   // its own statements on the handle; Kysely's transaction machinery cost ≈ 2 µs a statement.
   const begin = sqlite.prepare("begin");
