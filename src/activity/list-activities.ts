@@ -4,8 +4,8 @@ import { type StreamEntry, toStreamEntry } from "./domain/element.js";
 import { fail, ok, type Result } from "./domain/errors.js";
 import { findFilter, streamDisabled } from "./domain/filters.js";
 import { type ActivityGroup, groupActivities, type StoredActivity } from "./domain/grouping.js";
+import { LastPages, type PageExpectation, type PageRendering } from "./domain/last-pages.js";
 import { cutPage, etagOf, type ListQuery, nextPageQuery } from "./domain/page.js";
-import { PageExpectations } from "./domain/page-expectations.js";
 import { decodeParameters, type Parameter } from "./domain/parameters.js";
 import type { RenderContext } from "./domain/prepared-text.js";
 import { effectiveStreamSettings, hiddenTypes } from "./domain/stream-settings.js";
@@ -137,8 +137,8 @@ const hiddenTypesOf = (stored: ReadonlyMap<string, boolean>) => hiddenTypes(effe
 /**
  * One page of a user's stream. Checks in upstream's order (research §1.5): filter (404), stream
  * settings (204), `since` of another user (403); the caller then answers 304 or 200. The settings,
- * the page and the display names are read together (store.streamRead), for what `expectations`
- * says the reader's previous page of this filter needed; any name it did not foresee is read after.
+ * the page and the display names are read together (store.streamRead), for what the reader's
+ * previous page of this filter needed (`lastPages`); any name it did not foresee is read after.
  */
 export async function listActivities(
   store: ActivityStore,
@@ -147,7 +147,7 @@ export async function listActivities(
   baseUrl: string,
   /** The reader's language (issue 19); the stored activities stay untranslated. */
   language?: string,
-  expectations: PageExpectations = new PageExpectations(),
+  lastPages: LastPages = new LastPages(),
 ): Promise<Result<StreamPage>> {
   const filter = findFilter(query.filter);
   if (!filter) return fail({ code: "unknown_filter", filter: query.filter });
@@ -159,7 +159,7 @@ export async function listActivities(
     return fail({ code: "foreign_since", since: query.since ?? 0 });
   }
   const selection = filter.select(query);
-  const expected = expectations.of(uid, filter.id);
+  const expected = lastPages.expectation(uid, filter.id);
   const read = await store.streamRead({
     uid,
     selection,
@@ -177,18 +177,55 @@ export async function listActivities(
   const unfiltered = Object.keys(selection).length === 0 && read.hiddenTypes.length === 0;
   const firstKnown = since.kind === "bound" ? undefined : await firstKnownOf(store, uid, query.sort, { unfiltered, fetched });
   const cut = cutPage(fetched, query.limit);
-  const { groups, context, named } = await groupRows(store, cut.rows, baseUrl, true, language, {
-    asked: expected.names,
-    names: read.names,
-  });
-  expectations.remember(uid, filter.id, { hiddenTypes: read.hiddenTypes, names: named });
+  const page = { rows: cut.rows, baseUrl, language, names: read.names };
+  const rendering =
+    lastPages.rendering(uid, filter.id, expected, page) ??
+    (await groupPage(store, page, expected, (named, made) =>
+      lastPages.remember(uid, filter.id, { hiddenTypes: read.hiddenTypes, names: named }, made),
+    ));
   return ok({
     query,
-    groups,
-    context,
+    groups: rendering.groups,
+    context: renderContext(baseUrl, language, rendering),
     lastGiven: cut.lastGiven,
     firstKnown,
     nextQuery: cut.hasMore && cut.lastGiven !== undefined ? nextPageQuery(query, cut.lastGiven) : undefined,
-    etag: etagOf(groups.map((group) => group.members[0]!.activity_id)),
+    etag: rendering.etag,
   });
+}
+
+/** Groups a page's rows (reading the names `expected` did not foresee) and tells `remember` the result. */
+async function groupPage(
+  store: ActivityStore,
+  page: { rows: readonly ActivityRow[]; baseUrl: string; language: string | undefined; names: Map<string, string> },
+  expected: PageExpectation,
+  remember: (named: string[], rendering: PageRendering) => void,
+): Promise<PageRendering> {
+  const { groups, context, named } = await groupRows(store, page.rows, page.baseUrl, true, page.language, {
+    asked: expected.names,
+    names: page.names,
+  });
+  const rendering: PageRendering = {
+    rows: page.rows,
+    baseUrl: page.baseUrl,
+    language: page.language,
+    named,
+    nameValues: named.map(context.displayName),
+    groups,
+    etag: etagOf(groups.map((group) => group.members[0]!.activity_id)),
+  };
+  remember(named, rendering);
+  return rendering;
+}
+
+/** The context a rendering's names were read in: each name it shows, as rendered (checked current). */
+function renderContext(baseUrl: string, language: string | undefined, rendering: PageRendering): RenderContext {
+  return {
+    baseUrl,
+    language,
+    displayName(uid) {
+      const i = rendering.named.indexOf(uid);
+      return i < 0 ? undefined : rendering.nameValues[i];
+    },
+  };
 }

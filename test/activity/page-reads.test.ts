@@ -107,6 +107,31 @@ describe("a stream page's reads", () => {
     assert.match(page[0].subject_prepared, /display-name="Gina Renamed"/);
   });
 
+  it("a poll of an unchanged stream answers the same bytes as the first, with and without previews, each element of the previews form being the plain one plus an empty previews list", async () => {
+    await publish(t, [sharedBy("ivan", "frank"), fileEvent("ivan", { object_name: '/"quoted" & <b>.txt' })]);
+    const plain = await get(t, `${API}?format=json`, ivan);
+    const previews = await get(t, `${API}?format=json&previews=true`, ivan);
+    assert.equal((await get(t, `${API}?format=json`, ivan)).body, plain.body);
+    assert.equal((await get(t, `${API}?format=json&previews=true`, ivan)).body, previews.body);
+    assert.equal(
+      previews.body,
+      JSON.stringify({ ocs: { ...JSON.parse(plain.body).ocs, data: ocsData(plain).map((e) => ({ ...e, previews: [] })) } }),
+    );
+    const xml = await get(t, `${API}?format=xml&previews=true`, ivan);
+    assert.match(xml.body, /<previews><\/previews><\/element>/);
+  });
+
+  it("a poll after a rename on another node is rendered afresh, though its rows are the same", async () => {
+    await publish(t, sharedBy("ivan", "gina"));
+    await other.services.users.updateProfile("gina", { displayName: "Gina Before" });
+    const before = await get(t, `${API}?format=json`, ivan);
+    assert.equal((await get(t, `${API}?format=json`, ivan)).body, before.body);
+    await other.services.users.updateProfile("gina", { displayName: "Gina After" });
+    const after = await get(t, `${API}?format=json`, ivan);
+    assert.equal(after.body, before.body.replaceAll("Gina Before", "Gina After"));
+    assert.equal(after.headers.etag, before.headers.etag);
+  });
+
   it("a stream whose types are all switched off answers 204, even when since is another user's activity", async () => {
     await t.services.users.create({ uid: "judy" });
     const judy = await basicAuthFor(t, "judy");
