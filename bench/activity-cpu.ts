@@ -3,8 +3,9 @@
  * limit 50), timed with process.cpuUsage. For paired A/B comparisons of two builds on this busy
  * machine: run it alternately on each build's dist/ (a copy of the other build under the worktree,
  * e.g. `.tmp/before/dist`, resolves the same node_modules). It also prints a digest of the answers
- * to a varied stream (grouping, collections, messages, escaping, federated ids, unknown subjects),
- * so that two builds can be shown to answer byte for byte the same.
+ * to a varied stream (grouping, collections, messages, escaping, federated ids, unknown subjects,
+ * previews; each asked twice, the second from the caches), so that two builds can be shown to
+ * answer byte for byte the same.
  *
  *   node --import tsx bench/activity-cpu.ts [dist dir (dist)] [requests (2000)]
  *   KEYSTREAM_TEST_DATABASE_URL=postgres://… node --import tsx bench/activity-cpu.ts   # on PostgreSQL
@@ -177,9 +178,11 @@ async function main(): Promise<void> {
       "/ocs/v2.php/apps/activity/api/v2/activity/all?format=xml&limit=5",
       "/index.php/apps/activity/api/v2/activity/self?format=json&limit=3&sort=asc",
       "/ocs/v2.php/apps/activity/api/v2/activity/all?format=json&limit=2",
+      "/ocs/v2.php/apps/activity/api/v2/activity/all?format=json&previews=true&limit=50",
     ];
+    // Each twice: the second answer may come from the caches the first filled.
     for (const [target, bearer] of [
-      ...answers.map((a) => [a, mixedToken!] as const),
+      ...answers.flatMap((a) => [[a, mixedToken!] as const, [a, mixedToken!] as const]),
       [`${url.replace("limit=50", "limit=7")}`, token!] as const,
     ]) {
       const response = await get(target, bearer);

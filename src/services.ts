@@ -104,7 +104,7 @@ export function createServices(options: ServiceOptions): Services {
       await sessions.deleteExpired();
     },
   });
-  const activity = new ActivityService(new ActivityStore(db), new IdempotencyStore(db), clock, () =>
+  const activity = new ActivityService(new ActivityStore(db, storage.dialect), new IdempotencyStore(db), clock, () =>
     settings.get("activity_expire_days"),
   );
   const loginThrottle = new Throttle(db, clock, LOGIN_THROTTLE);

@@ -4,6 +4,7 @@ import { type StreamEntry, toStreamEntry } from "./domain/element.js";
 import { fail, ok, type Result } from "./domain/errors.js";
 import { findFilter, streamDisabled } from "./domain/filters.js";
 import { type ActivityGroup, groupActivities, type StoredActivity } from "./domain/grouping.js";
+import { LastPages, type PageExpectation, type PageRendering } from "./domain/last-pages.js";
 import { cutPage, etagOf, type ListQuery, nextPageQuery } from "./domain/page.js";
 import { decodeParameters, type Parameter } from "./domain/parameters.js";
 import type { RenderContext } from "./domain/prepared-text.js";
@@ -66,14 +67,24 @@ function userIdsIn(params: readonly Parameter[], into: Set<string>): void {
   }
 }
 
-/** Rows → grouped elements, and the context to render them in (display names looked up once for the page). */
+/** Display names already read for the page: `names` holds those of `asked` that exist. */
+interface NamesRead {
+  asked: readonly string[];
+  names: Map<string, string>;
+}
+
+/**
+ * Rows → grouped elements, the context to render them in, and the users they name (display
+ * names read once for the page: those not in `read` now).
+ */
 export async function groupRows(
   store: ActivityStore,
   rows: readonly ActivityRow[],
   baseUrl: string,
   group = true,
   language?: string,
-): Promise<{ groups: ActivityGroup[]; context: RenderContext }> {
+  read: NamesRead = { asked: [], names: new Map() },
+): Promise<{ groups: ActivityGroup[]; context: RenderContext; named: string[] }> {
   const activities = rows.map(decodeCached);
   const groups = group
     ? groupActivities(activities)
@@ -83,8 +94,10 @@ export async function groupRows(
     userIdsIn(group.subjectparams, uids);
     userIdsIn(group.members[0]!.messageparams, uids);
   }
-  const names = await store.displayNames([...uids]);
-  return { groups, context: { baseUrl, language, displayName: (uid: string) => names.get(uid) } };
+  const named = [...uids];
+  const unread = named.filter((uid) => !read.asked.includes(uid));
+  const names = unread.length === 0 ? read.names : new Map([...read.names, ...(await store.displayNames(unread))]);
+  return { groups, context: { baseUrl, language, displayName: (uid: string) => names.get(uid) }, named };
 }
 
 /** Rows → grouped, rendered entries. */
@@ -118,9 +131,14 @@ async function firstKnownOf(
   return page.unfiltered ? page.fetched[0]?.activity_id : store.firstKnown(uid, sort);
 }
 
+/** The stream-settings rule as the store applies it: the types the stored choices hide. */
+const hiddenTypesOf = (stored: ReadonlyMap<string, boolean>) => hiddenTypes(effectiveStreamSettings(stored));
+
 /**
  * One page of a user's stream. Checks in upstream's order (research §1.5): filter (404), stream
- * settings (204), `since` of another user (403); the caller then answers 304 or 200.
+ * settings (204), `since` of another user (403); the caller then answers 304 or 200. The settings,
+ * the page and the display names are read together (store.streamRead), for what the reader's
+ * previous page of this filter needed (`lastPages`); any name it did not foresee is read after.
  */
 export async function listActivities(
   store: ActivityStore,
@@ -129,36 +147,85 @@ export async function listActivities(
   baseUrl: string,
   /** The reader's language (issue 19); the stored activities stay untranslated. */
   language?: string,
+  lastPages: LastPages = new LastPages(),
 ): Promise<Result<StreamPage>> {
   const filter = findFilter(query.filter);
   if (!filter) return fail({ code: "unknown_filter", filter: query.filter });
-  const settings = effectiveStreamSettings(await store.streamSettings(uid));
-  if (streamDisabled(filter, settings)) return fail({ code: "stream_disabled", filter: filter.id });
-
   const sinceRow = query.since === undefined ? undefined : await store.findPosition(query.since);
   const since = resolveSince(query.since, sinceRow, uid, query.sort);
-  if (since.kind === "foreign") return fail({ code: "foreign_since", since: query.since ?? 0 });
+  if (since.kind === "foreign") {
+    const settings = effectiveStreamSettings(await store.streamSettings(uid));
+    if (streamDisabled(filter, settings)) return fail({ code: "stream_disabled", filter: filter.id });
+    return fail({ code: "foreign_since", since: query.since ?? 0 });
+  }
   const selection = filter.select(query);
-  const hidden = hiddenTypes(settings);
-  const fetched = await store.page({
+  const expected = lastPages.expectation(uid, filter.id);
+  const read = await store.streamRead({
     uid,
     selection,
     bound: since.kind === "bound" ? since.bound : undefined,
     sort: query.sort,
-    hiddenTypes: hidden,
     fetch: query.limit + 1,
+    hiddenTypesOf,
+    expectedHiddenTypes: expected.hiddenTypes,
+    names: expected.names,
   });
-  const unfiltered = Object.keys(selection).length === 0 && hidden.length === 0;
+  if (streamDisabled(filter, effectiveStreamSettings(read.settings))) {
+    return fail({ code: "stream_disabled", filter: filter.id });
+  }
+  const fetched = read.rows;
+  const unfiltered = Object.keys(selection).length === 0 && read.hiddenTypes.length === 0;
   const firstKnown = since.kind === "bound" ? undefined : await firstKnownOf(store, uid, query.sort, { unfiltered, fetched });
   const cut = cutPage(fetched, query.limit);
-  const { groups, context } = await groupRows(store, cut.rows, baseUrl, true, language);
+  const page = { rows: cut.rows, baseUrl, language, names: read.names };
+  const rendering =
+    lastPages.rendering(uid, filter.id, expected, page) ??
+    (await groupPage(store, page, expected, (named, made) =>
+      lastPages.remember(uid, filter.id, { hiddenTypes: read.hiddenTypes, names: named }, made),
+    ));
   return ok({
     query,
-    groups,
-    context,
+    groups: rendering.groups,
+    context: renderContext(baseUrl, language, rendering),
     lastGiven: cut.lastGiven,
     firstKnown,
     nextQuery: cut.hasMore && cut.lastGiven !== undefined ? nextPageQuery(query, cut.lastGiven) : undefined,
-    etag: etagOf(groups.map((group) => group.members[0]!.activity_id)),
+    etag: rendering.etag,
   });
+}
+
+/** Groups a page's rows (reading the names `expected` did not foresee) and tells `remember` the result. */
+async function groupPage(
+  store: ActivityStore,
+  page: { rows: readonly ActivityRow[]; baseUrl: string; language: string | undefined; names: Map<string, string> },
+  expected: PageExpectation,
+  remember: (named: string[], rendering: PageRendering) => void,
+): Promise<PageRendering> {
+  const { groups, context, named } = await groupRows(store, page.rows, page.baseUrl, true, page.language, {
+    asked: expected.names,
+    names: page.names,
+  });
+  const rendering: PageRendering = {
+    rows: page.rows,
+    baseUrl: page.baseUrl,
+    language: page.language,
+    named,
+    nameValues: named.map(context.displayName),
+    groups,
+    etag: etagOf(groups.map((group) => group.members[0]!.activity_id)),
+  };
+  remember(named, rendering);
+  return rendering;
+}
+
+/** The context a rendering's names were read in: each name it shows, as rendered (checked current). */
+function renderContext(baseUrl: string, language: string | undefined, rendering: PageRendering): RenderContext {
+  return {
+    baseUrl,
+    language,
+    displayName(uid) {
+      const i = rendering.named.indexOf(uid);
+      return i < 0 ? undefined : rendering.nameValues[i];
+    },
+  };
 }

@@ -1,8 +1,21 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type ActivityError, activityErrorMessage } from "../activity/domain/errors.js";
+import type { JsonEnvelope } from "../activity/service.js";
 import { toXml } from "./ocs.js";
 
-const CLOSE_ENVELOPE = Buffer.from("}}");
+/** The OCS envelope of a JSON answer by status: the same objects every time (ActivityService.answerJson keys on them). */
+const envelopes = new Map<number, JsonEnvelope & { headText: string }>();
+
+function jsonEnvelope(status: number, meta: object): JsonEnvelope & { headText: string } {
+  let envelope = envelopes.get(status);
+  if (!envelope) {
+    // The same text as JSON.stringify({ ocs: { meta, data } }) around the data's own serialisation.
+    const headText = `{"ocs":{"meta":${JSON.stringify(meta)},"data":`;
+    envelope = { head: Buffer.from(headText), headText, tail: Buffer.from("}}") };
+    envelopes.set(status, envelope);
+  }
+  return envelope;
+}
 
 /**
  * The one place activity errors become HTTP (research §1.5): unknown filter → 404, `since` of
@@ -36,13 +49,14 @@ export function sendActivityOcs(request: FastifyRequest, reply: FastifyReply, da
 }
 
 /**
- * sendActivityOcs for data that can also be given as its JSON text, or that text's UTF-8 pieces
- * (the stream's elements, rendered from a cache): only the form the answer uses is made.
+ * sendActivityOcs for data that can also be given as its JSON text, or as the whole answer's bytes
+ * made around the data with the given envelope (the stream's elements, rendered from caches): only
+ * the form the answer uses is made.
  */
 export function sendActivityStream(
   request: FastifyRequest,
   reply: FastifyReply,
-  data: { value(): unknown; json(): string | readonly Buffer[] },
+  data: { value(): unknown; json(envelope: JsonEnvelope): string | Buffer },
   status = 200,
 ): FastifyReply {
   const ok = status >= 200 && status < 300;
@@ -56,10 +70,8 @@ export function sendActivityStream(
       .header("content-type", "application/xml; charset=utf-8")
       .send(`<?xml version="1.0"?>\n<ocs>${toXml({ meta, data: data.value() })}</ocs>\n`);
   }
-  // The same text as JSON.stringify({ ocs: { meta, data } }), with the data's own serialisation.
   reply.header("content-type", "application/json; charset=utf-8");
-  const json = data.json();
-  const head = `{"ocs":{"meta":${JSON.stringify(meta)},"data":`;
-  if (typeof json === "string") return reply.send(`${head}${json}}}`);
-  return reply.send(Buffer.concat([Buffer.from(head), ...json, CLOSE_ENVELOPE]));
+  const envelope = jsonEnvelope(status, meta);
+  const json = data.json(envelope);
+  return reply.send(typeof json === "string" ? `${envelope.headText}${json}}}` : json);
 }

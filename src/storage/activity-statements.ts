@@ -1,18 +1,17 @@
 import type { StreamPageQuery } from "./activity-store.js";
 import type { Db } from "./database.js";
-import { PreparedQuery } from "./prepared.js";
+import { PreparedQuery, type SlotFactory } from "./prepared.js";
 
-/** The page's key columns: in every stream index, so the range scan needs no row (activity-store.ts). */
+/** A page's key: in every stream index, so the range scan needs no row (activity-store.ts). */
 export interface PageKey {
   activity_id: number;
-  timestamp: number;
 }
 
 /** Display names are looked up for at most this many users with a statement prepared per count. */
 const PREPARED_NAME_COUNTS = 8;
 
 /** What makes two page queries the same statement: which conditions it has, not their values. */
-function pageShape(query: StreamPageQuery): string {
+export function pageShape(query: StreamPageQuery): string {
   const { selection, bound } = query;
   return [
     selection.isSelf === undefined ? "" : "self",
@@ -24,8 +23,8 @@ function pageShape(query: StreamPageQuery): string {
   ].join("/");
 }
 
-/** A page query's values, by the slot names of pageKeys' statements. */
-function pageValues(query: StreamPageQuery): Record<string, unknown> {
+/** A page query's values, by the slot names of pageRange. */
+export function pageValues(query: StreamPageQuery): Record<string, unknown> {
   const values: Record<string, unknown> = {
     uid: query.uid,
     isSelf: query.selection.isSelf,
@@ -40,6 +39,40 @@ function pageValues(query: StreamPageQuery): Record<string, unknown> {
     values[`hidden${i}`] = type;
   });
   return values;
+}
+
+/**
+ * A page's conditions and order on the user's rows, with its values in slots (pageValues' names):
+ * the range every page statement scans (see ActivityStore.pageRange for the built form).
+ */
+export function pageRange(db: Db, shape: StreamPageQuery, slot: SlotFactory<Record<string, unknown>>) {
+  const { selection, bound } = shape;
+  let q = db.selectFrom("activity").where("affecteduser", "=", slot("uid") as string);
+  if (selection.isSelf !== undefined) q = q.where("is_self", "=", slot("isSelf") as number);
+  if (selection.category !== undefined) q = q.where("category", "=", slot("category") as string);
+  if (selection.object !== undefined) {
+    q = q.where("object_type", "=", slot("objectType") as string).where("object_id", "=", slot("objectId") as number);
+  }
+  if (bound) {
+    q = q.where(({ eb, refTuple, tuple }) =>
+      eb(
+        refTuple("timestamp", "activity_id"),
+        bound.comparison,
+        tuple(slot("boundTimestamp") as number, slot("boundId") as number),
+      ),
+    );
+  }
+  if (shape.hiddenTypes.length > 0) {
+    q = q.where(
+      "type",
+      "not in",
+      shape.hiddenTypes.map((_, i) => slot(`hidden${i}`) as string),
+    );
+  }
+  return q
+    .orderBy("timestamp", shape.sort)
+    .orderBy("activity_id", shape.sort)
+    .limit(slot("fetch") as number);
 }
 
 /**
@@ -78,48 +111,19 @@ export class ActivityStatements {
     this.firstKnown = { asc: first("asc"), desc: first("desc") };
   }
 
-  /** The keys of one page: the same conditions and order as ActivityStore.pageQuery. */
-  async pageKeys(query: StreamPageQuery): Promise<PageKey[]> {
+  /** The ids of one page's rows, in order: the same conditions and order as ActivityStore.pageQuery. */
+  async pageIds(query: StreamPageQuery): Promise<number[]> {
     const shape = pageShape(query);
     let statement = this.pageKeyStatements.get(shape);
     if (!statement) {
       statement = this.buildPageKeys(query);
       this.pageKeyStatements.set(shape, statement);
     }
-    return (await statement.execute(this.db, pageValues(query))).rows;
+    return statement.column(this.db, pageValues(query), "activity_id");
   }
 
   private buildPageKeys(shape: StreamPageQuery): PreparedQuery<Record<string, unknown>, PageKey> {
-    return new PreparedQuery<Record<string, unknown>, PageKey>((slot) => {
-      const { selection, bound } = shape;
-      let q = this.db.selectFrom("activity").where("affecteduser", "=", slot("uid") as string);
-      if (selection.isSelf !== undefined) q = q.where("is_self", "=", slot("isSelf") as number);
-      if (selection.category !== undefined) q = q.where("category", "=", slot("category") as string);
-      if (selection.object !== undefined) {
-        q = q.where("object_type", "=", slot("objectType") as string).where("object_id", "=", slot("objectId") as number);
-      }
-      if (bound) {
-        q = q.where(({ eb, refTuple, tuple }) =>
-          eb(
-            refTuple("timestamp", "activity_id"),
-            bound.comparison,
-            tuple(slot("boundTimestamp") as number, slot("boundId") as number),
-          ),
-        );
-      }
-      if (shape.hiddenTypes.length > 0) {
-        q = q.where(
-          "type",
-          "not in",
-          shape.hiddenTypes.map((_, i) => slot(`hidden${i}`) as string),
-        );
-      }
-      return q
-        .select(["activity_id", "timestamp"])
-        .orderBy("timestamp", shape.sort)
-        .orderBy("activity_id", shape.sort)
-        .limit(slot("fetch") as number);
-    });
+    return new PreparedQuery<Record<string, unknown>, PageKey>((slot) => pageRange(this.db, shape, slot).select("activity_id"));
   }
 
   /** Display names of these users (those that exist). */

@@ -3,8 +3,9 @@ import { BoundedCache } from "../activity/domain/bounded-cache.js";
 import type { KeysetBound, SortOrder } from "../activity/domain/cursor.js";
 import type { NewActivity } from "../activity/domain/event.js";
 import type { StreamSelection } from "../activity/domain/filters.js";
+import { PostgresPageStatements } from "./activity-postgres-page.js";
 import { ActivityStatements } from "./activity-statements.js";
-import type { Db, DbOrTx } from "./database.js";
+import type { Db, DbOrTx, Dialect } from "./database.js";
 import { transaction } from "./prepared.js";
 import type { ActivityTable } from "./schema/activity.js";
 
@@ -21,6 +22,30 @@ export interface StreamPageQuery {
   fetch: number;
 }
 
+/** A page with what it needs besides its rows: ActivityStore.streamRead. */
+export interface StreamReadQuery extends Omit<StreamPageQuery, "hiddenTypes"> {
+  /** The stream-settings rule (activity/domain): the types to skip, given the user's stored choices. */
+  hiddenTypesOf(stored: ReadonlyMap<string, boolean>): readonly string[];
+  /**
+   * The types expected to be hidden (those of the user's previous page): on PostgreSQL the page is
+   * read with the settings, in one statement, for these; when the settings say otherwise it is read
+   * again. Never decides what is served, only whether a second statement is needed.
+   */
+  expectedHiddenTypes: readonly string[];
+  /** Users whose display names are read with the page (those the previous page named). */
+  names: readonly string[];
+}
+
+export interface StreamRead {
+  /** The user's stored stream settings (type → shown). */
+  settings: Map<string, boolean>;
+  /** The hidden types the page was read with: hiddenTypesOf(settings). */
+  hiddenTypes: readonly string[];
+  rows: ActivityRow[];
+  /** Display names of the users asked for (query.names) that exist. */
+  names: Map<string, string>;
+}
+
 /** Rows per INSERT statement: 16 columns × 500 stays below SQLite's 32 766 bound variables. */
 const INSERT_CHUNK = 500;
 
@@ -35,9 +60,16 @@ export const ACTIVITY_ROW_CACHE_SIZE = 10_000;
 export class ActivityStore {
   private readonly rowCache = new BoundedCache<number, ActivityRow>(ACTIVITY_ROW_CACHE_SIZE);
   private readonly statements: ActivityStatements;
+  /** PostgreSQL: a page's reads in one round trip (activity-postgres-page.ts). */
+  private readonly postgresPage: PostgresPageStatements | undefined;
 
-  constructor(private readonly db: Db) {
+  /** Without `dialect` every read is a statement of its own, which is correct on both databases. */
+  constructor(
+    private readonly db: Db,
+    dialect?: Dialect,
+  ) {
     this.statements = new ActivityStatements(db);
+    this.postgresPage = dialect === "postgres" ? new PostgresPageStatements(db) : undefined;
   }
 
   /** All rows in one transaction (every row or none); returns their ids in input order. */
@@ -87,33 +119,61 @@ export class ActivityStore {
   }
 
   /**
-   * The same page's keys only: every column it reads is in the index it scans (SQLite answers
+   * The same page's ids only: every column it reads is in the index it scans (SQLite answers
    * from the index alone unless hidden types need the row's `type`). Compiled once per shape in
    * activity-statements.ts; this form is for EXPLAIN.
    */
   pageKeysQuery(query: StreamPageQuery) {
-    return this.pageRange(query).select(["activity_id", "timestamp"]);
+    return this.pageRange(query).select("activity_id");
   }
 
   /**
    * One page of rows, each read from the database once per process (issue 17: turning 16 columns
    * into JavaScript values was a fifth of a page's CPU). A stored activity never changes: nothing
-   * updates the table, and ids are never reused (AUTOINCREMENT, bigserial). So the page's keys are
+   * updates the table, and ids are never reused (AUTOINCREMENT, bigserial). So the page's ids are
    * read on every call, which decides which rows it holds (a deleted row is never served); when
-   * every row is cached (and its timestamp and user match the keys just read) the page is
-   * answered from the cache, otherwise it is read whole in one statement and its rows are kept.
+   * every row is cached (for this user) the page is answered from the cache, otherwise it is read
+   * whole in one statement and its rows are kept. (The ids alone: until the sixth pass the keys
+   * also carried the timestamp, compared with the cached row's; a check of one column of a row
+   * that cannot change, which cost a third of the statement.)
    */
   async page(query: StreamPageQuery): Promise<ActivityRow[]> {
-    const keys = await this.statements.pageKeys(query);
-    const rows: Array<ActivityRow | undefined> = [];
-    const missing: number[] = [];
-    for (const key of keys) {
-      const cached = this.rowCache.get(key.activity_id);
-      const usable = cached && Number(cached.timestamp) === Number(key.timestamp) && cached.affecteduser === query.uid;
-      rows.push(usable ? cached : undefined);
-      if (!usable) missing.push(key.activity_id);
+    return this.rowsFor(query, await this.statements.pageIds(query));
+  }
+
+  /**
+   * A page, the user's stream settings (whose hidden types it skips) and the display names of the
+   * users the caller expects it to name (issue 17). Everything is read now, from the database: on
+   * SQLite as three statements, on PostgreSQL as one (one round trip; a second when the hidden
+   * types expected were not the settings' ones).
+   */
+  async streamRead(query: StreamReadQuery): Promise<StreamRead> {
+    if (!this.postgresPage) {
+      const settings = await this.streamSettings(query.uid);
+      const hiddenTypes = query.hiddenTypesOf(settings);
+      const rows = await this.page({ ...query, hiddenTypes });
+      return { settings, hiddenTypes, rows, names: await this.displayNames(query.names) };
     }
-    if (missing.length === 0) return rows as ActivityRow[];
+    const read = await this.postgresPage.read({ ...query, hiddenTypes: query.expectedHiddenTypes }, query.names);
+    const settings = new Map(read.settings.map(([type, enabled]) => [type, enabled === 1]));
+    const hiddenTypes = query.hiddenTypesOf(settings);
+    const pageQuery = { ...query, hiddenTypes };
+    const ids = sameTypes(hiddenTypes, query.expectedHiddenTypes) ? read.ids : await this.statements.pageIds(pageQuery);
+    return { settings, hiddenTypes, rows: await this.rowsFor(pageQuery, ids), names: new Map(read.names) };
+  }
+
+  /** The page of `ids` (read by `query` just now): from the row cache when it holds every row. */
+  private async rowsFor(query: StreamPageQuery, ids: readonly number[]): Promise<ActivityRow[]> {
+    const rows: ActivityRow[] = [];
+    for (const id of ids) {
+      const cached = this.rowCache.get(id);
+      if (cached === undefined || cached.affecteduser !== query.uid) return this.readWhole(query);
+      rows.push(cached);
+    }
+    return rows;
+  }
+
+  private async readWhole(query: StreamPageQuery): Promise<ActivityRow[]> {
     // Any row missing: the page is read whole in one statement, as before the cache (a read by id
     // made cold pages at 1M rows 3–9× slower than at 10k on SQLite), and its rows are kept.
     const whole = await this.pageQuery(query).execute();
@@ -168,6 +228,7 @@ export class ActivityStore {
     return found;
   }
 
+  /** Display names of these users (those that exist). */
   async displayNames(uids: readonly string[]): Promise<Map<string, string>> {
     if (uids.length === 0) return new Map();
     const rows = await this.statements.displayNames(uids);
@@ -191,4 +252,8 @@ export class ActivityStore {
       }
     });
   }
+}
+
+function sameTypes(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((type, i) => type === b[i]);
 }

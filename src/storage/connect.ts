@@ -112,18 +112,30 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
   const database = withStatementCache(sqlite);
   const timing = queryTiming();
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log: timing.log });
-  const runUntimed: DirectExecutor = (text, parameters) => {
+  // Single-column reads answered as bare values (PreparedQuery.column): their own statement objects,
+  // never handed to Kysely's driver, which expects row objects from the shared cache above.
+  const pluckStatements = new Map<string, SqliteDatabase.Statement>();
+  const plucking = (text: string) => {
+    let statement = pluckStatements.get(text);
+    if (!statement) {
+      statement = sqlite.prepare(text).pluck(true);
+      pluckStatements.set(text, statement);
+    }
+    return statement;
+  };
+  const runUntimed: DirectExecutor = (text, parameters, pluck) => {
+    if (pluck) return { rows: plucking(text).all(parameters as unknown[]) };
     const statement = database.prepare(text);
     if (statement.reader) return { rows: statement.all(parameters as unknown[]) };
     const { changes, lastInsertRowid } = statement.run(parameters as unknown[]);
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
   };
-  const runDirectly: DirectExecutor = (text, parameters) => {
+  const runDirectly: DirectExecutor = (text, parameters, pluck) => {
     const observer = timing.slot.observer;
-    if (!observer) return runUntimed(text, parameters);
+    if (!observer) return runUntimed(text, parameters, pluck);
     const started = performance.now();
     try {
-      const result = runUntimed(text, parameters);
+      const result = runUntimed(text, parameters, pluck);
       observer(performance.now() - started, false);
       return result;
     } catch (error) {
@@ -135,7 +147,7 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
   // so it cannot interleave with another query: what Kysely's connection mutex guards is a
   // transaction spanning awaits, and while one is open (`inTransaction`) the statement waits its
   // turn through Kysely like any other.
-  executeDirectlyOn(db, (text, parameters) => (sqlite.inTransaction ? undefined : runDirectly(text, parameters)));
+  executeDirectlyOn(db, (text, parameters, pluck) => (sqlite.inTransaction ? undefined : runDirectly(text, parameters, pluck)));
   // A transaction holds Kysely's connection (so every other query waits for it, as above) and runs
   // its own statements on the handle; Kysely's transaction machinery cost ≈ 2 µs a statement.
   const begin = sqlite.prepare("begin");

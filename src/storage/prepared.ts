@@ -19,7 +19,12 @@ export function serverStatementName(sql: string): string | undefined {
  * the embedded SQLite database: Kysely's connection handling (mutex, promises) cost ≈ 2 µs a
  * statement, as much as the statement itself (issue 6).
  */
-export type DirectExecutor = (sql: string, parameters: readonly unknown[]) => QueryResult<unknown> | undefined;
+export type DirectExecutor = (
+  sql: string,
+  parameters: readonly unknown[],
+  /** A single-column read: `rows` holds the column's values, not row objects (PreparedQuery.column). */
+  pluck?: boolean,
+) => QueryResult<unknown> | undefined;
 
 const directExecutors = new WeakMap<object, DirectExecutor>();
 
@@ -88,12 +93,28 @@ export class PreparedQuery<P, R> {
 
   /** All rows (or, for a write without RETURNING, the affected-row count in `numAffectedRows`). */
   async execute(db: DbOrTx, params: P): Promise<QueryResult<R>> {
-    const fixed = this.compiled.parameters;
-    const values = params as Record<string, unknown>;
-    const parameters = this.slotNames.map((name, i) => (name === undefined ? fixed[i] : values[name]));
+    const parameters = this.bind(params);
     const direct = directExecutors.get(db)?.(this.compiled.sql, parameters);
     if (direct) return direct as QueryResult<R>;
     return db.executeQuery<R>({ ...this.compiled, parameters });
+  }
+
+  /**
+   * The values of `column`, row by row, for a statement that selects that one column. On SQLite
+   * the handle answers bare values: no object per row (issue 17: a page's 51 keys as objects cost
+   * ≈ 0.4 µs a row, three times what SQLite spends reading them).
+   */
+  async column<K extends keyof R & string>(db: DbOrTx, params: P, column: K): Promise<Array<R[K]>> {
+    const parameters = this.bind(params);
+    const direct = directExecutors.get(db)?.(this.compiled.sql, parameters, true);
+    if (direct) return direct.rows as Array<R[K]>;
+    return (await db.executeQuery<R>({ ...this.compiled, parameters })).rows.map((row) => row[column]);
+  }
+
+  private bind(params: P): unknown[] {
+    const fixed = this.compiled.parameters;
+    const values = params as Record<string, unknown>;
+    return this.slotNames.map((name, i) => (name === undefined ? fixed[i] : values[name]));
   }
 
   async first(db: DbOrTx, params: P): Promise<R | undefined> {

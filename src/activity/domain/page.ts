@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { SortOrder } from "./cursor.js";
 
 /** spec Limits: 50 by default; research §2: at most 200 (upstream clamp since activity 25). */
@@ -87,7 +87,8 @@ export function nextPageQuery(query: ListQuery, lastGiven: number): string {
 
 /** research §3: MD5 hex of the JSON list of the returned element ids (`[]` → d751713988987e9331980363e24189ce). */
 export function etagOf(ids: readonly number[]): string {
-  return createHash("md5").update(JSON.stringify(ids)).digest("hex");
+  // One-shot `hash` (Node ≥ 20.12): no Hash object per page (issue 17, as in security/secrets.ts).
+  return hash("md5", JSON.stringify(ids), "hex");
 }
 
 /** research §3: 304 when there is nothing to return, or the client already holds this exact page. */

@@ -44,14 +44,12 @@ async function stream(
   streamHeaders(reply, page, `${base}${prefix}`);
   const ifNoneMatch = request.headers["if-none-match"];
   if (isNotModified(page.groups.length, page.etag, ifNoneMatch)) return reply.status(304).send();
-  const elements = () => activity.entries(page).map((e) => e.element);
-  // previews=true (the Nextcloud client's request) adds `previews: []`; the element cache holds
-  // the answers without it, so that form is serialised here (docs/performance.md).
-  if (query.previews) {
-    const withEmptyPreviews = () => elements().map(withPreviews);
-    return sendActivityStream(request, reply, { value: withEmptyPreviews, json: () => JSON.stringify(withEmptyPreviews()) });
-  }
-  return sendActivityStream(request, reply, { value: elements, json: () => activity.elementsJson(page) });
+  // previews=true (the Nextcloud client's request) adds `previews: []` to each element.
+  const elements = () => activity.entries(page).map((e) => (query.previews ? withPreviews(e.element) : e.element));
+  return sendActivityStream(request, reply, {
+    value: elements,
+    json: (envelope) => activity.answerJson(page, envelope, query.previews),
+  });
 }
 
 /** `GET …/api/v2/activity[/:filter]` and `GET …/api/v2/activity/filters` (spec: Endpoints). */
