@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createOAuthTestApp, exchangeCode, issueCode } from "../oauth/support.js";
 import { createAppOn, type TestApp } from "../support/app.js";
+import { statementsOf } from "../support/statements.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { basicAuthFor, fileEvent, get, ids, ocsData, publish } from "./support.js";
 
@@ -47,26 +48,13 @@ describe("a stream page's reads", () => {
     await t.close();
   });
 
-  /** The statements `work` sends (each one round trip on PostgreSQL), and its result. */
-  async function statementsOf<T>(work: () => Promise<T>): Promise<{ statements: number; result: T }> {
-    let statements = 0;
-    t.services.storage.observeQueries(() => {
-      statements++;
-    });
-    try {
-      return { result: await work(), statements };
-    } finally {
-      t.services.storage.observeQueries(() => {});
-    }
-  }
-
   it("an activity page on PostgreSQL is two round trips: the bearer check and the page", {
     skip: testDatabaseDialect === "postgres" ? false : "round trips are PostgreSQL's",
   }, async () => {
     await publish(t, [fileEvent("alice"), sharedBy("alice", "frank"), sharedBy("alice", "gina")]);
     const first = await get(t, `${API}?format=json&limit=50`, bearer);
     assert.equal(first.statusCode, 200);
-    const { statements, result } = await statementsOf(() => get(t, `${API}?format=json&limit=50`, bearer));
+    const { statements, result } = await statementsOf(t.services.storage, () => get(t, `${API}?format=json&limit=50`, bearer));
     assert.equal(result.statusCode, 200);
     assert.equal(result.body, first.body);
     assert.equal(statements, 2);

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { SQLITE_FILE } from "../../src/storage/connect.js";
+import { statementsOf } from "../support/statements.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { createOAuthTestApp, exchangeCode, issueCode, refresh } from "./support.js";
 
@@ -85,19 +86,6 @@ describe("a token request settles its throttle reservation within the statement 
   });
   after(() => t.close());
 
-  /** The statements `work` sends (each one round trip on PostgreSQL), and its result. */
-  async function statementsOf<T>(work: () => Promise<T>): Promise<{ statements: number; result: T }> {
-    let statements = 0;
-    t.services.storage.observeQueries(() => {
-      statements++;
-    });
-    try {
-      return { result: await work(), statements };
-    } finally {
-      t.services.storage.observeQueries(() => {});
-    }
-  }
-
   const bucket = async () => {
     const row = await t.services.storage.db
       .selectFrom("throttle")
@@ -109,7 +97,7 @@ describe("a token request settles its throttle reservation within the statement 
 
   it("a PostgreSQL code exchange is two round trips: the reservation with the client and code read, then the redemption with the settlement", async () => {
     const code = await issueCode(t);
-    const { statements, result } = await statementsOf(() => exchangeCode(t, code));
+    const { statements, result } = await statementsOf(t.services.storage, () => exchangeCode(t, code));
     assert.equal(result.statusCode, 200, result.body);
     // Four until the client and the code were read in one statement with the reservation (issue 17).
     assert.equal(statements, 2);
@@ -118,7 +106,7 @@ describe("a token request settles its throttle reservation within the statement 
 
   it("a PostgreSQL refresh rotation is two round trips: the reservation with the client and token read, then the rotation with the settlement", async () => {
     const tokens = (await exchangeCode(t, await issueCode(t))).json();
-    const { statements, result } = await statementsOf(() => refresh(t, tokens.refresh_token));
+    const { statements, result } = await statementsOf(t.services.storage, () => refresh(t, tokens.refresh_token));
     assert.equal(result.statusCode, 200, result.body);
     // Four until the client and the refresh token were read in one statement with the reservation (issue 17).
     assert.equal(statements, 2);

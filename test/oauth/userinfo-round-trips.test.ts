@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { TestApp } from "../support/app.js";
+import { statementsOf } from "../support/statements.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { createOAuthTestApp, exchangeCode, issueCode, PNG, userinfo, WEB_CLIENT } from "./support.js";
 
@@ -19,21 +20,8 @@ describe(`a UserInfo request is one round trip to the database (${testDatabaseDi
   });
   after(() => t.close());
 
-  /** The statements `work` sends, and its result. */
-  async function statementsOf<T>(work: () => Promise<T>): Promise<{ statements: number; result: T }> {
-    let statements = 0;
-    t.services.storage.observeQueries(() => {
-      statements++;
-    });
-    try {
-      return { result: await work(), statements };
-    } finally {
-      t.services.storage.observeQueries(() => {});
-    }
-  }
-
   it("a PostgreSQL userinfo is one round trip: token, user and avatar in one statement (user without an avatar)", async () => {
-    const { statements, result } = await statementsOf(() => userinfo(t, accessToken));
+    const { statements, result } = await statementsOf(t.services.storage, () => userinfo(t, accessToken));
     assert.equal(result.statusCode, 200, result.body);
     assert.deepEqual(result.json(), { sub: "alice", name: "Alice Liddell", email: "alice@example.com" });
     assert.equal(statements, 1);
@@ -42,7 +30,7 @@ describe(`a UserInfo request is one round trip to the database (${testDatabaseDi
   it("a PostgreSQL userinfo is one round trip: token, user and avatar in one statement (user with an avatar)", async () => {
     await t.services.avatars.set("alice", PNG);
     try {
-      const { statements, result } = await statementsOf(() => userinfo(t, accessToken));
+      const { statements, result } = await statementsOf(t.services.storage, () => userinfo(t, accessToken));
       assert.equal(result.statusCode, 200, result.body);
       assert.equal(result.json().picture, "http://localhost:80/remote.php/dav/avatars/alice/96.png");
       assert.equal(statements, 1);
@@ -55,7 +43,7 @@ describe(`a UserInfo request is one round trip to the database (${testDatabaseDi
     const openId = (await exchangeCode(t, await issueCode(t, WEB_CLIENT, { scope: "openid profile" }))).json();
     await t.services.avatars.set("alice", PNG);
     try {
-      const { statements, result } = await statementsOf(() => userinfo(t, openId.access_token));
+      const { statements, result } = await statementsOf(t.services.storage, () => userinfo(t, openId.access_token));
       assert.equal(result.statusCode, 200, result.body);
       assert.equal(result.json().picture, "http://localhost:80/remote.php/dav/avatars/alice/96.png");
       assert.equal(statements, 1);

@@ -1,0 +1,20 @@
+import type { Storage } from "../../src/storage/connect.js";
+
+/**
+ * The statements `work` sends to the storage (each one round trip on PostgreSQL), and its result:
+ * how the round-trip tests (token-commits, userinfo-round-trips, page-reads) count.
+ */
+export async function statementsOf<T>(
+  storage: Pick<Storage, "observeQueries">,
+  work: () => Promise<T>,
+): Promise<{ statements: number; result: T }> {
+  let statements = 0;
+  storage.observeQueries(() => {
+    statements++;
+  });
+  try {
+    return { result: await work(), statements };
+  } finally {
+    storage.observeQueries(() => {});
+  }
+}
