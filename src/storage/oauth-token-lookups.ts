@@ -68,8 +68,7 @@ export class KyselyTokenLookups implements TokenLookups {
   ): Promise<{ client: OAuthClient; code: CodeRecord | undefined } | undefined> {
     await this.clients.seeded();
     const row = await this.clientWithCodeStatement.first(this.db, { clientId, codeHash });
-    if (!row) return undefined;
-    return { client: this.clientOf(row), code: row.grant_id === null ? undefined : codeRecordOf(row as CodeRow) };
+    return row ? this.withCode(row) : undefined;
   }
 
   async clientWithRefreshToken(
@@ -78,8 +77,7 @@ export class KyselyTokenLookups implements TokenLookups {
   ): Promise<{ client: OAuthClient; refreshToken: RefreshTokenRecord | undefined } | undefined> {
     await this.clients.seeded();
     const row = await this.clientWithRefreshTokenStatement.first(this.db, { clientId, tokenHash });
-    if (!row) return undefined;
-    return { client: this.clientOf(row), refreshToken: row.id === null ? undefined : refreshRecordOf(row as RefreshRow) };
+    return row ? this.withRefreshToken(row) : undefined;
   }
 
   /**
@@ -108,8 +106,7 @@ export class KyselyTokenLookups implements TokenLookups {
         params: { clientId: plan.clientId, codeHash: plan.codeHash },
         decode: (reservedRow) => {
           const row = reservedRow as unknown as PrefixedClientRow & WithNulls<CodeRow>;
-          if (row.cl_id === null) return undefined;
-          return { client: this.clientOf(row), code: row.grant_id === null ? undefined : codeRecordOf(row as CodeRow) };
+          return row.cl_id === null ? undefined : this.withCode(row);
         },
       };
     }
@@ -122,13 +119,22 @@ export class KyselyTokenLookups implements TokenLookups {
       params: { clientId: plan.clientId, tokenHash: plan.refreshTokenHash },
       decode: (reservedRow) => {
         const row = reservedRow as unknown as PrefixedClientRow & WithNulls<RefreshRow>;
-        if (row.cl_id === null) return undefined;
-        return {
-          client: this.clientOf(row),
-          refreshToken: row.id === null ? undefined : refreshRecordOf(row as RefreshRow),
-        };
+        return row.cl_id === null ? undefined : this.withRefreshToken(row);
       },
     };
+  }
+
+  /** The client and the code a row found with it (no code: the left join's columns are null). */
+  private withCode(row: PrefixedClientRow & WithNulls<CodeRow>): { client: OAuthClient; code: CodeRecord | undefined } {
+    return { client: this.clientOf(row), code: row.grant_id === null ? undefined : codeRecordOf(row as CodeRow) };
+  }
+
+  /** The client and the refresh token a row found with it (none: the left join's columns are null). */
+  private withRefreshToken(row: PrefixedClientRow & WithNulls<RefreshRow>): {
+    client: OAuthClient;
+    refreshToken: RefreshTokenRecord | undefined;
+  } {
+    return { client: this.clientOf(row), refreshToken: row.id === null ? undefined : refreshRecordOf(row as RefreshRow) };
   }
 
   private clientOf(row: PrefixedClientRow): OAuthClient {
