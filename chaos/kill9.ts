@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { sha256Hex } from "../src/security/secrets.js";
+import { sha256Hex } from "../src/crypto/secrets.js";
 import { CLIENT, Deployment, USER } from "./lib/deployment.js";
 import { basic, exchange, FORM, sleep } from "./lib/http.js";
 import { checkDatabaseIntegrity } from "./lib/integrity.js";

@@ -11,6 +11,7 @@ import { oauthActivityEvents } from "./activity/security-events.js";
 import { ActivityService } from "./activity/service.js";
 import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
+import { keyFileSecretBox } from "./crypto/secret-box.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import { LoginFlowService } from "./login-flow/service.js";
 import type { OAuthService } from "./oauth/service.js";
@@ -18,7 +19,6 @@ import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./oauth/setup.js";
 import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
 import { createOpenIdProvider } from "./oidc/setup.js";
-import { keyFileSecretBox } from "./security/secret-box.js";
 import {
   LOGIN_FLOW_POLL_THROTTLE,
   LOGIN_FLOW_START_THROTTLE,

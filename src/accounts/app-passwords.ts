@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.js";
-import { randomAlphanumeric, sha256Hex } from "../security/secrets.js";
+import { randomAlphanumeric, sha256Hex } from "../crypto/secrets.js";
 import type { DbOrTx } from "../storage/database.js";
 import { PreparedQuery } from "../storage/prepared.js";
 import { AccountError } from "./errors.js";

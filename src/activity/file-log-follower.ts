@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import type { Clock } from "../clock.js";
-import { sha256Hex } from "../security/secrets.js";
+import { sha256Hex } from "../crypto/secrets.js";
 import type { FileLogClaim, FileLogStore } from "../storage/file-log-store.js";
 import { activityErrorMessage } from "./domain/errors.js";
 import type { NewActivity } from "./domain/event.js";

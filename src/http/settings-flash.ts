@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../accounts/authentication.js";
+import { keyFileSecretBox, type SecretSealer } from "../crypto/secret-box.js";
+import { sha256Hex } from "../crypto/secrets.js";
 import { CLIENT_SECRET_KEY_FILE } from "../oauth/setup.js";
-import { keyFileSecretBox, type SecretSealer } from "../security/secret-box.js";
-import { sha256Hex } from "../security/secrets.js";
 import { rawHtml, type SafeHtml } from "./html.js";
 
 const FLASH_COOKIE = "ks_settings_flash";

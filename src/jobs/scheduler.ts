@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { Clock } from "../clock.js";
-import { randomToken } from "../security/secrets.js";
+import { randomToken } from "../crypto/secrets.js";
 import { isDatabaseUnavailable } from "../storage/availability.js";
 import type { Db } from "../storage/database.js";
 

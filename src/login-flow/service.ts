@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.js";
-import type { SecretSealer } from "../security/secret-box.js";
-import { randomAlphanumeric, sha256Hex } from "../security/secrets.js";
+import type { SecretSealer } from "../crypto/secret-box.js";
+import { randomAlphanumeric, sha256Hex } from "../crypto/secrets.js";
 import {
   LOGIN_FLOW_TOKEN_LENGTH,
   type LoginFlowStore,

@@ -1,5 +1,5 @@
+import { randomAlphanumeric } from "../crypto/secrets.js";
 import { inEnglish } from "../i18n/index.js";
-import { randomAlphanumeric } from "../security/secrets.js";
 import {
   type ClientFields,
   type ClientProblem,

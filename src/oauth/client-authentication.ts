@@ -1,4 +1,4 @@
-import { constantTimeEqual } from "../security/secrets.js";
+import { constantTimeEqual } from "../crypto/secrets.js";
 import { OAuthError } from "./domain/errors.js";
 import type { ClientStore, OAuthClient } from "./ports.js";
 import { stringParam, type TokenRequest } from "./token-request.js";

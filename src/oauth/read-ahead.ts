@@ -1,4 +1,4 @@
-import { sha256Hex } from "../security/secrets.js";
+import { sha256Hex } from "../crypto/secrets.js";
 import { namedClientId } from "./client-authentication.js";
 import type { ClientStore, CodeRecord, OAuthClient, RefreshTokenRecord, TokenLookups } from "./ports.js";
 import { stringParam, type TokenRequest } from "./token-request.js";

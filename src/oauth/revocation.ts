@@ -1,4 +1,4 @@
-import { sha256Hex } from "../security/secrets.js";
+import { sha256Hex } from "../crypto/secrets.js";
 import { authenticateRequestClient } from "./client-authentication.js";
 import { OAuthError } from "./domain/errors.js";
 import type { ClientStore, GrantStore } from "./ports.js";

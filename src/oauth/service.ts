@@ -1,8 +1,8 @@
 import type { BearerTokenResolver } from "../accounts/authentication.js";
 import type { User } from "../accounts/users.js";
 import type { Clock } from "../clock.js";
-import type { SecretSealer } from "../security/secret-box.js";
-import { sha256Hex } from "../security/secrets.js";
+import type { SecretSealer } from "../crypto/secret-box.js";
+import { sha256Hex } from "../crypto/secrets.js";
 import type { ReservationRider } from "../security/throttle.js";
 import {
   type AuthorizationCheck,

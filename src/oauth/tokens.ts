@@ -1,4 +1,4 @@
-import { randomAlphanumeric, sha256Hex } from "../security/secrets.js";
+import { randomAlphanumeric, sha256Hex } from "../crypto/secrets.js";
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "./domain/lifetimes.js";
 import type { NewTokens } from "./ports.js";
 

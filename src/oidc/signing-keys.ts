@@ -9,7 +9,7 @@ import {
   SignJWT,
 } from "jose";
 import type { Clock } from "../clock.js";
-import type { SecretSealer } from "../security/secret-box.js";
+import type { SecretSealer } from "../crypto/secret-box.js";
 
 export const SIGNING_ALGORITHM = "RS256";
 

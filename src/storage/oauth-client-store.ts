@@ -1,7 +1,7 @@
 import type { Selectable, Updateable } from "kysely";
+import type { SecretSealer } from "../crypto/secret-box.js";
 import type { ClientFields } from "../oauth/domain/client-rules.js";
 import type { ClientStore, OAuthClient } from "../oauth/ports.js";
-import type { SecretSealer } from "../security/secret-box.js";
 import type { Db } from "./database.js";
 import { PreparedQuery, transaction } from "./prepared.js";
 import type { OAuthClientsTable } from "./schema/oauth.js";

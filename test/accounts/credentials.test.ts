@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { sha256Hex } from "../../src/security/secrets.js";
+import { sha256Hex } from "../../src/crypto/secrets.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 
 describe("accounts: app passwords and sessions at rest", () => {

@@ -6,7 +6,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import { UserDirectory } from "../../src/accounts/users.js";
 import { systemClock } from "../../src/clock.js";
-import { sha256Hex } from "../../src/security/secrets.js";
+import { sha256Hex } from "../../src/crypto/secrets.js";
 import { loginUserBucket } from "../../src/security/throttle.js";
 import { openStorage } from "../../src/storage/connect.js";
 import { requestTokenOf } from "../support/browser-form.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { sha256Hex } from "../../src/crypto/secrets.js";
 import { LOGIN_FLOW_LIFETIME_SECONDS } from "../../src/login-flow/flow.js";
-import { sha256Hex } from "../../src/security/secrets.js";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";
 import { answerGrantPage, createLoginFlowTestApp, loggedIn, ocsUser, POLL, poll, startFlow, startRequest } from "./support.js";

@@ -101,7 +101,7 @@ describe("authorization endpoint (research A.2)", () => {
       browser,
       authorizeUrl(WEB_CLIENT, { code_challenge: challenge, code_challenge_method: "plain" }),
     );
-    const { sha256Hex } = await import("../../src/security/secrets.js");
+    const { sha256Hex } = await import("../../src/crypto/secrets.js");
     const row = await t.services.storage.db
       .selectFrom("oauth2_codes as c")
       .innerJoin("oauth2_grants as g", "g.id", "c.grant_id")

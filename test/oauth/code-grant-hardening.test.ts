@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { sha256Hex } from "../../src/crypto/secrets.js";
 import { s256Challenge } from "../../src/oauth/domain/pkce.js";
-import { sha256Hex } from "../../src/security/secrets.js";
 import type { TestApp } from "../support/app.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { sha256Hex } from "../../src/crypto/secrets.js";
 import { s256Challenge } from "../../src/oauth/domain/pkce.js";
-import { sha256Hex } from "../../src/security/secrets.js";
 import type { TestApp } from "../support/app.js";
 import {
   addClient,

@@ -1,4 +1,4 @@
-import { sha256Hex } from "../../security/secrets.js";
+import { sha256Hex } from "../../crypto/secrets.js";
 
 /**
  * Idempotency keys for publishing (draft-ietf-httpapi-idempotency-key-header): a client that lost

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AuthenticationResult, Principal } from "../../accounts/authentication.js";
 import type { Session } from "../../accounts/sessions.js";
-import { constantTimeEqual } from "../../security/secrets.js";
+import { constantTimeEqual } from "../../crypto/secrets.js";
 import { type AttemptOutcome, loginBuckets, loginUserBucket } from "../../security/throttle.js";
 import { throttledAttempt } from "../throttling.js";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { constantTimeEqual } from "../../security/secrets.js";
+import { constantTimeEqual } from "../../crypto/secrets.js";
 
 /**
  * PKCE (RFC 7636): the one place that decides what a challenge, a method and a verifier may be.

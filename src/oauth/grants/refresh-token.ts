@@ -1,4 +1,4 @@
-import { sha256Hex } from "../../security/secrets.js";
+import { sha256Hex } from "../../crypto/secrets.js";
 import { OAuthError } from "../domain/errors.js";
 import { isLegacyDesktopRefreshLoop } from "../domain/legacy-clients.js";
 import { isExpired } from "../domain/lifetimes.js";

@@ -1,4 +1,4 @@
-import type { SecretSealer } from "../../security/secret-box.js";
+import type { SecretSealer } from "../../crypto/secret-box.js";
 import type { AuthenticatedClient } from "../client-authentication.js";
 import type { OAuthError } from "../domain/errors.js";
 import type { GrantStore, IdTokenMinter, OAuthClient, RequestOrigin, WriteWithIssue } from "../ports.js";
