@@ -11,27 +11,29 @@ import { oauthActivityEvents } from "./activity/security-events.js";
 import { ActivityService } from "./activity/service.js";
 import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
-import { keyFileSecretBox } from "./crypto/secret-box.js";
+import { keyFileSecretBox, type SecretSealer } from "./crypto/secret-box.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import { LoginFlowService } from "./login-flow/service.js";
 import type { OAuthService } from "./oauth/service.js";
-import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./oauth/setup.js";
 import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
-import { createOpenIdProvider } from "./oidc/setup.js";
 import {
   LOGIN_FLOW_POLL_THROTTLE,
   LOGIN_FLOW_START_THROTTLE,
   LOGIN_THROTTLE,
-  Throttle,
+  type ThrottlePolicy,
   TOKEN_THROTTLE,
-} from "./security/throttle.js";
+} from "./security/domain/throttle-policy.js";
+import { Throttle } from "./security/throttle.js";
 import { ActivityStore } from "./storage/activity-store.js";
 import type { Storage } from "./storage/connect.js";
 import { FileLogStore } from "./storage/file-log-store.js";
 import { IdempotencyStore } from "./storage/idempotency-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
+import { SqlThrottleStore } from "./storage/throttle-store.js";
+import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./wiring/oauth.js";
+import { createOpenIdProvider } from "./wiring/oidc.js";
 
 /**
  * Every domain service, built once from storage, settings and a clock, and handed to the HTTP
@@ -43,26 +45,28 @@ export interface Services {
   clock: Clock;
   log: Logger;
   dataDir: string;
+  /** The client-secret key file's box: seals client secrets, grace pairs, signing keys, pending app passwords, settings flashes. */
+  sealer: SecretSealer;
   users: UserDirectory;
   preferences: UserPreferences;
   appPasswords: AppPasswords;
   sessions: Sessions;
   loginThrottle: Throttle;
-  /** OAuth token, revocation and introspection endpoints, per IP (issue 5). */
+  /** OAuth token, revocation and introspection endpoints, per IP. */
   tokenThrottle: Throttle;
   authenticator: Authenticator;
   jobs: JobScheduler;
   avatars: Avatars;
   oauth: OAuthService;
-  /** OpenID Connect on top of `oauth` (issue 15): ID tokens, signing keys, logout. */
+  /** OpenID Connect on top of `oauth`: ID tokens, signing keys, logout. */
   oidc: OpenIdProvider;
   activity: ActivityService;
-  /** Nextcloud's Login Flow v2 (issue 13): flows in the database, app passwords sealed until polled. */
+  /** Nextcloud's Login Flow v2: flows in the database, app passwords sealed until polled. */
   loginFlows: LoginFlowService;
-  /** Login Flow v2 starts and polls, per IP (security/throttle.ts). */
+  /** Login Flow v2 starts and polls, per IP (security/domain/throttle-policy.ts). */
   loginFlowStartThrottle: Throttle;
   loginFlowPollThrottle: Throttle;
-  /** Follows the proxy's access log into file activities (issue 14); started by the server. */
+  /** Follows the proxy's access log into file activities; started by the server. */
   fileLog: FileLogFollower;
   /** This process's Prometheus metrics (observability/metrics.ts); the HTTP layer records into it. */
   metrics: Metrics;
@@ -107,11 +111,13 @@ export function createServices(options: ServiceOptions): Services {
   const activity = new ActivityService(new ActivityStore(db, storage.dialect), new IdempotencyStore(db), clock, () =>
     settings.get("activity_expire_days"),
   );
-  const loginThrottle = new Throttle(db, clock, LOGIN_THROTTLE);
-  const tokenThrottle = new Throttle(db, clock, TOKEN_THROTTLE);
-  const loginFlowStartThrottle = new Throttle(db, clock, LOGIN_FLOW_START_THROTTLE);
-  const loginFlowPollThrottle = new Throttle(db, clock, LOGIN_FLOW_POLL_THROTTLE);
-  // Throttle rows whose failures were forgotten and that hold no reservation (review finding 10).
+  const throttle = (policy: ThrottlePolicy, store = new SqlThrottleStore(db, policy)) => new Throttle(store, clock, policy);
+  const tokenThrottleStore = new SqlThrottleStore(db, TOKEN_THROTTLE);
+  const loginThrottle = throttle(LOGIN_THROTTLE);
+  const tokenThrottle = throttle(TOKEN_THROTTLE, tokenThrottleStore);
+  const loginFlowStartThrottle = throttle(LOGIN_FLOW_START_THROTTLE);
+  const loginFlowPollThrottle = throttle(LOGIN_FLOW_POLL_THROTTLE);
+  // Throttle rows whose failures were forgotten and that hold no reservation: the table stays small.
   jobs.register({
     name: "security:throttle-purge",
     intervalSeconds: () => 3600,
@@ -125,17 +131,20 @@ export function createServices(options: ServiceOptions): Services {
   const fileLogStore = new FileLogStore(db);
   const fileLog = new FileLogFollower({ activity, cursors: fileLogStore, clock, log });
   registerActivityJobs(jobs, activity, fileLogStore, log);
-  // Authorizing and revoking a client lands in the user's activity stream (issue 4).
+  // One box (one key file) seals every secret kept at rest.
+  const sealer = keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE);
+  // Authorizing and revoking a client lands in the user's activity stream.
   const oauth = createOAuthService({
     db,
     dialect: storage.dialect,
-    dataDir,
     clock,
     settings,
     log,
     users,
     jobs,
     authenticator,
+    sealer,
+    tokenThrottle: tokenThrottleStore,
     events: oauthActivityEvents(activity),
   });
   const avatars = new Avatars(db, clock);
@@ -147,15 +156,11 @@ export function createServices(options: ServiceOptions): Services {
     users,
     avatars,
     oauth,
-    sealer: keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE),
+    sealer,
   });
   // Login Flow v2 keeps the granted app password sealed with the client-secret key file until the
   // poll (docs/decisions.md), and expired flows are purged with the app passwords nobody received.
-  const loginFlows = new LoginFlowService(
-    new SqlLoginFlowStore(db, (on) => new AppPasswords(on, clock)),
-    clock,
-    keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE),
-  );
+  const loginFlows = new LoginFlowService(new SqlLoginFlowStore(db, (on) => new AppPasswords(on, clock)), clock, sealer);
   jobs.register({
     name: "login-flow:expired",
     intervalSeconds: () => 600,
@@ -169,6 +174,7 @@ export function createServices(options: ServiceOptions): Services {
     clock,
     log,
     dataDir,
+    sealer,
     users,
     preferences,
     appPasswords,

@@ -26,7 +26,18 @@ export function sendTokenError(reply: FastifyReply, error: OAuthError): FastifyR
 }
 
 /**
- * A failed authorization request (research A.2.2): an unproven request gets the "Request not valid"
+ * A client endpoint's attempt refused by the throttle: 429 with Retry-After (RFC 6585 §4), in the
+ * RFC 6749 §5.2 form with `temporarily_unavailable`.
+ */
+export function sendTooManyAttempts(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
+  return noStore(reply)
+    .status(429)
+    .header("retry-after", String(retryAfterSeconds))
+    .send({ error: "temporarily_unavailable", error_description: "Too many failed attempts; try again later." });
+}
+
+/**
+ * A failed authorization request (docs/upstream/owncloud-oauth2.md A.2.2): an unproven request gets the "Request not valid"
  * page (never a redirect to an unregistered URI), a user mismatch the switch-user page, and an
  * unsupported response type a 303 to the validated redirect URI.
  */

@@ -1,8 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../accounts/authentication.js";
-import { keyFileSecretBox, type SecretSealer } from "../crypto/secret-box.js";
 import { sha256Hex } from "../crypto/secrets.js";
-import { CLIENT_SECRET_KEY_FILE } from "../oauth/setup.js";
 import { rawHtml, type SafeHtml } from "./html.js";
 
 const FLASH_COOKIE = "ks_settings_flash";
@@ -23,17 +21,9 @@ interface SealedFlash {
   html: string;
 }
 
-const sealers = new WeakMap<object, SecretSealer>();
-
-function sealerOf(request: FastifyRequest): SecretSealer {
-  const { services } = request.server;
-  let sealer = sealers.get(services);
-  if (!sealer) {
-    // The client-secret key file seals this too, as it seals Login Flow v2's pending app passwords.
-    sealer = keyFileSecretBox(services.dataDir, CLIENT_SECRET_KEY_FILE);
-    sealers.set(services, sealer);
-  }
-  return sealer;
+/** The client-secret key file seals this too, as it seals Login Flow v2's pending app passwords. */
+function sealerOf(request: FastifyRequest) {
+  return request.server.services.sealer;
 }
 
 function sessionBinding(principal: Principal): string {

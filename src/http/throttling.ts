@@ -1,57 +1,52 @@
 import type { FastifyRequest } from "fastify";
-import type { WriteWithIssue } from "../oauth/ports.js";
-import type { AttemptOutcome, ReservationRider, Throttle, ThrottleBucket } from "../security/throttle.js";
-import { tokenBuckets } from "../security/throttle.js";
-import type { DbOrTx } from "../storage/database.js";
+import { type ThrottleBucket, tokenBuckets } from "../security/domain/throttle-policy.js";
+import type { PendingSettlement } from "../security/ports.js";
+import type { AttemptOutcome, ReserveWithRead, Throttle } from "../security/throttle.js";
 
 export type ThrottledResult<T> = { refused: true; retryAfterSeconds: number } | { refused: false; value: T };
 
+/** What the reservation gives the attempt it admitted. */
+export interface Admission<R> {
+  /** What was read with the reservation; undefined when nothing was, or when the attempt had to wait (it may be stale). */
+  read: R | undefined;
+  /** This attempt's settlement as `outcome`, as a value the attempt's own write can commit with itself. */
+  settlementOf(outcome: AttemptOutcome): PendingSettlement;
+}
+
+/** How an attempt ended: an outcome for the gate to settle, or `settled` inside the attempt's own write. */
+export type AttemptEnd = AttemptOutcome | { kind: "settled" };
+
 /**
  * The one gate around a throttled attempt (login form, HTTP Basic, OAuth token, revocation and
- * introspection). It reserves the attempt in the buckets before anything is checked, so concurrent
- * attempts count each other (issue 16); refuses it with the seconds to put in Retry-After (the
- * caller answers 429, the credentials are not looked at); otherwise waits the delay the attempt's
- * position owes (through the app's injectable `sleep`), runs `attempt`, and settles the reservation
- * with `outcomeOf` its result. An attempt that throws gives its reservation back.
- *
- * The attempt may settle itself instead, inside the transaction of the write its success makes
- * (`settleWith`: the token endpoint's redemption and rotation, issue 17), so that write and the
- * settlement commit once. Settled so, the reservation is not settled again, not even when the
- * attempt throws afterwards: a settlement given twice would end another attempt's reservation, while
- * one that was lost with a failed commit only keeps counting until the policy's in-flight limit.
- *
- * With a `rider` (the token endpoint on PostgreSQL), the reservation's statement also makes the
- * attempt's first read, handed to `attempt` unless the attempt had to wait first.
+ * introspection, Login Flow v2). In order:
+ * 1. reserve the attempt in its buckets before anything is checked, so concurrent attempts count
+ *    each other (with `reserveWithRead`, the attempt's first read comes back with the reservation);
+ * 2. refused: the seconds to put in Retry-After (the caller answers 429; the credentials are not
+ *    looked at);
+ * 3. wait the delay the attempt's position owes (through the app's injectable `sleep`);
+ * 4. run the attempt;
+ * 5. settle the reservation with `endOf` its result, unless the attempt's write settled it.
+ * An attempt that throws gives its reservation back (an attempt whose write commits its settlement
+ * does nothing after that write that can throw: the grants sign their ID token before they write).
  */
 export async function throttledAttempt<T, R = never>(
   request: FastifyRequest,
   throttle: Throttle,
   buckets: ThrottleBucket[],
-  attempt: (settleWith: SettleWith | undefined, read: R | undefined) => Promise<T>,
-  outcomeOf: (value: T) => AttemptOutcome,
-  rider?: ReservationRider<R>,
+  attempt: (admission: Admission<R>) => Promise<T>,
+  endOf: (value: T) => AttemptEnd,
+  reserveWithRead?: ReserveWithRead<R>,
 ): Promise<ThrottledResult<T>> {
-  if (buckets.length === 0) return { refused: false, value: await attempt(undefined, undefined) };
-  // With a rider, the attempt's first read comes back with the reservation (one statement, issue 17).
-  const { reservation, read } = rider
-    ? await throttle.reserveWith(buckets, rider)
+  const settlementOf = (outcome: AttemptOutcome) => throttle.settlementOf(buckets, outcome);
+  if (buckets.length === 0) return { refused: false, value: await attempt({ read: undefined, settlementOf }) };
+  const { reservation, read } = reserveWithRead
+    ? await throttle.reserveWithRead(buckets, reserveWithRead)
     : { reservation: await throttle.reserve(buckets), read: undefined };
   const { metrics } = request.server.services;
   if (!reservation.admitted) {
     metrics.throttleRefused(throttle.policy.namespace);
     return { refused: true, retryAfterSeconds: reservation.retryAfterSeconds };
   }
-  let settledWithWrite = false;
-  const settleWith: SettleWith = (outcome) => ({
-    run: async (transaction) => {
-      await throttle.settle(buckets, outcome, transaction as DbOrTx);
-      settledWithWrite = true;
-    },
-    settlesThrottleBucket: throttle.successResettingOneBucket(buckets, outcome),
-    folded: () => {
-      settledWithWrite = true;
-    },
-  });
   let value: T;
   try {
     if (reservation.delayMs > 0) {
@@ -63,10 +58,8 @@ export async function throttledAttempt<T, R = never>(
       );
       await request.server.sleep(reservation.delayMs);
     }
-    // A read made before a delay may be stale after it: the attempt then reads for itself.
-    value = await attempt(settleWith, reservation.delayMs > 0 ? undefined : read);
+    value = await attempt({ read: reservation.delayMs > 0 ? undefined : read, settlementOf });
   } catch (error) {
-    if (settledWithWrite) throw error;
     // The attempt's own error is the one to report; a failed release is only logged (the
     // reservation then stops counting after the policy's in-flight limit).
     await throttle.settle(buckets, { kind: "uncounted" }).catch((releaseError: unknown) => {
@@ -74,12 +67,10 @@ export async function throttledAttempt<T, R = never>(
     });
     throw error;
   }
-  if (!settledWithWrite) await throttle.settle(buckets, outcomeOf(value));
+  const end = endOf(value);
+  if (end.kind !== "settled") await throttle.settle(buckets, end);
   return { refused: false, value };
 }
-
-/** The settlement of this attempt as `outcome`, as a write to run inside another write's transaction. */
-export type SettleWith = (outcome: AttemptOutcome) => WriteWithIssue;
 
 /** The token-endpoint family counts failures per client address. */
 export function oauthBuckets(request: FastifyRequest): ThrottleBucket[] {

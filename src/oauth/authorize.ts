@@ -1,7 +1,7 @@
-import { checkOpenIdRequest, type OpenIdRequest } from "../oidc/request.js";
 import { CODE_LIFETIME_SECONDS } from "./domain/lifetimes.js";
 import { type ChallengeMethod, checkChallenge } from "./domain/pkce.js";
 import { decodeSuppliedRedirectUri, redirectTarget, redirectUriMatches } from "./domain/redirect-uri.js";
+import { checkOpenIdRequest, type OpenIdRequest } from "./openid-request.js";
 import type { ClientStore, NewCode, OAuthClient } from "./ports.js";
 import { newSecretValue, newTokens } from "./tokens.js";
 

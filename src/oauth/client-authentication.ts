@@ -1,7 +1,8 @@
 import { constantTimeEqual } from "../crypto/secrets.js";
 import { OAuthError } from "./domain/errors.js";
+import { stringParam } from "./params.js";
 import type { ClientStore, OAuthClient } from "./ports.js";
-import { stringParam, type TokenRequest } from "./token-request.js";
+import type { TokenRequest } from "./token-request.js";
 
 export interface AuthenticatedClient {
   client: OAuthClient;

@@ -1,7 +1,7 @@
 import type { User } from "../accounts/users.js";
-import type { ReservationRider } from "../security/throttle.js";
+import type { ThrottleBucket } from "../security/domain/throttle-policy.js";
+import type { PendingSettlement, ReservedCounts } from "../security/ports.js";
 import type { ClientFields } from "./domain/client-rules.js";
-import type { ReadAheadFound, ReadAheadPlan } from "./read-ahead.js";
 
 /**
  * OpenID Connect's extension point at the token endpoint (implemented in src/oidc): an ID token for
@@ -65,7 +65,7 @@ export interface NewCode {
 }
 
 /**
- * What an authorization granted, for OpenID Connect (issue 15, migration 0011): kept on the grant, so
+ * What an authorization granted, for OpenID Connect (migration 0011): kept on the grant, so
  * the code exchange, every refresh and UserInfo read the same values. All null on a grant recorded
  * before migration 0011.
  */
@@ -88,7 +88,7 @@ export interface CodeRecord extends GrantIdentity {
   redirectUri: string | null;
   expiresAt: number;
   consumed: boolean;
-  /** The grant's user may sign in (read with the code: one statement, issue 6). */
+  /** The grant's user may sign in (read with the code, in the same statement). */
   userEnabled: boolean;
 }
 
@@ -105,13 +105,13 @@ export interface RefreshTokenRecord extends GrantIdentity {
   rotated: boolean;
   /** The grant's code was redeemed by a public client (PKCE, no secret): client_id alone may refresh. */
   publicClient: boolean;
-  /** The grant's user may sign in (read with the token: one statement, issue 6). */
+  /** The grant's user may sign in (read with the token, in the same statement). */
   userEnabled: boolean;
 }
 
 export interface AccessTokenRecord {
   id: number;
-  /** The grant's scope (UserInfo answers the claims it grants, issue 15). */
+  /** The grant's scope (UserInfo answers the claims it grants, OIDC Core §5.4). */
   scope: string | null;
   grantId: number;
   uid: string;
@@ -149,11 +149,32 @@ export interface CleanupCounts {
 /** Told after each of the cleanup's deletions, for progress output (`./occ oauth2:cleanup`). */
 export type CleanupProgress = (step: keyof CleanupCounts, deleted: number) => void;
 
+/** What to read ahead: the client a request names and the hash of the code or refresh token it presents. */
+export type ReadAheadPlan = { clientId: string } & ({ codeHash: string } | { refreshTokenHash: string });
+
+/** What a read-ahead found for a plan (undefined: no such client, the artefact not looked at). */
+export type ReadAheadFound =
+  | { client: OAuthClient; code?: CodeRecord | undefined; refreshToken?: RefreshTokenRecord | undefined }
+  | undefined;
+
 /**
- * The token endpoint's first read in one statement (issue 17): the client a request names with the
- * code or refresh token it presents; on PostgreSQL one round trip instead of two. Each answers
- * exactly what ClientStore.findByClientId and GrantStore.findCode / findRefreshToken answer for the
- * same values; undefined when there is no such client (then the artefact is not looked at).
+ * A token request's client and presented code or refresh token, read before client authentication
+ * and the grant run their checks on them (each check on the row it would have read itself).
+ */
+export interface ReadAhead {
+  clientId: string;
+  client: OAuthClient | undefined;
+  /** The presented code's hash and its row; absent when no code was read. */
+  code?: { hash: string; record: CodeRecord | undefined };
+  /** The presented refresh token's hash and its row; absent when none was read. */
+  refreshToken?: { hash: string; record: RefreshTokenRecord | undefined };
+}
+
+/**
+ * The token endpoint's first read: the client a request names with the code or refresh token it
+ * presents. Each method answers exactly what ClientStore.findByClientId and GrantStore.findCode /
+ * findRefreshToken answer for the same values; undefined when there is no such client (then the
+ * artefact is not looked at).
  */
 export interface TokenLookups {
   clientWithCode(clientId: string, codeHash: string): Promise<{ client: OAuthClient; code: CodeRecord | undefined } | undefined>;
@@ -162,28 +183,16 @@ export interface TokenLookups {
     tokenHash: string,
   ): Promise<{ client: OAuthClient; refreshToken: RefreshTokenRecord | undefined } | undefined>;
   /**
-   * PostgreSQL: the same read, to run in the statement that reserves the request's throttle attempt
-   * (Throttle.reserveWith: one round trip for both); undefined where the storage cannot.
+   * Reserves one attempt in `bucket` of the token endpoint's throttle (ThrottleStore.reserve: the
+   * same atomic reservation, committed before anything is checked) and, when it is admitted, reads
+   * what `plan` names as the two methods above do. `counts` undefined: refused, and nothing was
+   * read (`found` undefined). A database that can runs both in one statement.
    */
-  riderFor?(plan: ReadAheadPlan): Promise<ReservationRider<ReadAheadFound> | undefined>;
-}
-
-/**
- * A write the caller needs committed with a successful issue (a code redeemed, a refresh token
- * rotated), in the issue's own transaction: the token endpoint's throttle settlement (issue 17), so
- * an exchange commits once instead of twice. Opaque to the domain, which only hands it to the grant
- * store.
- */
-export interface WriteWithIssue {
-  /** Runs the write with the storage's transaction object. */
-  run(transaction: unknown): Promise<void>;
-  /**
-   * When the write only settles one throttle bucket as a success (its attempts in flight and its
-   * failures end): that bucket. A store that issues in one statement (PostgreSQL) then makes the
-   * settlement part of that statement and calls `folded()` instead of `run`.
-   */
-  settlesThrottleBucket?: string | undefined;
-  folded(): void;
+  reserveAndRead(
+    bucket: ThrottleBucket,
+    now: number,
+    plan: ReadAheadPlan,
+  ): Promise<{ counts: ReservedCounts | undefined; found: ReadAheadFound }>;
 }
 
 /**
@@ -201,28 +210,29 @@ export interface GrantStore {
   findCode(codeHash: string): Promise<CodeRecord | undefined>;
   /**
    * Marks the code consumed and, when given, writes the tokens under the code's grant; `publicClient`
-   * marks the grant as redeemed by a public client (its refresh tokens need no secret); `withIssue`
-   * runs in the same transaction when tokens were issued.
+   * marks the grant as redeemed by a public client (its refresh tokens need no secret); `settle`, a
+   * throttle settlement, commits with the tokens: when this returns true with tokens given, it is
+   * committed; when it returns false, it was not written.
    */
   redeemCode(
     codeHash: string,
     now: number,
     tokens: NewTokens | undefined,
-    options?: { publicClient?: boolean; withIssue?: WriteWithIssue | undefined },
+    options?: { publicClient?: boolean; settle?: PendingSettlement | undefined },
   ): Promise<boolean>;
   /** Finds rotated tokens too (marked), so a replay can be traced to its grant. */
   findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
   /**
    * Marks the refresh token rotated, deletes its access token and writes the new pair; with `grace`,
    * also keeps the sealed new pair until `grace.expiresAt`. Purges grace pairs past their window.
-   * `withIssue` runs in the same transaction when the rotation succeeded.
+   * `settle`, a throttle settlement, commits with the rotation: written exactly when this returns true.
    */
   rotateRefreshToken(
     record: RefreshTokenRecord,
     now: number,
     tokens: NewTokens,
     grace?: GracePair,
-    withIssue?: WriteWithIssue,
+    settle?: PendingSettlement,
   ): Promise<boolean>;
   /**
    * The sealed pair a rotation of this (rotated) refresh token issued, while its window is open and
@@ -238,7 +248,7 @@ export interface GrantStore {
   findAccessToken(tokenHash: string): Promise<AccessTokenRecord | undefined>;
   /**
    * The same with the token's user and the extension of the user's avatar (null: none), read in the
-   * same statement (bearer authentication, issue 6; UserInfo's picture, issue 17).
+   * same statement (bearer authentication, and UserInfo's `picture`).
    */
   findAccessTokenWithUser(
     tokenHash: string,

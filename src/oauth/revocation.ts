@@ -1,8 +1,9 @@
 import { sha256Hex } from "../crypto/secrets.js";
 import { authenticateRequestClient } from "./client-authentication.js";
 import { OAuthError } from "./domain/errors.js";
+import { stringParam } from "./params.js";
 import type { ClientStore, GrantStore } from "./ports.js";
-import { type EventLog, stringParam, type TokenRequest } from "./token-request.js";
+import type { EventLog, TokenRequest } from "./token-request.js";
 
 const notYours = () => new OAuthError("invalid_request", "the token was not issued to this client");
 

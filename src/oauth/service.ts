@@ -3,7 +3,7 @@ import type { User } from "../accounts/users.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { sha256Hex } from "../crypto/secrets.js";
-import type { ReservationRider } from "../security/throttle.js";
+import type { ReserveWithRead } from "../security/throttle.js";
 import {
   type AuthorizationCheck,
   type AuthorizationQuery,
@@ -15,7 +15,7 @@ import { cleanupExpired } from "./cleanup.js";
 import { ClientAdministration } from "./client-administration.js";
 import type { OAuthError } from "./domain/errors.js";
 import { isExpired } from "./domain/lifetimes.js";
-import type { GrantDeps } from "./grants/types.js";
+import type { GrantDeps, GrantResult } from "./grants/types.js";
 import { type IntrospectionResponse, introspectToken } from "./introspection.js";
 import type {
   AuthorizedClient,
@@ -25,13 +25,14 @@ import type {
   GrantStore,
   IdTokenMinter,
   OAuthClient,
+  ReadAhead,
   TokenLookups,
 } from "./ports.js";
-import { type ReadAhead, readAheadOf, readAheadPlan } from "./read-ahead.js";
+import { readAheadOf, readAheadPlan } from "./read-ahead.js";
 import { revokeToken } from "./revocation.js";
 import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
-import type { EventLog } from "./token-request.js";
-import { TOKEN_LENGTH, type TokenResponse } from "./tokens.js";
+import type { EventLog, TokenAdmission } from "./token-request.js";
+import { TOKEN_LENGTH } from "./tokens.js";
 
 /**
  * What the OAuth service tells the rest of Keystream (the activity stream listens). Called after the
@@ -52,8 +53,8 @@ interface Logger {
 export interface OAuthServiceOptions {
   clients: ClientStore;
   grants: GrantStore;
-  /** The token endpoint's client and code (or refresh token) in one read; absent, two reads. */
-  lookups?: TokenLookups;
+  /** The token endpoint's client with its code (or refresh token), in one read, with the throttle's reservation. */
+  lookups: TokenLookups;
   users: { find(uid: string): Promise<{ enabled: boolean } | undefined> };
   clock: Clock;
   log: Logger;
@@ -87,7 +88,7 @@ export class OAuthService implements BearerTokenResolver {
   }
 
   /**
-   * research A.2.2; `currentUid` enables the switch-user rule (GET only, as ownCloud). `issuer`
+   * docs/upstream/owncloud-oauth2.md A.2.2; `currentUid` enables the switch-user rule (GET only, as ownCloud). `issuer`
    * (RFC 9207) goes into every redirect the request leads to.
    */
   checkAuthorization(query: AuthorizationQuery, issuer: string, currentUid?: string): Promise<AuthorizationCheck> {
@@ -101,7 +102,7 @@ export class OAuthService implements BearerTokenResolver {
   /**
    * Records a new grant with its code (or implicit token) and returns the redirect target. The grant
    * keeps the request's scope and nonce and when the user logged in (`authTime`, from the session),
-   * for the ID tokens and UserInfo of OpenID Connect (issue 15).
+   * for the ID tokens and UserInfo of OpenID Connect.
    */
   async authorize(request: AuthorizationRequest, uid: string, authTime: number | null): Promise<string> {
     const now = this.options.clock.nowSeconds();
@@ -136,20 +137,29 @@ export class OAuthService implements BearerTokenResolver {
     return (await this.authorizedClients(uid)).some((client) => client.id === clientInternalId);
   }
 
-  token(request: TokenRequest): Promise<TokenResponse | OAuthError> {
-    return handleTokenRequest(this.store, this.grantDeps(request.log ?? this.options.log), request, this.options.lookups);
+  /** The token endpoint after its throttle reservation (token-endpoint.ts). */
+  token(request: TokenRequest, admission?: TokenAdmission): Promise<GrantResult> {
+    return handleTokenRequest(
+      this.store,
+      this.options.lookups,
+      this.grantDeps(request.log ?? this.options.log),
+      request,
+      admission,
+    );
   }
 
   /**
-   * The token request's read ahead (its client and presented code or refresh token) as a rider on
-   * its throttle reservation, where the storage can run both in one statement (PostgreSQL, issue 17);
-   * the decoded read goes back in as TokenRequest.readAhead. Undefined: nothing to read, or no storage that can.
+   * The token request's first read (its client and presented code or refresh token) made with its
+   * throttle reservation (TokenLookups.reserveAndRead); it goes back in as TokenAdmission.readAhead.
+   * Undefined when the request names nothing to read.
    */
-  async readAheadRider(request: TokenRequest): Promise<ReservationRider<ReadAhead> | undefined> {
+  reserveWithReadAhead(request: TokenRequest): ReserveWithRead<ReadAhead> | undefined {
     const plan = readAheadPlan(request);
-    const rider = plan && (await this.options.lookups?.riderFor?.(plan));
-    if (!plan || !rider) return undefined;
-    return { ...rider, decode: (row) => readAheadOf(plan, rider.decode(row)) };
+    if (!plan) return undefined;
+    return async (bucket, now) => {
+      const { counts, found } = await this.options.lookups.reserveAndRead(bucket, now, plan);
+      return { counts, read: readAheadOf(plan, found) };
+    };
   }
 
   private grantDeps(log: EventLog): GrantDeps {
@@ -212,7 +222,7 @@ export class OAuthService implements BearerTokenResolver {
   }
 
   /**
-   * research A.2.1: the name of the application a login is for, when the login returns to an
+   * docs/upstream/owncloud-oauth2.md A.2.1: the name of the application a login is for, when the login returns to an
    * authorize URL of a known client.
    */
   async clientNameForReturnUrl(returnUrl: string): Promise<string | undefined> {

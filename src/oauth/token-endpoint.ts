@@ -1,29 +1,33 @@
 import { authenticateRequestClient } from "./client-authentication.js";
 import { OAuthError } from "./domain/errors.js";
 import { GRANTS } from "./grants/index.js";
-import type { GrantDeps } from "./grants/types.js";
+import type { GrantDeps, GrantResult } from "./grants/types.js";
+import { stringParam } from "./params.js";
 import type { ClientStore, TokenLookups } from "./ports.js";
 import { clientsWithReadAhead, readAhead } from "./read-ahead.js";
-import { stringParam, type TokenRequest } from "./token-request.js";
-import type { TokenResponse } from "./tokens.js";
+import type { TokenAdmission, TokenRequest } from "./token-request.js";
 
 export type { TokenRequest } from "./token-request.js";
 
 /**
- * `POST …/api/v1/token` (research A.1.2): grant_type present, then client authentication, then the
- * grant, which receives only the parameters it declares.
+ * `POST …/api/v1/token` after its throttle reservation (docs/upstream/owncloud-oauth2.md A.1.2;
+ * the steps as node-oidc-provider's lib/actions/token.js composes them):
+ * 1. the grant type is present;
+ * 2. the client and the presented code or refresh token, read with the reservation or now;
+ * 3. client authentication;
+ * 4. the grant, given only the parameters it declares; its write commits the admission's
+ *    throttle settlement when it issues tokens.
  */
 export async function handleTokenRequest(
   clients: ClientStore,
+  lookups: TokenLookups,
   deps: GrantDeps,
   request: TokenRequest,
-  lookups?: TokenLookups,
-): Promise<TokenResponse | OAuthError> {
+  admission: TokenAdmission = {},
+): Promise<GrantResult> {
   const grantType = stringParam(request.body, "grant_type");
   if (grantType === undefined) return new OAuthError("invalid_request");
-  // The client and the presented code or refresh token in one read (issue 17), used as it comes.
-  // Read with the throttle's reservation (PostgreSQL, OAuthService.readAheadRider), or now.
-  const ahead = request.readAhead ?? (lookups && (await readAhead(lookups, request)));
+  const ahead = admission.readAhead ?? (await readAhead(lookups, request));
   const authenticated = await authenticateRequestClient(clientsWithReadAhead(clients, ahead), request);
   if (authenticated instanceof OAuthError) return authenticated;
   const grant = GRANTS.get(grantType);
@@ -35,7 +39,7 @@ export async function handleTokenRequest(
     params,
     userAgent: request.userAgent,
     origin: request.origin,
-    withIssue: request.withIssue,
     readAhead: ahead,
+    settleOnIssue: admission.settleOnIssue,
   });
 }

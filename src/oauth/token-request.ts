@@ -1,5 +1,5 @@
-import type { RequestOrigin, WriteWithIssue } from "./ports.js";
-import type { ReadAhead } from "./read-ahead.js";
+import type { PendingSettlement } from "../security/ports.js";
+import type { ReadAhead, RequestOrigin } from "./ports.js";
 
 /** Where a request's OAuth events (code redeemed, refresh, replay …) are logged. */
 export interface EventLog {
@@ -18,18 +18,17 @@ export interface TokenRequest {
    * (http/access-log.ts). Absent: the service's log.
    */
   log?: EventLog;
-  /** The issuer and base URL this request was addressed to (ID tokens, issue 15); absent: no ID token. */
+  /** The issuer and base URL this request was addressed to (for ID tokens); absent: no ID token. */
   origin?: RequestOrigin;
-  /** Committed with the tokens when this request issues some (see WriteWithIssue). */
-  withIssue?: WriteWithIssue;
-  /**
-   * This request's client and presented code or refresh token, already read (with the throttle's
-   * reservation: OAuthService.readAheadRider); absent, the token endpoint reads them.
-   */
-  readAhead?: ReadAhead | undefined;
 }
 
-export function stringParam(body: Record<string, unknown>, name: string): string | undefined {
-  const value = body[name];
-  return typeof value === "string" ? value : undefined;
+/**
+ * What the throttle's reservation brought a token request: the client and the presented code or
+ * refresh token, read with the reservation (absent: read by the endpoint itself), and the
+ * settlement a success commits with the tokens it issues (absent: no throttle settles through the
+ * issue).
+ */
+export interface TokenAdmission {
+  readAhead?: ReadAhead | undefined;
+  settleOnIssue?: PendingSettlement | undefined;
 }

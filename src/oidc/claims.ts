@@ -1,3 +1,5 @@
+import { scopeValues } from "../oauth/domain/scope.js";
+
 /**
  * Scopes and the user claims they grant (OpenID Connect Core 1.0 §5.4), one rule for the ID token
  * and UserInfo alike, so both always agree on `sub` and on what a scope discloses.
@@ -21,16 +23,6 @@ export const CLAIMS_SUPPORTED = [
   "email",
   "email_verified",
 ] as const;
-
-/** The space-separated values of a `scope` parameter (RFC 6749 §3.3). */
-export function scopeValues(scope: string | null | undefined): Set<string> {
-  return new Set((scope ?? "").split(" ").filter((value) => value !== ""));
-}
-
-/** An OpenID Connect request or grant: its scope contains `openid` (OIDC Core §3.1.2.1). */
-export function isOpenIdScope(scope: string | null | undefined): boolean {
-  return scopeValues(scope).has("openid");
-}
 
 /** The user as claims describe them. `sub` is the user id: stable, never reassigned (OIDC Core §2). */
 export interface ClaimsSubject {

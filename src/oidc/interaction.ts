@@ -1,4 +1,4 @@
-import type { OpenIdRequest } from "./request.js";
+import type { OpenIdRequest } from "../oauth/openid-request.js";
 
 /** What the authorization endpoint does next with a valid request (OIDC Core §3.1.2.3, §3.1.2.4). */
 export type Interaction =

@@ -1,8 +1,9 @@
 import { avatarUrlFor } from "../accounts/avatars.js";
 import type { User } from "../accounts/users.js";
 import type { Clock } from "../clock.js";
+import { isOpenIdScope } from "../oauth/domain/scope.js";
 import type { GrantIdentity, IdTokenMinter, RequestOrigin } from "../oauth/ports.js";
-import { type ClaimsSubject, isOpenIdScope, scopedUserClaims } from "./claims.js";
+import { type ClaimsSubject, scopedUserClaims } from "./claims.js";
 import { checkEndSession, type EndSessionCheck, type EndSessionParams } from "./end-session.js";
 import { idTokenClaims } from "./id-token.js";
 import type { SigningKeys } from "./signing-keys.js";

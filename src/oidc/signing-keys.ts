@@ -10,27 +10,9 @@ import {
 } from "jose";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
+import type { SigningKeyStore, StoredSigningKey } from "./ports.js";
 
 export const SIGNING_ALGORITHM = "RS256";
-
-/** A signing key as stored: the private JWK sealed (AES-256-GCM with the client-secret key). */
-export interface StoredSigningKey {
-  kid: string;
-  alg: string;
-  publicJwk: JWK;
-  privateJwkSealed: string;
-  createdAt: number;
-  retiredAt: number | null;
-}
-
-/** Where the keys live (src/storage/oidc-key-store.ts): the database, shared by every node. */
-export interface SigningKeyStore {
-  list(): Promise<StoredSigningKey[]>;
-  /** Inserts the key; when `retireOthersAt` is given, in the same transaction retires every other live key. */
-  insert(key: StoredSigningKey, retireOthersAt?: number): Promise<void>;
-  /** Deletes keys retired at or before `cutoff` (past their grace period). */
-  deleteRetiredBefore(cutoff: number): Promise<number>;
-}
 
 /** The key that signs: the newest live one (ties by kid, so every node picks the same). */
 function signingKeyOf(keys: StoredSigningKey[]): StoredSigningKey | undefined {
@@ -38,7 +20,7 @@ function signingKeyOf(keys: StoredSigningKey[]): StoredSigningKey | undefined {
 }
 
 /**
- * The ID token signing keys (issue 15). Read from the store on every use (no cache of the set), so a
+ * The ID token signing keys. Read from the store on every use (no cache of the set), so a
  * rotation on one node is seen by all at once; only the imported private keys are memoised, by kid.
  * A retired key is published for `graceSeconds` after its retirement, so tokens it signed still verify.
  */

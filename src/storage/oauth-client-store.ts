@@ -27,7 +27,7 @@ const OPENED_SECRETS_LIMIT = 10_000;
 
 /**
  * Clients in oauth2_clients, secrets sealed with the data directory's key. ownCloud's default
- * clients are written on first use of the store (research A.4): the migration lists their names in
+ * clients are written on first use of the store (docs/upstream/owncloud-oauth2.md A.4): the migration lists their names in
  * oauth2_pending_seeds and each is claimed by one DELETE, so across nodes every default is seeded
  * exactly once, and a default an operator removed never comes back.
  */

@@ -71,7 +71,7 @@ export function grantStatements(db: Db) {
         .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
         .innerJoin("users as u", "u.uid", "g.uid")
         // The avatar's content type, so a UserInfo answer needs no statement of its own: on
-        // PostgreSQL one round trip instead of two (issue 17). By primary key; `data` is not read.
+        // PostgreSQL one round trip instead of two. By primary key; `data` is not read.
         .leftJoin("user_avatars as v", "v.uid", "u.uid")
         .select(["a.id", "a.grant_id", "c.client_id", "a.created_at", "a.expires_at", "g.scope"])
         .select(["u.uid", "u.display_name", "u.email", "u.enabled", "u.is_admin", "u.created_at as user_created_at"])

@@ -10,25 +10,28 @@ import type {
   GrantStore,
   NewTokens,
   RefreshTokenRecord,
-  WriteWithIssue,
 } from "../oauth/ports.js";
+import type { PendingSettlement } from "../security/ports.js";
 import type { Db, DbOrTx, Dialect } from "./database.js";
 import { codeRecordOf, grantStatements, refreshRecordOf } from "./oauth-grant-statements.js";
 import { newPairParams, redeemCodeInOneStatement, rotateRefreshTokenInOneStatement } from "./oauth-postgres-one-statement.js";
 import { transaction } from "./prepared.js";
+import { type SqlThrottleStore, successResettingOneBucket } from "./throttle-store.js";
 
 /** Grants, codes and tokens; single use by compare-and-set inside one transaction (see GrantStore). */
 export class KyselyGrantStore implements GrantStore {
   private readonly statements: ReturnType<typeof grantStatements>;
   private readonly redeemInOneStatement: ReturnType<typeof redeemCodeInOneStatement> | undefined;
   private readonly rotateInOneStatement: ReturnType<typeof rotateRefreshTokenInOneStatement> | undefined;
-  /** The same, settling the token request's throttle bucket too (WriteWithIssue.settlesThrottleBucket). */
+  /** The same, settling the token request's throttle bucket too (a success resetting its one bucket). */
   private readonly redeemAndSettleInOneStatement: ReturnType<typeof redeemCodeInOneStatement> | undefined;
   private readonly rotateAndSettleInOneStatement: ReturnType<typeof rotateRefreshTokenInOneStatement> | undefined;
 
   constructor(
     private readonly db: Db,
     dialect: Dialect,
+    /** The token endpoint's throttle: the settlements a redemption or rotation commits with itself. */
+    private readonly throttle: SqlThrottleStore,
   ) {
     this.statements = grantStatements(db);
     this.redeemInOneStatement = dialect === "postgres" ? redeemCodeInOneStatement(db) : undefined;
@@ -111,20 +114,21 @@ export class KyselyGrantStore implements GrantStore {
     codeHash: string,
     now: number,
     tokens: NewTokens | undefined,
-    options: { publicClient?: boolean; withIssue?: WriteWithIssue | undefined } = {},
+    options: { publicClient?: boolean; settle?: PendingSettlement | undefined } = {},
   ): Promise<boolean> {
+    const settle = tokens ? options.settle : undefined;
     if (this.redeemInOneStatement && this.redeemAndSettleInOneStatement && tokens?.refresh) {
-      const { withIssue } = options;
-      const settleBucket = withIssue?.settlesThrottleBucket;
-      const statement = settleBucket === undefined ? this.redeemInOneStatement : this.redeemAndSettleInOneStatement;
+      const foldedBucket = settle && successResettingOneBucket(settle.keys, settle.settlement);
+      const statement = foldedBucket === undefined ? this.redeemInOneStatement : this.redeemAndSettleInOneStatement;
       const consumed = await statement.first(this.db, {
         codeHash,
         ...newPairParams(now, tokens, tokens.refresh),
         publicClient: options.publicClient ? 1 : 0,
-        ...(settleBucket === undefined ? {} : { settleBucket }),
+        ...(foldedBucket === undefined ? {} : { settleBucket: foldedBucket }),
       });
-      if (consumed !== undefined) await settledWith(withIssue, settleBucket, this.db);
-      return consumed !== undefined;
+      if (consumed === undefined) return false;
+      if (settle && foldedBucket === undefined) await this.settleOn(this.db, settle);
+      return true;
     }
     return transaction(this.db, async (trx) => {
       const consumed = await this.statements.consumeCode.first(trx, { codeHash, now });
@@ -132,8 +136,8 @@ export class KyselyGrantStore implements GrantStore {
       const grantId = Number(consumed.grant_id);
       if (tokens) await this.insertTokens(trx, grantId, now, tokens);
       if (tokens && options.publicClient) await this.statements.markPublicClient.execute(trx, { grantId });
-      // The caller's write commits with the exchange: one commit fewer per exchange (issue 17).
-      if (tokens) await options.withIssue?.run(trx);
+      // The settlement commits with the exchange: one commit, not two.
+      if (settle) await this.settleOn(trx, settle);
       return true;
     });
   }
@@ -148,10 +152,10 @@ export class KyselyGrantStore implements GrantStore {
     now: number,
     tokens: NewTokens,
     grace?: GracePair,
-    withIssue?: WriteWithIssue,
+    settle?: PendingSettlement,
   ): Promise<boolean> {
     if (this.rotateInOneStatement && this.rotateAndSettleInOneStatement && tokens.refresh) {
-      const settleBucket = withIssue?.settlesThrottleBucket;
+      const settleBucket = settle && successResettingOneBucket(settle.keys, settle.settlement);
       const statement = settleBucket === undefined ? this.rotateInOneStatement : this.rotateAndSettleInOneStatement;
       const rotated = await statement.first(this.db, {
         id: record.id,
@@ -160,8 +164,9 @@ export class KyselyGrantStore implements GrantStore {
         graceExpiresAt: grace?.expiresAt ?? null,
         ...(settleBucket === undefined ? {} : { settleBucket }),
       });
-      if (rotated !== undefined) await settledWith(withIssue, settleBucket, this.db);
-      return rotated !== undefined;
+      if (rotated === undefined) return false;
+      if (settle && settleBucket === undefined) await this.settleOn(this.db, settle);
+      return true;
     }
     return transaction(this.db, async (trx) => {
       const rotated = await this.statements.rotateRefreshToken.first(trx, { id: record.id, now });
@@ -183,9 +188,13 @@ export class KyselyGrantStore implements GrantStore {
           })
           .execute();
       }
-      await withIssue?.run(trx);
+      if (settle) await this.settleOn(trx, settle);
       return true;
     });
+  }
+
+  private settleOn(db: DbOrTx, pending: PendingSettlement): Promise<void> {
+    return this.throttle.settleOn(db, pending.keys, pending.settlement, pending.now);
   }
 
   async findGracePair(rotatedRefreshTokenId: number, now: number): Promise<string | undefined> {
@@ -367,14 +376,4 @@ export class KyselyGrantStore implements GrantStore {
       grants: Number(grants.numDeletedRows),
     };
   }
-}
-
-/**
- * After a one-statement issue: the caller's write was part of the statement when it settled a
- * throttle bucket (told so through `folded`), else it runs now, as its own statement.
- */
-async function settledWith(withIssue: WriteWithIssue | undefined, foldedBucket: string | undefined, db: Db): Promise<void> {
-  if (!withIssue) return;
-  if (foldedBucket === undefined) await withIssue.run(db);
-  else withIssue.folded();
 }

@@ -1,12 +1,12 @@
 import { type QueryCreator, sql } from "kysely";
 import type { NewTokens } from "../oauth/ports.js";
-import { SETTLED_AND_RESET } from "../security/throttle.js";
 import type { Database, Db } from "./database.js";
 import { PreparedQuery, type SlotFactory } from "./prepared.js";
+import { SETTLED_AND_RESET } from "./throttle-store.js";
 
 /**
  * PostgreSQL only: a code redemption and a refresh rotation as one statement each (data-modifying
- * CTEs, all or nothing in the statement's own transaction; issue 6, fourth pass). SQLite runs the
+ * CTEs, all or nothing in the statement's own transaction). SQLite runs the
  * same rules as a transaction in oauth-grant-store.ts.
  */
 
@@ -39,9 +39,9 @@ export interface SettleParams {
 }
 
 /**
- * The token request's throttle settlement (a success resetting its one bucket, see
- * WriteWithIssue), as the CTE `settled`, only when the `gate` CTE's compare-and-set won: the
- * settlement rides in the issue's statement instead of a round trip of its own (issue 17).
+ * The token request's throttle settlement (a success resetting its one bucket), as the CTE
+ * `settled`, only when the `gate` CTE's compare-and-set won: the settlement rides in the issue's
+ * statement instead of a round trip of its own.
  */
 function withSettlement<Q>(query: Q, slot: SlotFactory<SettleParams>): Q {
   return (query as unknown as QueryCreator<Gated>).with("settled", (q) =>

@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
-import type { CodeRecord, OAuthClient, RefreshTokenRecord, TokenLookups } from "../oauth/ports.js";
-import type { ReadAheadFound, ReadAheadPlan } from "../oauth/read-ahead.js";
-import type { ReservationRider, ReservedQueryCreator } from "../security/throttle.js";
+import type { CodeRecord, OAuthClient, ReadAheadFound, ReadAheadPlan, RefreshTokenRecord, TokenLookups } from "../oauth/ports.js";
+import type { ThrottleBucket } from "../security/domain/throttle-policy.js";
+import type { ReservedCounts } from "../security/ports.js";
 import type { Db, Dialect } from "./database.js";
 import { CLIENT_COLUMNS, type KyselyClientStore } from "./oauth-client-store.js";
 import {
@@ -14,17 +14,22 @@ import {
 } from "./oauth-grant-statements.js";
 import { PreparedQuery } from "./prepared.js";
 import type { OAuthClientsTable } from "./schema/oauth.js";
+import { countsOf, type ReservedRow, type SqlThrottleStore, toSlots } from "./throttle-store.js";
 
 /** The client's columns, prefixed (`cl_id` …): the code's and the token's rows have a `client_id` of their own. */
 type PrefixedClientRow = { [K in (typeof CLIENT_COLUMNS)[number] as `cl_${K}`]: Selectable<OAuthClientsTable>[K] };
 /** A row of the client, with the presented artefact's columns, all null when there is no such artefact. */
 type WithNulls<T> = { [K in keyof T]: T[K] | null };
 
+/** A row of the reservation (the CTE `reserved`) with the client and the presented artefact. */
+type ReservedWith<T> = ReservedRow & WithNulls<PrefixedClientRow> & WithNulls<T>;
+
 /**
- * The token endpoint's first read as one statement (issue 17): the client the request names, with
- * the code or refresh token it presents, each read by the same query as ClientStore.findByClientId
- * and GrantStore.findCode / findRefreshToken (the presented one as a subquery left-joined to the
- * client: absent, its columns are null). On PostgreSQL one round trip instead of two.
+ * The token endpoint's first read as one statement: the client the request names, with the code or
+ * refresh token it presents, each read by the same query as ClientStore.findByClientId and
+ * GrantStore.findCode / findRefreshToken (the presented one as a subquery left-joined to the
+ * client: absent, its columns are null). On PostgreSQL one round trip instead of two, and with the
+ * throttle's reservation as a data-modifying CTE, one round trip for both (reserveAndRead).
  */
 export class KyselyTokenLookups implements TokenLookups {
   private readonly clientWithCodeStatement: PreparedQuery<
@@ -36,10 +41,18 @@ export class KyselyTokenLookups implements TokenLookups {
     PrefixedClientRow & WithNulls<RefreshRow>
   >;
 
+  /** reserveAndRead's statements on PostgreSQL, per artefact and kind of bucket. */
+  private readonly reserving = new Map<
+    string,
+    PreparedQuery<Record<string, string | number>, ReservedWith<CodeRow | RefreshRow>>
+  >();
+
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
     private readonly clients: KyselyClientStore,
+    /** The token endpoint's throttle (its policy is part of the reservation statement). */
+    private readonly throttle: SqlThrottleStore,
   ) {
     const clientColumns = CLIENT_COLUMNS.map((column) => `cl.${column} as cl_${column}` as const);
     this.clientWithCodeStatement = new PreparedQuery(
@@ -81,47 +94,63 @@ export class KyselyTokenLookups implements TokenLookups {
   }
 
   /**
-   * PostgreSQL: the same reads selecting from the throttle's reservation (the CTE `reserved`, see
-   * Throttle.reserveWith), so a token request's reservation and its first read are one round trip.
-   * SQLite has no data-modifying CTEs (and no round trips): undefined there.
+   * PostgreSQL: the reservation as the CTE `reserved` (PostgreSQL's data-modifying CTEs; the
+   * statement commits it before anything is checked, as ThrottleStore.reserve does), the client and
+   * the artefact selected from it, so a refused attempt returns no row and reads nothing. SQLite has
+   * no data-modifying CTEs (and no round trips to save): the reservation, then the read.
    */
-  async riderFor(plan: ReadAheadPlan): Promise<ReservationRider<ReadAheadFound> | undefined> {
-    if (this.dialect !== "postgres") return undefined;
-    await this.clients.seeded();
-    const db = this.db;
-    const clientColumns = CLIENT_COLUMNS.map((column) => `cl.${column} as cl_${column}` as const);
-    const withClient = (reserved: ReservedQueryCreator, slot: (name: string) => string) =>
-      reserved
-        .selectFrom("reserved as r")
-        .leftJoin("oauth2_clients as cl", (join) => join.on("cl.client_id", "=", slot("clientId")))
-        .select(["r.failures", "r.in_flight"])
-        .select(clientColumns);
-    if ("codeHash" in plan) {
-      return {
-        key: "token-lookups:code",
-        select: (reserved, slot) =>
-          withClient(reserved, slot)
-            .leftJoin(selectCode(db, (name) => slot(name)).as("k"), (join) => join.onTrue())
-            .selectAll("k") as never,
-        params: { clientId: plan.clientId, codeHash: plan.codeHash },
-        decode: (reservedRow) => {
-          const row = reservedRow as unknown as PrefixedClientRow & WithNulls<CodeRow>;
-          return row.cl_id === null ? undefined : this.withCode(row);
-        },
-      };
+  async reserveAndRead(
+    bucket: ThrottleBucket,
+    now: number,
+    plan: ReadAheadPlan,
+  ): Promise<{ counts: ReservedCounts | undefined; found: ReadAheadFound }> {
+    if (this.dialect !== "postgres") {
+      const counts = await this.throttle.reserve(bucket, now);
+      if (counts === undefined) return { counts, found: undefined };
+      const found =
+        "codeHash" in plan
+          ? await this.clientWithCode(plan.clientId, plan.codeHash)
+          : await this.clientWithRefreshToken(plan.clientId, plan.refreshTokenHash);
+      return { counts, found };
     }
-    return {
-      key: "token-lookups:refresh",
-      select: (reserved, slot) =>
-        withClient(reserved, slot)
-          .leftJoin(selectRefreshToken(db, (name) => slot(name)).as("k"), (join) => join.onTrue())
-          .selectAll("k") as never,
-      params: { clientId: plan.clientId, tokenHash: plan.refreshTokenHash },
-      decode: (reservedRow) => {
-        const row = reservedRow as unknown as PrefixedClientRow & WithNulls<RefreshRow>;
-        return row.cl_id === null ? undefined : this.withRefreshToken(row);
-      },
-    };
+    await this.clients.seeded();
+    const withCode = "codeHash" in plan;
+    const statement = this.reservingStatement(bucket, withCode);
+    const row = await statement.first(this.db, {
+      ...this.throttle.reservationParams(bucket, now),
+      clientId: plan.clientId,
+      ...("codeHash" in plan ? { codeHash: plan.codeHash } : { tokenHash: plan.refreshTokenHash }),
+    });
+    if (!row) return { counts: undefined, found: undefined };
+    const counts = countsOf(row);
+    if (row.cl_id === null) return { counts, found: undefined };
+    const found = withCode
+      ? this.withCode(row as unknown as PrefixedClientRow & WithNulls<CodeRow>)
+      : this.withRefreshToken(row as unknown as PrefixedClientRow & WithNulls<RefreshRow>);
+    return { counts, found };
+  }
+
+  private reservingStatement(bucket: ThrottleBucket, withCode: boolean) {
+    const key = `${withCode ? "code" : "refresh"}:${bucket.shared}`;
+    let statement = this.reserving.get(key);
+    if (!statement) {
+      const db = this.db;
+      const clientColumns = CLIENT_COLUMNS.map((column) => `cl.${column} as cl_${column}` as const);
+      statement = new PreparedQuery((slot) => {
+        const text = (name: string) => slot(name) as string;
+        const reserved = db
+          .with("reserved", () => this.throttle.reservation(db, bucket, toSlots(slot)))
+          .selectFrom("reserved as r")
+          .leftJoin("oauth2_clients as cl", (join) => join.on("cl.client_id", "=", text("clientId")))
+          .select(["r.failures", "r.in_flight"])
+          .select(clientColumns);
+        return withCode
+          ? (reserved.leftJoin(selectCode(db, text).as("k"), (join) => join.onTrue()).selectAll("k") as never)
+          : (reserved.leftJoin(selectRefreshToken(db, text).as("k"), (join) => join.onTrue()).selectAll("k") as never);
+      });
+      this.reserving.set(key, statement);
+    }
+    return statement;
   }
 
   /** The client and the code a row found with it (no code: the left join's columns are null). */

@@ -1,5 +1,5 @@
 import type { JWK } from "jose";
-import type { SigningKeyStore, StoredSigningKey } from "../oidc/signing-keys.js";
+import type { SigningKeyStore, StoredSigningKey } from "../oidc/ports.js";
 import type { Db } from "./database.js";
 import { transaction } from "./prepared.js";
 

@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
 import { FORWARD_AUTH_PATH } from "../../src/http/routes/forward-auth.js";
-import { LOGIN_THROTTLE, loginBuckets } from "../../src/security/throttle.js";
+import { LOGIN_THROTTLE, loginBuckets } from "../../src/security/domain/throttle-policy.js";
 import { freePort, ProcessSet, type Started, waitFor } from "../clients/harness/processes.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";

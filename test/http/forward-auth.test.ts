@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { buildApp } from "../../src/app.js";
 import { FORWARD_AUTH_PATH } from "../../src/http/routes/forward-auth.js";
-import { LOGIN_THROTTLE } from "../../src/security/throttle.js";
+import { LOGIN_THROTTLE } from "../../src/security/domain/throttle-policy.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, USERINFO, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";

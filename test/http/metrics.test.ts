@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { readEnvironment } from "../../src/config/environment.js";
 import { buildMetricsApp, METRICS_PATH } from "../../src/http/metrics-listener.js";
 import { UNMATCHED_ROUTE } from "../../src/observability/metrics.js";
-import { LOGIN_THROTTLE, loginUserBucket } from "../../src/security/throttle.js";
+import { LOGIN_THROTTLE, loginUserBucket } from "../../src/security/domain/throttle-policy.js";
 import {
   basic,
   createOAuthTestApp,

@@ -7,7 +7,7 @@ import pg from "pg";
 import { UserDirectory } from "../../src/accounts/users.js";
 import { systemClock } from "../../src/clock.js";
 import { sha256Hex } from "../../src/crypto/secrets.js";
-import { loginUserBucket } from "../../src/security/throttle.js";
+import { loginUserBucket } from "../../src/security/domain/throttle-policy.js";
 import { openStorage } from "../../src/storage/connect.js";
 import { requestTokenOf } from "../support/browser-form.js";
 import { ServerProcess } from "../support/server-process.js";

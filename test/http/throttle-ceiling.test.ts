@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { LOGIN_THROTTLE, TOKEN_THROTTLE } from "../../src/security/throttle.js";
+import { LOGIN_THROTTLE, TOKEN_THROTTLE } from "../../src/security/domain/throttle-policy.js";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, TOKEN, WEB_CLIENT } from "../oauth/support.js";
 import { createAppOn, type TestApp } from "../support/app.js";

@@ -9,7 +9,7 @@ import {
   loginUserBucket,
   TOKEN_THROTTLE,
   tokenBuckets,
-} from "../../src/security/throttle.js";
+} from "../../src/security/domain/throttle-policy.js";
 import { basic, createOAuthTestApp, PASSWORD, TOKEN, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";

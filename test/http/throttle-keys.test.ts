@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { inFlightForgetSeconds, LOGIN_THROTTLE, loginUserBucket, TOKEN_THROTTLE } from "../../src/security/throttle.js";
+import {
+  inFlightForgetSeconds,
+  LOGIN_THROTTLE,
+  loginUserBucket,
+  TOKEN_THROTTLE,
+} from "../../src/security/domain/throttle-policy.js";
 import { basic, createOAuthTestApp, PASSWORD } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { LOGIN_FLOW_LIFETIME_SECONDS } from "../../src/login-flow/flow.js";
-import { LOGIN_FLOW_POLL_THROTTLE, LOGIN_FLOW_START_THROTTLE } from "../../src/security/throttle.js";
+import { LOGIN_FLOW_POLL_THROTTLE, LOGIN_FLOW_START_THROTTLE } from "../../src/security/domain/throttle-policy.js";
 import type { TestApp } from "../support/app.js";
 import { answerGrantPage, createLoginFlowTestApp, loggedIn, poll, startFlow, startRequest } from "./support.js";
 

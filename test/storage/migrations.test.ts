@@ -3,11 +3,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { type Kysely, Migrator, sql } from "kysely";
+import { TOKEN_THROTTLE } from "../../src/security/domain/throttle-policy.js";
 import { openStorage } from "../../src/storage/connect.js";
 import type { Database } from "../../src/storage/database.js";
 import { hasPendingMigrations, migrateToLatest } from "../../src/storage/migrate.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
 import { KyselyGrantStore } from "../../src/storage/oauth-grant-store.js";
+import { SqlThrottleStore } from "../../src/storage/throttle-store.js";
 import { runOcc } from "../support/occ.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
@@ -262,7 +264,9 @@ describe(`migration 0007 (${testDatabaseDialect})`, () => {
         values (${"k".repeat(64)}, ${grantId}, null, null, 0, 600, null)`.execute(db);
       // To the latest schema (not just 0007): the store below reads columns later migrations add.
       assert.equal((await migrator.migrateToLatest()).error, undefined);
-      const code = await new KyselyGrantStore(db, t.storage.dialect).findCode("k".repeat(64));
+      const code = await new KyselyGrantStore(db, t.storage.dialect, new SqlThrottleStore(db, TOKEN_THROTTLE)).findCode(
+        "k".repeat(64),
+      );
       assert.equal(code?.grantId, grantId);
       assert.equal(code?.redirectUri, null);
     } finally {

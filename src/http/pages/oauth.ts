@@ -1,5 +1,5 @@
 import type { Translator } from "../../i18n/index.js";
-import { scopeValues } from "../../oidc/claims.js";
+import { scopeValues } from "../../oauth/domain/scope.js";
 import { html, type SafeHtml } from "../html.js";
 import { type HeaderUser, layout } from "./layout.js";
 import { translatedHtml } from "./translated-html.js";

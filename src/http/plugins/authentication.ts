@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AuthenticationResult, Principal } from "../../accounts/authentication.js";
 import type { Session } from "../../accounts/sessions.js";
 import { constantTimeEqual } from "../../crypto/secrets.js";
-import { type AttemptOutcome, loginBuckets, loginUserBucket } from "../../security/throttle.js";
+import { loginBuckets, loginUserBucket } from "../../security/domain/throttle-policy.js";
+import type { AttemptOutcome } from "../../security/throttle.js";
 import { throttledAttempt } from "../throttling.js";
 
 export const SESSION_COOKIE = "ks_session";

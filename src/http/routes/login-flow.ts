@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import { clientNameOf } from "../../login-flow/flow.js";
-import { type AttemptOutcome, loginFlowPollBuckets, loginFlowStartBuckets } from "../../security/throttle.js";
+import { loginFlowPollBuckets, loginFlowStartBuckets } from "../../security/domain/throttle-policy.js";
+import type { AttemptOutcome } from "../../security/throttle.js";
 import { baseUrl } from "../base-url.js";
 import { requestTranslator, userTranslator } from "../i18n.js";
 import { messagePage, sendPage } from "../pages/layout.js";

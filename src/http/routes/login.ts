@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Translator } from "../../i18n/index.js";
+import { loginBuckets, loginUserBucket } from "../../security/domain/throttle-policy.js";
 import { sameOriginPath } from "../../security/same-origin.js";
-import { type AttemptOutcome, loginBuckets, loginUserBucket } from "../../security/throttle.js";
+import type { AttemptOutcome } from "../../security/throttle.js";
 import type { SafeHtml } from "../html.js";
 import { requestTranslator } from "../i18n.js";
 import { messagePage, sendPage } from "../pages/layout.js";

@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OAuthError } from "../../oauth/domain/errors.js";
 import { GRANTS } from "../../oauth/grants/index.js";
-import type { ReadAhead } from "../../oauth/read-ahead.js";
-import type { TokenRequest } from "../../oauth/token-endpoint.js";
-import type { AttemptOutcome, ReservationRider } from "../../security/throttle.js";
+import type { Issued } from "../../oauth/grants/types.js";
+import type { ReadAhead } from "../../oauth/ports.js";
+import type { TokenAdmission, TokenRequest } from "../../oauth/token-request.js";
+import type { ReserveWithRead } from "../../security/throttle.js";
 import { eventLogOf } from "../access-log.js";
 import { baseUrl } from "../base-url.js";
 import { originOf } from "../issuer.js";
-import { noStore, sendTokenError } from "../oauth-errors.js";
+import { noStore, sendTokenError, sendTooManyAttempts } from "../oauth-errors.js";
 import { parametersOf } from "../oauth-params.js";
 import { requireUser } from "../plugins/authentication.js";
 import {
@@ -17,7 +18,7 @@ import {
   tokenRouteSchema,
   userInfoRouteSchema,
 } from "../schemas/oauth.js";
-import { oauthBuckets, throttledAttempt } from "../throttling.js";
+import { type AttemptEnd, oauthBuckets, throttledAttempt } from "../throttling.js";
 import { avatarUrl } from "./avatars.js";
 import { AUTHORIZATION_SUCCESSFUL_PATH } from "./oauth-authorize.js";
 
@@ -30,7 +31,7 @@ const CORS_METHODS = "PUT, POST, GET, DELETE, PATCH";
 const CORS_HEADERS = "Authorization, Content-Type, Accept";
 
 /**
- * research A.10: CORS headers on the token and userinfo answers only for an origin listed in
+ * docs/upstream/owncloud-oauth2.md A.10: CORS headers on the token and userinfo answers only for an origin listed in
  * `cors.allowed-domains`.
  */
 function allowListedOrigin(request: FastifyRequest, reply: FastifyReply): void {
@@ -46,14 +47,18 @@ function allowListedOrigin(request: FastifyRequest, reply: FastifyReply): void {
     .header("vary", "Origin");
 }
 
-/** What guessing produces (unknown client, wrong secret, unknown code or token) slows down the next attempt. */
-function countsAsFailure(error: OAuthError): boolean {
-  return error.guess;
+/**
+ * One client endpoint (token, revoke, introspect): how it runs an admitted request, and optionally
+ * the read it makes with the throttle's reservation.
+ */
+interface ClientEndpoint<T> {
+  run(request: TokenRequest, admission: TokenAdmission): Promise<T | OAuthError>;
+  /** Whether a result is tokens whose write committed the request's throttle settlement. */
+  settledByWrite?(result: T): boolean;
+  reserveWithRead?(request: TokenRequest): ReserveWithRead<ReadAhead> | undefined;
 }
 
-type ClientEndpoint<T> = (request: TokenRequest) => Promise<T | OAuthError>;
-
-/** How an answered client-endpoint request ended: "success", an RFC 6749 error code, or "throttled". */
+/** How an answered client-endpoint request ended, for the metrics: "success", an RFC 6749 error code, or "throttled". */
 type EndpointOutcome = (outcome: string) => void;
 
 /**
@@ -66,61 +71,65 @@ function grantTypeLabel(body: unknown): string {
   return GRANTS.has(value) ? value : "other";
 }
 
+/** Step 1: the request as the OAuth service takes it; repeated or non-string parameters are 400 invalid_request. */
+function parseClientRequest(request: FastifyRequest): TokenRequest | OAuthError {
+  const params = parametersOf(request.body, request.validationError?.validation);
+  if (!params.ok) return new OAuthError("invalid_request", params.description, { detail: params.detail });
+  return {
+    body: params.params,
+    authorization: request.headers.authorization,
+    userAgent: request.headers["user-agent"],
+    log: eventLogOf(request),
+    origin: originOf(request),
+  };
+}
+
 /**
- * The shared frame of the client endpoints (token, revoke, introspect): the attempt reserved in
- * the per-IP throttle before anything is checked (429 + Retry-After past the ceiling), strict
- * parameters (the route's body schema; a repeated or non-string one is 400 invalid_request, not
- * counted), the call, guesses
- * counted and a success resetting the count; errors in the RFC 6749 §5.2 form, never cached.
+ * Step 4's outcome for the throttle: guessing (unknown client, wrong secret, unknown code or token)
+ * counts as a failure and slows the next attempt down; a success resets the address's count.
+ */
+function endOf<T>(endpoint: ClientEndpoint<T>, buckets: ReturnType<typeof oauthBuckets>, result: T | OAuthError): AttemptEnd {
+  if (result instanceof OAuthError) return result.guess ? { kind: "failure" } : { kind: "uncounted" };
+  if (endpoint.settledByWrite?.(result)) return { kind: "settled" };
+  return { kind: "success", reset: buckets };
+}
+
+/**
+ * The client endpoints' steps (as node-oidc-provider's lib/actions/token.js composes its own):
+ * 1. parse the parameters (a malformed request is answered after its reservation, like any other);
+ * 2. reserve the attempt in the per-IP throttle before anything is checked, with the endpoint's
+ *    first read where it has one; refused: 429 with Retry-After;
+ * 3. wait the delay the throttle owes, then run the endpoint (client authentication, the grant);
+ *    a success's settlement goes with it, for its write to commit;
+ * 4. settle the reservation with the outcome, unless the write did;
+ * 5. answer: errors in the RFC 6749 §5.2 form, never cached.
  */
 async function clientEndpoint<T>(
   request: FastifyRequest,
   reply: FastifyReply,
-  handle: ClientEndpoint<T>,
+  endpoint: ClientEndpoint<T>,
   onOutcome?: EndpointOutcome,
-  readAhead?: (request: TokenRequest) => Promise<ReservationRider<ReadAhead> | undefined>,
 ): Promise<{ result: T } | undefined> {
-  const { tokenThrottle } = request.server.services;
   const buckets = oauthBuckets(request);
-  const params = parametersOf(request.body, request.validationError?.validation);
-  const clientRequest: TokenRequest | OAuthError = params.ok
-    ? {
-        body: params.params,
-        authorization: request.headers.authorization,
-        userAgent: request.headers["user-agent"],
-        log: eventLogOf(request),
-        origin: originOf(request),
-      }
-    : new OAuthError("invalid_request", params.description, { detail: params.detail });
-  // The token endpoint's first read rides on the reservation's statement where the storage can (issue 17).
-  const rider = readAhead && !(clientRequest instanceof OAuthError) ? await readAhead(clientRequest) : undefined;
+  const parsed = parseClientRequest(request);
+  const reserveWithRead = parsed instanceof OAuthError ? undefined : endpoint.reserveWithRead?.(parsed);
   const gate = await throttledAttempt(
     request,
-    tokenThrottle,
+    request.server.services.tokenThrottle,
     buckets,
-    async (settleWith, read: ReadAhead | undefined) =>
-      clientRequest instanceof OAuthError
-        ? clientRequest
-        : handle({
-            ...clientRequest,
-            // Issued tokens are a success (below): settled in the issue's own transaction (issue 17).
-            ...(settleWith ? { withIssue: settleWith({ kind: "success", reset: buckets }) } : {}),
-            ...(read ? { readAhead: read } : {}),
+    async (admission) =>
+      parsed instanceof OAuthError
+        ? parsed
+        : endpoint.run(parsed, {
+            readAhead: admission.read,
+            settleOnIssue: admission.settlementOf({ kind: "success", reset: buckets }),
           }),
-    (outcome): AttemptOutcome =>
-      !(outcome instanceof OAuthError)
-        ? { kind: "success", reset: buckets }
-        : countsAsFailure(outcome)
-          ? { kind: "failure" }
-          : { kind: "uncounted" },
-    rider,
+    (result) => endOf(endpoint, buckets, result),
+    reserveWithRead,
   );
   if (gate.refused) {
     onOutcome?.("throttled");
-    noStore(reply)
-      .status(429)
-      .header("retry-after", String(gate.retryAfterSeconds))
-      .send({ error: "temporarily_unavailable", error_description: "Too many failed attempts; try again later." });
+    sendTooManyAttempts(reply, gate.retryAfterSeconds);
     return undefined;
   }
   const result = gate.value;
@@ -137,35 +146,39 @@ async function clientEndpoint<T>(
 /** Token endpoint, UserInfo, revocation (RFC 7009), introspection (RFC 7662) and the CORS preflight. */
 export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
   const { oauth, avatars, metrics } = app.services;
+  const tokenEndpoint: ClientEndpoint<Issued> = {
+    run: (request, admission) => oauth.token(request, admission),
+    settledByWrite: (issued) => issued.settlementCommitted,
+    reserveWithRead: (request) => oauth.reserveWithReadAhead(request),
+  };
 
   app.post(TOKEN_PATH, { schema: tokenRouteSchema, attachValidation: true }, async (request, reply) => {
     allowListedOrigin(request, reply);
-    const outcome = await clientEndpoint(
-      request,
-      reply,
-      (r) => oauth.token(r),
-      (result) => metrics.tokenRequest(grantTypeLabel(request.body), result),
-      (r) => oauth.readAheadRider(r),
+    const outcome = await clientEndpoint(request, reply, tokenEndpoint, (result) =>
+      metrics.tokenRequest(grantTypeLabel(request.body), result),
     );
     if (!outcome) return reply;
-    return noStore(reply).send({ ...outcome.result, message_url: `${baseUrl(request)}${AUTHORIZATION_SUCCESSFUL_PATH}` });
+    const { response } = outcome.result;
+    return noStore(reply).send({ ...response, message_url: `${baseUrl(request)}${AUTHORIZATION_SUCCESSFUL_PATH}` });
   });
 
   // RFC 7009 §2.2: 200 with an empty body, whether the token existed or not.
   app.post(REVOCATION_PATH, { schema: revocationRouteSchema, attachValidation: true }, async (request, reply) => {
     allowListedOrigin(request, reply);
-    const outcome = await clientEndpoint(request, reply, async (r) => (await oauth.revokeToken(r)) ?? ("revoked" as const));
+    const outcome = await clientEndpoint(request, reply, {
+      run: async (r) => (await oauth.revokeToken(r)) ?? ("revoked" as const),
+    });
     if (!outcome) return reply;
     return noStore(reply).status(200).send();
   });
 
   app.post(INTROSPECTION_PATH, { schema: introspectionRouteSchema, attachValidation: true }, async (request, reply) => {
-    const outcome = await clientEndpoint(request, reply, (r) => oauth.introspect(r));
+    const outcome = await clientEndpoint(request, reply, { run: (r) => oauth.introspect(r) });
     if (!outcome) return reply;
     return noStore(reply).send(outcome.result);
   });
 
-  // research A.7: sub, picture (only with an avatar), name, email (when set), in this order; for a
+  // docs/upstream/owncloud-oauth2.md A.7: sub, picture (only with an avatar), name, email (when set), in this order; for a
   // token whose grant had `openid`, the claims its scope grants (OIDC Core §5.3, src/oidc/claims.ts).
   app.get(USERINFO_PATH, { schema: userInfoRouteSchema }, async (request, reply) => {
     allowListedOrigin(request, reply);
@@ -177,7 +190,7 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
         ? await app.services.oidc.userInfo(user, principal.scope ?? null, originOf(request), principal.avatarExtension)
         : undefined;
     if (openIdClaims) return noStore(reply).send(openIdClaims);
-    // A bearer token's statement read the avatar's extension already (issue 17).
+    // A bearer token's statement read the avatar's extension already.
     const extension =
       principal.avatarExtension === undefined ? await avatars.extensionOf(user.uid) : (principal.avatarExtension ?? undefined);
     return noStore(reply).send({
@@ -188,7 +201,7 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
-  // research A.10: the preflight answers any path under api/v1.
+  // docs/upstream/owncloud-oauth2.md A.10: the preflight answers any path under api/v1.
   app.options(`${API_PREFIX}/*`, { schema: preflightRouteSchema }, async (request, reply) => {
     const origin = request.headers.origin;
     return reply

@@ -4,11 +4,11 @@ import { isExpired } from "../domain/lifetimes.js";
 import { hasChallenge, verifyPkce } from "../domain/pkce.js";
 import { decodeSuppliedRedirectUri, redirectUriMatches } from "../domain/redirect-uri.js";
 import type { CodeRecord } from "../ports.js";
-import { newTokens, type TokenResponse, tokenResponse } from "../tokens.js";
+import { newTokens, tokenResponse } from "../tokens.js";
 import { withIdToken } from "./id-token.js";
-import type { GrantDeps, GrantInput } from "./types.js";
+import type { GrantDeps, GrantInput, GrantResult } from "./types.js";
 
-/** RFC 6749 §4.1.3, in ownCloud's order (research A.1.2, `authorization_code`). */
+/** RFC 6749 §4.1.3, in ownCloud's order (docs/upstream/owncloud-oauth2.md A.1.2, `authorization_code`). */
 export const grantType = "authorization_code";
 export const parameters: ReadonlySet<string> = new Set(["code", "redirect_uri", "code_verifier"]);
 
@@ -18,7 +18,7 @@ const unknownCode = () => new OAuthError("invalid_grant", "authorization code do
 /**
  * RFC 6749 §4.1.2 / RFC 9700 §4.5: a code presented again after its redemption revokes its grant,
  * so every token issued from it (and from their rotations) dies. The client sees ownCloud's
- * "does not exist" (research A.1.4); the log says what happened.
+ * "does not exist" (docs/upstream/owncloud-oauth2.md A.1.4); the log says what happened.
  */
 async function replayed(deps: GrantDeps, input: GrantInput, grantId: number): Promise<OAuthError> {
   const revoked = await deps.grants.revokeGrant(grantId);
@@ -32,7 +32,7 @@ async function replayed(deps: GrantDeps, input: GrantInput, grantId: number): Pr
 /**
  * A used code presented without the proof a redemption needs (another client, no or a wrong PKCE
  * verifier, another redirect URI, past its lifetime): it may have leaked from a browser history, a
- * log or a Referer, so it revokes nothing (security review finding 3). The answer is the one for any
+ * log or a Referer, so it revokes nothing: otherwise anyone who saw a code could revoke its grant. The answer is the one for any
  * used code, which ownCloud deletes: "does not exist", so it tells nothing about the code either.
  */
 function unprovenReplay(deps: GrantDeps, input: GrantInput, grantId: number, refusal: OAuthError): OAuthError {
@@ -59,7 +59,7 @@ function redirectUriAsAuthorized(input: GrantInput, record: CodeRecord, supplied
 }
 
 /**
- * What a redemption must prove, in ownCloud's order (research A.1.2), first failure wins: the code
+ * What a redemption must prove, in ownCloud's order (docs/upstream/owncloud-oauth2.md A.1.2), first failure wins: the code
  * is this client's, within its lifetime, for this redirect URI, and PKCE holds. The client itself was
  * authenticated before (Basic with its secret, or `none`: client_id alone), so for the public path
  * the PKCE verifier is the proof of possession (RFC 7636): a code without a challenge cannot be
@@ -84,10 +84,10 @@ function refusal(deps: GrantDeps, input: GrantInput, record: CodeRecord, redirec
 /**
  * Single use comes last: a used code is a replay, and revokes its grant, only when the request would
  * have redeemed it had it been unused, so only the client it was issued to, proving itself as the
- * redemption requires, can burn a grant (security review finding 3). A failed redemption leaves the
- * code in place (research A.1.4); the cleanup removes it a week after expiry.
+ * redemption requires, can burn a grant. A failed redemption leaves the
+ * code in place (docs/upstream/owncloud-oauth2.md A.1.4); the cleanup removes it a week after expiry.
  */
-export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenResponse | OAuthError> {
+export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantResult> {
   const { code, redirect_uri: redirectUri } = input.params;
   if (code === undefined || redirectUri === undefined) return new OAuthError("invalid_request");
 
@@ -101,7 +101,7 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
   }
   if (refused) return refused;
 
-  // ownCloud's log line (research, Logging), written once the outcome is known (one line per exchange).
+  // ownCloud's log line (docs/upstream/owncloud-oauth2.md, Logging), written once the outcome is known (one line per exchange).
   const logRedeemed = (outcome: "tokens issued" | "user not enabled") =>
     deps.log.info(
       { event: "oauth2_code_redeemed", client: input.client.clientId, uid: record.uid, grant: record.grantId, outcome },
@@ -114,16 +114,18 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
     return new OAuthError("unauthorized_client", "user not enabled");
   }
   const issued = newTokens(deps.now, deps.refreshTokenLifetime);
-  const redeemed = await deps.grants.redeemCode(codeHash, deps.now, issued.record, {
-    publicClient: input.method === "none",
-    withIssue: input.withIssue,
-  });
-  // Lost the compare-and-set to a concurrent redemption of the same code: that is a replay too.
-  if (!redeemed) return replayed(deps, input, record.grantId);
-  logRedeemed("tokens issued");
-  return withIdToken(deps, input, tokenResponse(issued.accessToken, issued.refreshToken as string, record.uid), {
+  // Signed before the write: a key that cannot sign leaves the code unredeemed, not spent for nothing.
+  const response = await withIdToken(deps, input, tokenResponse(issued.accessToken, issued.refreshToken as string, record.uid), {
     uid: record.uid,
     identity: record,
     withNonce: true,
   });
+  const redeemed = await deps.grants.redeemCode(codeHash, deps.now, issued.record, {
+    publicClient: input.method === "none",
+    settle: input.settleOnIssue,
+  });
+  // Lost the compare-and-set to a concurrent redemption of the same code: that is a replay too.
+  if (!redeemed) return replayed(deps, input, record.grantId);
+  logRedeemed("tokens issued");
+  return { response, settlementCommitted: input.settleOnIssue !== undefined };
 }

@@ -3,11 +3,11 @@ import { OAuthError } from "../domain/errors.js";
 import { isLegacyDesktopRefreshLoop } from "../domain/legacy-clients.js";
 import { isExpired } from "../domain/lifetimes.js";
 import type { RefreshTokenRecord } from "../ports.js";
-import { newTokens, type TokenResponse, tokenResponse } from "../tokens.js";
+import { newTokens, tokenResponse } from "../tokens.js";
 import { withIdToken } from "./id-token.js";
-import type { GrantDeps, GrantInput } from "./types.js";
+import type { GrantDeps, GrantInput, GrantResult } from "./types.js";
 
-/** RFC 6749 §6 with rotation (research A.1.2, `refresh_token`; refresh expiry per issue 3). */
+/** RFC 6749 §6 with rotation (docs/upstream/owncloud-oauth2.md A.1.2, `refresh_token`), with refresh tokens that expire (`oauth2.refresh_token_lifetime`). */
 export const grantType = "refresh_token";
 export const parameters: ReadonlySet<string> = new Set(["refresh_token"]);
 
@@ -38,7 +38,7 @@ function unseal(deps: GrantDeps, sealed: string): SealedPair | undefined {
  * reuse: either the legitimate client or an attacker holds a stolen token, and the server cannot
  * tell which, so the whole grant is revoked (every access and refresh token of the family).
  */
-async function reused(deps: GrantDeps, input: GrantInput, record: RefreshTokenRecord): Promise<TokenResponse | OAuthError> {
+async function reused(deps: GrantDeps, input: GrantInput, record: RefreshTokenRecord): Promise<GrantResult> {
   if (deps.refreshReuseGrace > 0) {
     const sealed = await deps.grants.findGracePair(record.id, deps.now);
     const pair = sealed === undefined ? undefined : unseal(deps, sealed);
@@ -48,11 +48,13 @@ async function reused(deps: GrantDeps, input: GrantInput, record: RefreshTokenRe
         { event: "oauth2_refresh_grace", client: input.client.clientId, uid: record.uid, grant: record.grantId },
         "a rotated refresh token was retried within the grace window: the same pair is sent again",
       );
-      return withIdToken(deps, input, tokenResponse(pair.access_token, pair.refresh_token, record.uid), {
+      const response = await withIdToken(deps, input, tokenResponse(pair.access_token, pair.refresh_token, record.uid), {
         uid: record.uid,
         identity: record,
         withNonce: false,
       });
+      // No write: the request's throttle settlement is the endpoint's to make.
+      return { response, settlementCommitted: false };
     }
   }
   const revoked = await deps.grants.revokeGrant(record.grantId);
@@ -69,7 +71,7 @@ async function reused(deps: GrantDeps, input: GrantInput, record: RefreshTokenRe
  * the others are reuse (above). A rotated token is kept, marked, until the cleanup (a week), so
  * its reuse can be traced to its grant.
  */
-export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenResponse | OAuthError> {
+export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantResult> {
   // The legacy desktop loop breaker: these refresh errors go out with HTTP 200 for mirall 2.4.2.
   const refreshError = (error: OAuthError) => (isLegacyDesktopRefreshLoop(input.userAgent) ? error.soft() : error);
 
@@ -104,20 +106,22 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<TokenR
           expiresAt: deps.now + deps.refreshReuseGrace,
         }
       : undefined;
-  if (!(await deps.grants.rotateRefreshToken(record, deps.now, issued.record, grace, input.withIssue))) {
-    // A concurrent refresh with the same token won the compare-and-set: this one is a reuse.
-    const result = await reused(deps, input, { ...record, rotated: true });
-    return result instanceof OAuthError && result.code === "invalid_grant" ? refreshError(result) : result;
-  }
-  // ownCloud's log line (research, Logging), once the rotation is done (one line per refresh).
-  deps.log.info(
-    { event: "oauth2_refresh", client: input.client.clientId, uid: record.uid, grant: record.grantId },
-    `A refresh token has been used by the client "${input.client.name}" to request an access token.`,
-  );
-  // OIDC Core §12.2: a refresh of an `openid` grant answers a new ID token too (same sub, auth_time; no nonce).
-  return withIdToken(deps, input, tokenResponse(issued.accessToken, refreshToken, record.uid), {
+  // OIDC Core §12.2: a refresh of an `openid` grant answers a new ID token too (same sub, auth_time;
+  // no nonce). Signed before the write: a key that cannot sign leaves the refresh token unrotated.
+  const response = await withIdToken(deps, input, tokenResponse(issued.accessToken, refreshToken, record.uid), {
     uid: record.uid,
     identity: record,
     withNonce: false,
   });
+  if (!(await deps.grants.rotateRefreshToken(record, deps.now, issued.record, grace, input.settleOnIssue))) {
+    // A concurrent refresh with the same token won the compare-and-set: this one is a reuse.
+    const result = await reused(deps, input, { ...record, rotated: true });
+    return result instanceof OAuthError && result.code === "invalid_grant" ? refreshError(result) : result;
+  }
+  // ownCloud's log line (docs/upstream/owncloud-oauth2.md, Logging), once the rotation is done.
+  deps.log.info(
+    { event: "oauth2_refresh", client: input.client.clientId, uid: record.uid, grant: record.grantId },
+    `A refresh token has been used by the client "${input.client.name}" to request an access token.`,
+  );
+  return { response, settlementCommitted: input.settleOnIssue !== undefined };
 }

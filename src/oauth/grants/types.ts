@@ -1,8 +1,8 @@
 import type { SecretSealer } from "../../crypto/secret-box.js";
+import type { PendingSettlement } from "../../security/ports.js";
 import type { AuthenticatedClient } from "../client-authentication.js";
 import type { OAuthError } from "../domain/errors.js";
-import type { GrantStore, IdTokenMinter, OAuthClient, RequestOrigin, WriteWithIssue } from "../ports.js";
-import type { ReadAhead } from "../read-ahead.js";
+import type { GrantStore, IdTokenMinter, OAuthClient, ReadAhead, RequestOrigin } from "../ports.js";
 import type { EventLog } from "../token-request.js";
 import type { TokenResponse } from "../tokens.js";
 
@@ -16,7 +16,7 @@ export interface GrantDeps {
   /** Seals the grace pair (AES-256-GCM, the client-secret key); plain tokens are never stored. */
   sealer: SecretSealer;
   log: EventLog;
-  /** OpenID Connect (issue 15): signs ID tokens for `openid` grants; absent, none is issued. */
+  /** OpenID Connect: signs ID tokens for `openid` grants; absent, none is issued. */
   idTokens?: IdTokenMinter | undefined;
 }
 
@@ -28,15 +28,26 @@ export interface GrantInput {
   params: Record<string, string | undefined>;
   userAgent: string | undefined;
   origin?: RequestOrigin | undefined;
-  /** Handed to the grant store's redemption or rotation, committed with the tokens. */
-  withIssue?: WriteWithIssue | undefined;
   /** The code or refresh token read with the client (read-ahead.ts); the grant asks the store otherwise. */
   readAhead?: ReadAhead | undefined;
+  /** A throttle settlement to commit with the tokens, in the redemption's or rotation's own write. */
+  settleOnIssue?: PendingSettlement | undefined;
 }
+
+/**
+ * Tokens issued: the response, and whether the input's `settleOnIssue` was committed with them
+ * (false when there was none, or when the tokens came without a write: a refresh's grace pair).
+ */
+export interface Issued {
+  response: TokenResponse;
+  settlementCommitted: boolean;
+}
+
+export type GrantResult = Issued | OAuthError;
 
 /** One grant type of the token endpoint (node-oidc-provider's grant module). */
 export interface Grant {
   grantType: string;
   parameters: ReadonlySet<string>;
-  handle(deps: GrantDeps, input: GrantInput): Promise<TokenResponse | OAuthError>;
+  handle(deps: GrantDeps, input: GrantInput): Promise<GrantResult>;
 }

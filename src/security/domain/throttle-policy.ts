@@ -1,4 +1,4 @@
-import { sha256Hex } from "../crypto/secrets.js";
+import { sha256Hex } from "../../crypto/secrets.js";
 
 /**
  * Failed-attempt throttling in the database (table `throttle`), so the count holds across nodes.

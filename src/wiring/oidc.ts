@@ -1,14 +1,13 @@
-import type { Avatars } from "../accounts/avatars.js";
-import { avatarUrlFor } from "../accounts/avatars.js";
+import { type Avatars, avatarUrlFor } from "../accounts/avatars.js";
 import type { UserDirectory } from "../accounts/users.js";
 import type { Clock } from "../clock.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import type { OAuthService } from "../oauth/service.js";
+import { OpenIdProvider } from "../oidc/provider.js";
+import { SigningKeys } from "../oidc/signing-keys.js";
 import type { Db } from "../storage/database.js";
 import { KyselySigningKeyStore } from "../storage/oidc-key-store.js";
-import { OpenIdProvider } from "./provider.js";
-import { SigningKeys } from "./signing-keys.js";
 
 export interface OpenIdSetup {
   db: Db;

@@ -2,50 +2,52 @@ import type { Authenticator } from "../accounts/authentication.js";
 import type { UserDirectory } from "../accounts/users.js";
 import type { Clock } from "../clock.js";
 import type { HostSettings } from "../config/host-settings.js";
-import { keyFileSecretBox } from "../crypto/secret-box.js";
+import type { SecretSealer } from "../crypto/secret-box.js";
 import type { JobScheduler } from "../jobs/scheduler.js";
+import { DEFAULT_CLIENTS } from "../oauth/domain/default-clients.js";
+import { type OAuthEvents, OAuthService } from "../oauth/service.js";
 import type { Db, Dialect } from "../storage/database.js";
 import { KyselyClientStore } from "../storage/oauth-client-store.js";
 import { KyselyGrantStore } from "../storage/oauth-grant-store.js";
 import { KyselyTokenLookups } from "../storage/oauth-token-lookups.js";
-import { DEFAULT_CLIENTS } from "./domain/default-clients.js";
-import { type OAuthEvents, OAuthService } from "./service.js";
+import type { SqlThrottleStore } from "../storage/throttle-store.js";
 
-/** The key file sealing client secrets, created in the data directory on first use. */
+/** The key file sealing client secrets (and what else is sealed at rest), created in the data directory on first use. */
 export const CLIENT_SECRET_KEY_FILE = "oauth2-client-secrets.key";
 
 export interface OAuthSetup {
   db: Db;
   dialect: Dialect;
-  dataDir: string;
   clock: Clock;
   settings: HostSettings;
   log: ConstructorParameters<typeof OAuthService>[0]["log"];
   users: UserDirectory;
   jobs: JobScheduler;
   authenticator: Authenticator;
+  /** The client-secret box: seals client secrets and the refresh grace-window pairs. */
+  sealer: SecretSealer;
+  /** The token endpoint's throttle store: its reservation rides with the first read, its settlement with the issue. */
+  tokenThrottle: SqlThrottleStore;
   events?: OAuthEvents;
 }
 
 /**
- * Builds the OAuth service on Kysely storage, plugs its access tokens into the authentication chain
+ * Builds the OAuth service on SQL storage, plugs its access tokens into the authentication chain
  * (Bearer) and registers the `oauth2:cleanup` job (interval: host setting `oauth2.cleanup_interval`)
  * and the minutely `oauth2:grace-purge`.
  */
 export function createOAuthService(setup: OAuthSetup): OAuthService {
-  // One box (one key file) seals client secrets and the refresh grace-window pairs.
-  const box = keyFileSecretBox(setup.dataDir, CLIENT_SECRET_KEY_FILE);
-  const clients = new KyselyClientStore(setup.db, box, DEFAULT_CLIENTS, setup.log);
+  const clients = new KyselyClientStore(setup.db, setup.sealer, DEFAULT_CLIENTS, setup.log);
   const oauth = new OAuthService({
     clients,
-    lookups: new KyselyTokenLookups(setup.db, setup.dialect, clients),
-    grants: new KyselyGrantStore(setup.db, setup.dialect),
+    lookups: new KyselyTokenLookups(setup.db, setup.dialect, clients, setup.tokenThrottle),
+    grants: new KyselyGrantStore(setup.db, setup.dialect, setup.tokenThrottle),
     users: setup.users,
     clock: setup.clock,
     log: setup.log,
     refreshTokenLifetime: () => setup.settings.get("oauth2.refresh_token_lifetime"),
     refreshReuseGrace: () => setup.settings.get("oauth2.refresh_reuse_grace"),
-    sealer: box,
+    sealer: setup.sealer,
     events: setup.events,
   });
   setup.authenticator.useBearerResolver(oauth);

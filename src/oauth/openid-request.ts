@@ -1,4 +1,4 @@
-import { isOpenIdScope } from "./claims.js";
+import { isOpenIdScope } from "./domain/scope.js";
 
 /** OIDC Core §3.1.2.1 `prompt` values Keystream understands. */
 const PROMPTS = new Set(["none", "login", "consent", "select_account"]);
