@@ -43,7 +43,7 @@ export interface AppOptions {
   trustedProxies?: string[];
   needsDbUpgrade?: boolean;
   sleep?: (ms: number) => Promise<void>;
-  /** Connection timeouts (security review #11); the defaults when absent. */
+  /** Connection timeouts (config/timeouts.ts: a slow client must not hold a socket forever); the defaults when absent. */
   timeouts?: ServerTimeouts;
 }
 
@@ -76,7 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app);
 
   // A callback hook, not an async one: it runs on every request, and an async hook costs a promise
-  // and a microtask turn each time (issue 6).
+  // and a microtask turn each time (docs/performance.md).
   app.addHook("onRequest", (request, reply, done) => {
     // On every answer, so that a user's report can be matched to the log (observability/logging.ts).
     reply.header(REQUEST_ID_HEADER, request.id);

@@ -4,12 +4,13 @@ import { createServerLog, startServer } from "./server.js";
 import { PRIVATE_UMASK } from "./storage/data-dir-permissions.js";
 
 /**
- * `npm start` / `./occ serve`: run until SIGTERM or SIGINT, then shut down gracefully. Everything
- * on stdout is a JSON log line (issue 18, review F7); a failure to start is also written as one
- * plain line on stderr, for whoever started the process by hand.
+ * `npm start` / `./occ serve`: run until SIGTERM or SIGINT, then shut down gracefully. Everything on
+ * stdout is a JSON log line (observability/logging.ts), so it pipes into jq; a failure to start is also
+ * written as one plain line on stderr, for whoever started the process by hand.
  */
 export async function main(): Promise<void> {
-  // Whatever the process creates in the data directory later is owner-only too (security review #9).
+  // Whatever the process creates in the data directory later is owner-only too
+  // (storage/data-dir-permissions.ts).
   process.umask(PRIVATE_UMASK);
   const environment = readEnvironment();
   const log = createServerLog(environment.logLevel);

@@ -22,8 +22,8 @@ const LOG_FLUSH_MS = 200;
  * The server's log: JSON lines on stdout with ISO times and level names (observability/logging.ts).
  * Written asynchronously and in batches: lines gather until LOG_BATCH_BYTES and leave in one write
  * system call, or after LOG_FLUSH_MS when the server is quiet; pino flushes what is left on exit.
- * One write per line was 7 % of a userinfo request's CPU, then still ≈ 5 % of a code exchange's
- * (issue 6; docs/decisions.md).
+ * One write per line costs 7 % of a userinfo request's CPU and ≈ 5 % of a code exchange's
+ * (docs/decisions.md, docs/performance.md).
  */
 export function createServerLog(level: string): Logger {
   return pino(

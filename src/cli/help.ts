@@ -3,7 +3,7 @@ import { keystreamVersion, PRODUCT } from "../product.js";
 import type { CommandContext } from "./context.js";
 import { type OutputFormat, outputOption, printData } from "./output.js";
 
-/** Help and `list` fit an 80-column terminal (review F10). */
+/** Help and `list` fit an 80-column terminal (one long synopsis must not pad every line past it). */
 export const HELP_WIDTH = 80;
 const USAGE_TITLE = "Usage: ";
 
@@ -26,7 +26,7 @@ export function configureHelpLayout(program: Command): void {
 
 /**
  * The usage hint after an argument error names the help that answers it: the command's own for an
- * option or argument error inside it, the list for an unknown command (review F13).
+ * option or argument error inside it, the list for an unknown command.
  */
 export function pointUsageHintsToHelp(program: Command): void {
   program.showHelpAfterError("(run ./occ list for the list of commands)");

@@ -28,13 +28,13 @@ export function defaultConfigFile(appRoot = APP_ROOT): string {
   return path.join(appRoot, "config", "keystream.json");
 }
 
-/** Pino's levels: a typo is refused by name here, not by pino's "default level … custom levels" (F20). */
+/** Pino's levels: a typo is refused here, naming LOG_LEVEL and the valid values (pino's own error names neither). */
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 
 /**
  * Every process setting, declared once: its key in the configuration file and its environment
  * variable (which overrides the file, key by key). The server and `./occ` both read them through
- * readEnvironment, so they open the same instance (review F6).
+ * readEnvironment, so they open the same instance.
  */
 export const processSettingDefinitions = {
   host: fromVariable("HOST", stringSetting("Address to listen on.", "127.0.0.1", { minLength: 1, expected: "an address" })),
@@ -104,7 +104,7 @@ export interface Environment {
   /** HTTP timeouts and the shutdown grace period (config/timeouts.ts). */
   timeouts: ServerTimeouts;
   /**
-   * Bounds on waiting for the database (issue 16), in ms; absent values take the storage's
+   * Bounds on waiting for the database, in ms; absent values take the storage's
    * defaults (storage/postgres-pool.ts, storage/startup.ts).
    */
   database?: {
@@ -114,7 +114,7 @@ export interface Environment {
   };
   /** The configuration file looked for, and whether it was there (`./occ status` shows it). */
   configFile?: { path: string; read: boolean };
-  /** The metrics and health listener (issue 18); undefined (off) unless metrics_port is set. */
+  /** The metrics and health listener (http/metrics-listener.ts); undefined (off) unless metrics_port is set. */
   metricsListener?: MetricsListener | undefined;
 }
 

@@ -273,7 +273,7 @@ export class HostSettings {
     try {
       mtimeMs = fs.statSync(this.file).mtimeMs;
     } catch (error) {
-      // No file: every default applies (a valid state, as before anything was set).
+      // No file: every default applies (a valid state: a fresh install has none until something is set).
       if ((error as NodeJS.ErrnoException).code === "ENOENT") this.accept({}, -1);
       else this.refused(error as Error, -2);
       return;

@@ -6,7 +6,8 @@ import { Value } from "typebox/value";
  * One declared setting: its type as a TypeBox (JSON Schema) type, its default and what it means.
  * The same declaration reads a JSON file (the value as it stands), the environment and occ's
  * `--value` (text, coerced by the schema's type, then checked alike), so that a value is either
- * accepted everywhere or refused everywhere with the same "must be …" (review F18, F20).
+ * accepted everywhere or refused everywhere with the same "must be …" (a string "false" in the file
+ * must not pass where occ would refuse it).
  */
 export interface Setting<S extends TSchema = TSchema> {
   readonly schema: S;
@@ -149,8 +150,8 @@ export function fromVariable<S extends Setting>(variable: string, setting: S): S
 }
 
 /**
- * The declared variables that are set (an empty one counts as unset, as before), each coerced
- * from text and checked; a refusal names the variable and what it must be.
+ * The declared variables that are set (an empty one counts as unset, so `VAR=` leaves the file's value or
+ * the default), each coerced from text and checked; a refusal names the variable and what it must be.
  */
 export function readVariables(declarations: Readonly<Record<string, VariableSetting>>, env: NodeJS.ProcessEnv): ValidatedObject {
   const values: Record<string, unknown> = {};

@@ -2,7 +2,7 @@ import { ConfigurationError, fromVariable, readVariables, secondsSetting } from 
 
 /**
  * How long the HTTP server waits for a client, and how long a stopping server waits for its
- * requests (security review #11; docs/security.md "Timeouts and shutdown"). Milliseconds here;
+ * requests (docs/security.md "Timeouts and shutdown"). Milliseconds here;
  * the environment gives seconds (environment.ts).
  */
 export interface ServerTimeouts {
@@ -32,8 +32,8 @@ export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
 
 /**
  * Each timeout as a setting: its key in the configuration file and its environment variable, in
- * seconds (decimals allowed). 0 (Node's "never") is refused on purpose: that is the hole the
- * security review found.
+ * seconds (decimals allowed). 0 (Node's "never") is refused on purpose: a slow-body client would
+ * then hold its connection indefinitely.
  */
 export const timeoutSettingDefinitions = {
   headers_timeout_seconds: fromVariable(

@@ -11,8 +11,8 @@ const attachedEvents = new WeakMap<FastifyRequest, AttachedEvent>();
 
 /**
  * One access-log line per request, written when the answer is sent (method, URL, address, status,
- * time), instead of Fastify's two ("incoming request" and "request completed"): logging was about a
- * tenth of a token request's CPU (issue 6, docs/performance.md). A request's info-level domain
+ * time), instead of Fastify's two ("incoming request" and "request completed"): those two cost about
+ * a tenth of a token request's CPU (docs/performance.md). A request's info-level domain
  * event (eventLogOf) is written in the same line, its message in place of "request completed".
  * Fastify's other log lines (errors, route not found) stay as they are. `onCompleted` is told of
  * every answered request (the metrics count it here, without a hook of their own). A route may

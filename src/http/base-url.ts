@@ -15,8 +15,8 @@ export function baseUrl(request: FastifyRequest): string {
  * Cache headers for a document built from `baseUrl` that may be cached for `maxAgeSeconds`. When
  * `overwrite.cli.url` fixes the base URL the document is the same for everyone: public. Otherwise
  * it is built from the request's Host (and trusted forwarded headers): a shared cache must not
- * serve one requester's version to another (security review #12: a `Host: evil.example` request
- * would poison the cached issuer for everyone), so it is private and varies on those headers.
+ * serve one requester's version to another (a `Host: evil.example` request would poison the cached
+ * issuer for everyone), so it is private and varies on those headers.
  */
 export function cacheByBaseUrl(request: FastifyRequest, reply: FastifyReply, maxAgeSeconds: number): FastifyReply {
   if (request.server.services.settings.get("overwrite.cli.url")) {

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from "f
 import type { ServerTimeouts } from "../config/timeouts.js";
 
 /**
- * The server's connection timeouts as Fastify/Node options (security review #11). Node enforces
+ * The server's connection timeouts as Fastify/Node options (config/timeouts.ts). Node enforces
  * the headers and request timeouts from a periodic sweep (`connectionsCheckingInterval`, 30 s by
  * default); it runs at least every second here, so a timeout ends within a second of its value.
  */

@@ -3,11 +3,11 @@ import type { RequestOrigin } from "../oauth/ports.js";
 import { baseUrl } from "./base-url.js";
 
 /**
- * The issuer's path under the base URL (issue 15). The issuer identifier is
+ * The issuer's path under the base URL. The issuer identifier is
  * `<base URL>/index.php/apps/oauth2`, not the base URL itself: OpenID Discovery §4 puts the provider
  * configuration under the issuer, so it lives below the oauth2 app and the account root keeps
  * answering 404 to `/.well-known/openid-configuration`, which the ownCloud desktop client reads as
- * "not OIDC" (research owncloud-desktop-client.md §2).
+ * "not OIDC" (docs/upstream/desktop-clients.md, ownCloud client §2).
  */
 export const ISSUER_PATH = "/index.php/apps/oauth2";
 

@@ -6,7 +6,7 @@ import { healthRoutes } from "./routes/health.js";
 export const METRICS_PATH = "/metrics";
 
 /**
- * The metrics listener (issue 18): `GET /metrics` (Prometheus text format) and the health probes
+ * The metrics listener: `GET /metrics` (Prometheus text format) and the health probes
  * on a port of their own, as Keycloak (management port 9000) and Authelia (9959) do. The metrics
  * are never on the public listener: what protects them is where this one listens (loopback by
  * default; a private interface the scraper reaches otherwise), not a password. Its own requests

@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 
 /**
  * The OCS envelope ownCloud/Nextcloud clients expect. v1 reports success as statuscode 100 with
- * HTTP 200; v2 uses the HTTP status as statuscode (research/owncloud-desktop-client.md §8).
+ * HTTP 200; v2 uses the HTTP status as statuscode (docs/upstream/nextcloud-activity.md §1.4,
+ * docs/upstream/desktop-clients.md, ownCloud client §8).
  */
 export type OcsVersion = 1 | 2;
 

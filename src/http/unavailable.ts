@@ -11,8 +11,8 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 10;
 const DESCRIPTION = "The service is temporarily unavailable; try again later.";
 
 /**
- * The answer while the database is unavailable (issue 16): 503 with Retry-After (RFC 9110 §15.6.4,
- * as maintenance mode answers), in the error form of the route's family: RFC 6749 JSON
+ * The answer while the database is unavailable (storage/availability.ts): 503 with Retry-After (RFC 9110
+ * §15.6.4, as maintenance mode answers), in the error form of the route's family: RFC 6749 JSON
  * `temporarily_unavailable` on the OAuth API (as its throttle's 429), the OCS envelope on the OCS and
  * activity APIs, an HTML page for a browser, the JSON error form elsewhere. Nothing about the cause.
  */

@@ -4,7 +4,7 @@ import type { Language } from "./languages.js";
 export const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
- * Dates as a person reads them (issue 19): in their language and time zone, through `Intl`; a
+ * Dates as a person reads them: in their language and time zone, through `Intl`; a
  * formatter is built once per (language, zone), as building one costs far more than using it.
  */
 export interface DateFormatter {

@@ -1,5 +1,5 @@
 /**
- * The languages Keystream's catalogues are written in (issue 19). English is the source language:
+ * The languages Keystream's catalogues are written in. English is the source language:
  * its catalogue defines every key, and the others must have the same keys (enforced by the type
  * `Messages<…>` in each catalogue and by test/i18n/catalogues.test.ts).
  */

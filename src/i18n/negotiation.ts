@@ -11,7 +11,7 @@ export interface LanguageSources {
 }
 
 /**
- * The one rule for which language a person reads (issue 19): their own setting, else the
+ * The one rule for which language a person reads: their own setting, else the
  * browser's Accept-Language (RFC 9110 §12.5.4, q-values honoured; `de-CH` matches `de`), else
  * the server default, else English.
  */

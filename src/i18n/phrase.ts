@@ -3,7 +3,7 @@ import { type MessageKey, type MessageValues, type Translator, translatorFor } f
 /**
  * A sentence named by its catalogue key and values, said later in the language of whoever reads
  * it: the domain decides *what* was refused, a page says it in its reader's language and occ and
- * the logs in English (issue 19: every error a person reads is translated).
+ * the logs in English (every error a person reads is translated).
  */
 export interface Phrase {
   readonly key: MessageKey;

@@ -5,7 +5,7 @@ import { checkOpenIdRequest, type OpenIdRequest } from "./openid-request.js";
 import type { ClientStore, NewCode, OAuthClient } from "./ports.js";
 import { newSecretValue, newTokens } from "./tokens.js";
 
-/** A validated authorization request (research A.2). */
+/** A validated authorization request (docs/upstream/owncloud-oauth2.md A.2). */
 export interface AuthorizationRequest {
   client: OAuthClient;
   responseType: "code" | "token";
@@ -26,7 +26,7 @@ export interface AuthorizationRequest {
 }
 
 /**
- * Why a request is refused without a redirect, for the page a person reads (issue 19): parameters
+ * Why a request is refused without a redirect, so the page can tell a person what is wrong: parameters
  * missing, repeated or not strings; no such client; a redirect URI not registered for the client.
  */
 export type InvalidReason = "invalid_parameters" | "unknown_client" | "redirect_uri_mismatch";
@@ -49,17 +49,18 @@ function optionalString(query: AuthorizationQuery, name: string): string | undef
 }
 
 /**
- * research A.2.2, in order, first failure wins:
+ * ownCloud's order (owncloud/oauth2 lib/Controller/PageController.php, docs/upstream/owncloud-oauth2.md
+ * A.2.2), first failure wins:
  * 1. response_type, client_id, redirect_uri strings, state (and PKCE parameters) a string when present;
  * 2. `user` given and not the logged-in user → switch-user page (only when `currentUid` is given);
  * 3. known client; 4. redirect URI matches the registration;
  * 5. response type `code` or `token`, else a redirect with `unsupported_response_type`;
  * 6. for `code`, the PKCE parameters (RFC 7636 §4.4.1, `checkChallenge`), else a redirect with
  *    `invalid_request` (the redirect URI is proven by then). The implicit flow issues no code to
- *    bind a challenge to, so there they are ignored, as before;
+ *    bind a challenge to, so there they are ignored, as ownCloud ignores them;
  * 7. with `openid` in `scope`, the OpenID Connect parameters (OIDC Core §3.1.2.2,
- *    `checkOpenIdRequest`), else a redirect with the OIDC error. Without `openid` nothing new is
- *    looked at: ownCloud's requests behave as before.
+ *    `checkOpenIdRequest`), else a redirect with the OIDC error. Without `openid` none of them is
+ *    looked at, so an ownCloud client's request is judged by steps 1–6 alone.
  */
 export async function checkAuthorizationRequest(
   clients: ClientStore,
@@ -198,10 +199,11 @@ export function denialRedirect(request: AuthorizationRequest): string {
 export type IssuedFirst = { code: NewCode } | { tokens: ReturnType<typeof newTokens>["record"] };
 
 /**
- * research A.2.4: `code` → a 64-character code valid 600 s, storing the checked PKCE challenge and
- * method and the redirect URI the request used (RFC 6749 §4.1.3: the token request must repeat it),
- * redirect `code` + `state` (+ `iss`, RFC 9207); `token` (implicit, no refresh token) → the access token in
- * the fragment (RFC 6749 §4.2.2) or, with `response_mode=query`, in ownCloud's query form.
+ * docs/upstream/owncloud-oauth2.md A.2.4: `code` → a 64-character code valid 600 s, storing the checked
+ * PKCE challenge and method and the redirect URI the request used (RFC 6749 §4.1.3: the token request
+ * must repeat it), redirect `code` + `state` (+ `iss`, RFC 9207); `token` (implicit, no refresh token) →
+ * the access token in the fragment (RFC 6749 §4.2.2) or, with `response_mode=query`, in ownCloud's query
+ * form.
  */
 export function issueForRequest(request: AuthorizationRequest, now: number): { location: string; first: IssuedFirst } {
   if (request.responseType === "code") {

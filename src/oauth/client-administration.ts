@@ -19,8 +19,9 @@ import {
 import type { ClientStore, OAuthClient } from "./ports.js";
 
 /**
- * An operator action's outcome: the value, or what was wrong: `problem` for a page to say in its
- * reader's language, `message` the English sentence occ prints (research A.5 / A.8 wording).
+ * An operator action's outcome: the value, or what was wrong: `problem` for a page to say in its reader's
+ * language, `message` the English sentence occ prints (ownCloud's wording,
+ * docs/upstream/owncloud-oauth2.md A.5, A.8).
  */
 export type AdminResult<T> = { ok: true; value: T } | { ok: false; problem: ClientProblem; message: string };
 
@@ -42,7 +43,10 @@ export class ClientAdministration {
     return this.clients.list();
   }
 
-  /** `oauth2:add-client` (research A.5): value checks, name, identifier, then the localhost trust rule. */
+  /**
+   * `oauth2:add-client` (docs/upstream/owncloud-oauth2.md A.5): value checks, name, identifier, then the
+   * localhost trust rule.
+   */
   async add(input: NewClientArguments): Promise<AdminResult<OAuthClient>> {
     const validated = validateNewClient(input);
     if ("problem" in validated) return refused(validated.problem);
@@ -56,7 +60,10 @@ export class ClientAdministration {
     return this.insert(fields);
   }
 
-  /** The admin page's form (research A.8): trimmed name and URI, generated 64-character id and secret. */
+  /**
+   * The admin page's form (docs/upstream/owncloud-oauth2.md A.8): trimmed name and URI, generated
+   * 64-character id and secret.
+   */
   async addFromAdminPage(input: {
     name: string;
     redirectUri: string;
@@ -102,8 +109,9 @@ export class ClientAdministration {
   }
 
   /**
-   * `oauth2:modify-client` (research A.5 order). Stricter than ownCloud: trusting a localhost
-   * client, or moving a trusted client to localhost, needs force-trust here too (issue 3).
+   * `oauth2:modify-client` (docs/upstream/owncloud-oauth2.md A.5 order). Stricter than ownCloud:
+   * trusting a localhost client, or moving a trusted client to localhost, needs force-trust here
+   * too, so add-client's localhost trust rule cannot be sidestepped by a modify-client after it.
    */
   async modify(name: string, key: string, value: string, forceTrust = false): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findByName(name);

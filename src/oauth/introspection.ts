@@ -17,7 +17,7 @@ export type IntrospectionResponse =
       iat: number;
       /** `Bearer` for an access token; a refresh token has no RFC 6749 §7.1 type and gets `refresh_token`. */
       token_type: "Bearer" | "refresh_token";
-      /** RFC 7662 §2.2: the issuer, the same value as the metadata's and RFC 9207's `iss` (issue 15). */
+      /** RFC 7662 §2.2: the issuer, the same value as the metadata's and RFC 9207's `iss`. */
       iss?: string;
     };
 
@@ -33,8 +33,8 @@ export function mayIntrospect(caller: Pick<OAuthClient, "clientId" | "resourceSe
  * - the caller is a confidential client authenticated with HTTP Basic (§2.1), else 401 invalid_client;
  * - `token` is required (400 invalid_request); `token_type_hint` only orders the lookup;
  * - the caller learns about the tokens issued to itself; only a client an administrator marked as
- *   resource server (`resource-server`) about any client's (issue 16: the seeded clients' secrets
- *   are public, so "a confidential client" alone is anyone). Another client's token is `active:false`,
+ *   resource server (`resource-server`) about any client's (the seeded clients' secrets are
+ *   public, so "a confidential client" alone is anyone). Another client's token is `active:false`,
  *   exactly like an unknown one (§2.2: a token "the protected resource is not allowed to
  *   introspect" MUST be answered inactive), so a caller cannot even tell that the token exists;
  * - an access token is active until it expires; a refresh token until it expires or is rotated;

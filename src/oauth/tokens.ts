@@ -2,7 +2,7 @@ import { randomAlphanumeric, sha256Hex } from "../crypto/secrets.js";
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "./domain/lifetimes.js";
 import type { NewTokens } from "./ports.js";
 
-/** research A.4: codes and tokens are 64 characters of [A-Za-z0-9]. */
+/** Codes and tokens are 64 characters of [A-Za-z0-9], as ownCloud's (docs/upstream/owncloud-oauth2.md A.4). */
 export const TOKEN_LENGTH = 64;
 
 export function newSecretValue(): { value: string; hash: string } {
@@ -25,8 +25,8 @@ export function newTokens(now: number, refreshLifetime: number | undefined) {
 }
 
 /**
- * The token endpoint's success body (research A.1.3), keys in ownCloud's order. `message_url`
- * is absolute, so the HTTP layer adds it.
+ * The token endpoint's success body (docs/upstream/owncloud-oauth2.md A.1.3), keys in ownCloud's order.
+ * `message_url` is absolute, so the HTTP layer adds it.
  */
 export interface TokenResponse {
   access_token: string;

@@ -4,7 +4,7 @@ import net from "node:net";
 import type { LoggerOptions } from "pino";
 
 /**
- * The server's log format (issue 18, review F7): one JSON object per line, `time` as ISO 8601 (UTC)
+ * The server's log format: one JSON object per line, `time` as ISO 8601 (UTC)
  * and `level` as its name ("info", "warn"), as Keycloak, Authelia and Hydra write theirs. Every
  * line of the server's stdout goes through a logger built with these options.
  */

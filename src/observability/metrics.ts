@@ -53,7 +53,7 @@ export interface StorageGauges {
 }
 
 /**
- * Every Prometheus metric of one server (issue 18), in a Registry of its own (never prom-client's
+ * Every Prometheus metric of one server, in a Registry of its own (never prom-client's
  * global one: two apps in one process, as in the tests, keep separate counts). The HTTP and
  * storage layers record into it through the methods below; domain code never sees it. Recording
  * is an increment or an observation on a label set (a few hundred ns); what costs more (counting

@@ -18,9 +18,9 @@ export interface OpenIdProviderOptions {
 }
 
 /**
- * The OpenID Provider (issue 15), on top of the OAuth service: ID tokens for `openid` grants (the
- * token endpoint's `IdTokenMinter`), the claims UserInfo answers, and RP-initiated logout's rules.
- * No HTTP here: routes in src/http/routes/oidc.ts call it.
+ * The OpenID Provider (OpenID Connect Core 1.0), on top of the OAuth service: ID tokens for `openid`
+ * grants (the token endpoint's `IdTokenMinter`), the claims UserInfo answers, and RP-initiated logout's
+ * rules. No HTTP here: routes in src/http/routes/oidc.ts call it.
  */
 export class OpenIdProvider implements IdTokenMinter {
   constructor(private readonly options: OpenIdProviderOptions) {}
@@ -49,7 +49,8 @@ export class OpenIdProvider implements IdTokenMinter {
 
   /**
    * OIDC Core §5.3.2: the claims of an `openid` token's scope, `sub` as in its ID tokens. A token
-   * issued without `openid` gets undefined: UserInfo then answers ownCloud's claims, as before.
+   * issued without `openid` gets undefined: UserInfo then answers ownCloud's claims
+   * (docs/upstream/owncloud-oauth2.md A.7), which ownCloud's clients expect.
    */
   async userInfo(
     user: User,

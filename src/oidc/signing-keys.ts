@@ -20,7 +20,7 @@ function signingKeyOf(keys: StoredSigningKey[]): StoredSigningKey | undefined {
 }
 
 /**
- * The ID token signing keys. Read from the store on every use (no cache of the set), so a
+ * The ID token signing keys (RFC 7517 JWKs). Read from the store on every use (no cache of the set), so a
  * rotation on one node is seen by all at once; only the imported private keys are memoised, by kid.
  * A retired key is published for `graceSeconds` after its retirement, so tokens it signed still verify.
  */

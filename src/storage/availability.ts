@@ -1,5 +1,5 @@
 /**
- * Database outages (issue 16): which storage errors mean "the database is unavailable right now"
+ * Database outages: which storage errors mean "the database is unavailable right now"
  * (the request was fine; try again later → 503 + Retry-After), and the one place that logs an
  * outage: a warning when it starts and an info line when the database answers again, instead of a
  * stack trace per request. The only dialect-aware classification; callers ask

@@ -30,7 +30,7 @@ export interface StorageOptions {
    * short-lived openers (`./occ`, tests), whose own auto-checkpoint is enough.
    */
   backgroundCheckpoints?: { onError(message: string): void; onRecovered?(): void };
-  /** Told which data directory permissions were tightened at open (security review #9); the server logs it. */
+  /** Told which data directory permissions were tightened at open (data-dir-permissions.ts); the server logs it. */
   onPermissionsFixed?(report: PermissionsReport): void;
   /** Bounds on waiting for the database; DEFAULT_DATABASE_TIMEOUTS where absent. */
   timeouts?: { connectMs?: number | undefined; statementMs?: number | undefined } | undefined;
@@ -106,8 +106,8 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
   sqlite.pragma(`busy_timeout = ${Math.trunc(timeouts.statementMs)}`);
   // Checkpoint every ~40 MB of WAL instead of SQLite's default ~4 MB: each checkpoint copies the
   // pages back and syncs both files, and token writes touch random index pages (hashes), so fewer,
-  // larger checkpoints write each hot page once instead of many times (issue 6 profile: a third of
-  // a code exchange's cost was commit + checkpoint). Durability is unchanged.
+  // larger checkpoints write each hot page once instead of many times (profiled: with the default, a
+  // third of a code exchange's cost is commit + checkpoint; docs/performance.md). Durability is unchanged.
   sqlite.pragma("wal_autocheckpoint = 10000");
   const database = withStatementCache(sqlite);
   const timing = queryTiming();
@@ -193,8 +193,8 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * Kysely's SQLite driver prepares every statement anew on each query; compiling the SQL was the
- * largest single cost of a token or userinfo request (issue 6 profile). Statements are reused by
+ * Kysely's SQLite driver prepares every statement anew on each query; compiling the SQL is then the
+ * largest single cost of a token or userinfo request (docs/performance.md). Statements are reused by
  * SQL text (at most STATEMENT_CACHE_SIZE, oldest evicted first). Safe because the driver runs one query at a time on its
  * single connection, and a statement still iterating (a stream) is never handed out again.
  */
@@ -221,7 +221,8 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfi
 /**
  * PreparedQuery statements (the token endpoint's, bearer authentication's …) go to PostgreSQL as
  * named statements: prepared on a connection's first use and then only bound and executed, instead
- * of parsed and planned on every request (issue 6). Every other query is sent as before.
+ * of parsed and planned on every request (docs/performance.md). Every other query goes through
+ * Kysely unchanged.
  */
 function keepHotStatementsPrepared(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (config: unknown, values?: unknown, callback?: unknown) => unknown;

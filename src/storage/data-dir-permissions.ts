@@ -4,7 +4,7 @@ import path from "node:path";
 /**
  * The data directory holds the SQLite database (password hashes, e-mail addresses, every user's
  * activity), config.json and the client-secret key: readable by the service account alone
- * (security review #9: the database was 0644 in a 0755 directory). Directories 0700, files 0600.
+ * (SQLite would otherwise create the database 0644 under the usual umask). Directories 0700, files 0600.
  */
 const OWNER_ONLY = 0o700;
 const GROUP_AND_OTHER = 0o077;

@@ -2,7 +2,7 @@ import type { PostgresPool } from "kysely";
 import type pg from "pg";
 import { DatabaseUnavailableError, isDatabaseUnavailable } from "./availability.js";
 
-/** Bounds on waiting for PostgreSQL (issue 16); docs/deployment.md describes the settings. */
+/** Bounds on waiting for PostgreSQL; docs/deployment.md describes the settings. */
 export interface DatabaseTimeouts {
   /** Opening a connection, or waiting for a free one of the pool (ms). */
   connectMs: number;
@@ -14,7 +14,7 @@ export interface DatabaseTimeouts {
  * Defaults. The statement timeout differs: on PostgreSQL it must leave room for the longest
  * legitimate statement (a background job's delete, a bulk insert on a busy machine took 8 s in the
  * test suite) and stay below a proxy's read timeout (nginx: 60 s); on SQLite a lock wait blocks the
- * whole process, so it stays at the 5 s it always was.
+ * whole process, so it stays at 5 s.
  */
 export const DEFAULT_DATABASE_TIMEOUTS = { connectMs: 5000, statementMs: { postgres: 30_000, sqlite: 5000 } } as const;
 

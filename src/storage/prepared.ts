@@ -17,7 +17,7 @@ export function serverStatementName(sql: string): string | undefined {
  * Runs a compiled statement at once, without Kysely's executor, when the storage can do so safely;
  * returns undefined otherwise (then the statement goes through Kysely). connect.ts registers one for
  * the embedded SQLite database: Kysely's connection handling (mutex, promises) cost ≈ 2 µs a
- * statement, as much as the statement itself (issue 6).
+ * statement, as much as the statement itself (docs/performance.md).
  */
 export type DirectExecutor = (
   sql: string,
@@ -46,8 +46,8 @@ export function runTransactionsWith(db: object, runner: TransactionRunner): void
 /**
  * Runs `work` in one transaction: committed when it resolves, rolled back when it rejects. On the
  * embedded SQLite database connect.ts holds Kysely's connection and runs BEGIN, the PreparedQuery
- * statements and COMMIT directly on the handle (the token endpoint's writes: issue 6); elsewhere it
- * is Kysely's `db.transaction()`.
+ * statements and COMMIT directly on the handle (the token endpoint's writes, docs/performance.md);
+ * elsewhere it is Kysely's `db.transaction()`.
  */
 export function transaction<T>(db: Db, work: (trx: DbOrTx) => Promise<T>): Promise<T> {
   const runner = transactionRunners.get(db);
@@ -65,7 +65,7 @@ export type SlotFactory<P> = <K extends keyof P & string>(name: K) => P[K];
 /**
  * A query built and compiled by Kysely once, then executed many times with new parameter values.
  *
- * Why (issue 6 profile): building and compiling a query (operation-node trees, `freeze`,
+ * Why (profiled, docs/performance.md): building and compiling a query (operation-node trees, `freeze`,
  * `visitNode`) cost 10–14 µs per statement, four times what executing it costs on SQLite; a code
  * exchange runs nine statements. The SQL still comes from Kysely's compiler for the storage's
  * dialect, so it is the same text (and the same cached prepared statement) as the built query's.
@@ -101,7 +101,7 @@ export class PreparedQuery<P, R> {
 
   /**
    * The values of `column`, row by row, for a statement that selects that one column. On SQLite
-   * the handle answers bare values: no object per row (issue 17: a page's 51 keys as objects cost
+   * the handle answers bare values: no object per row (an activity page's 51 keys as objects cost
    * ≈ 0.4 µs a row, three times what SQLite spends reading them).
    */
   async column<K extends keyof R & string>(db: DbOrTx, params: P, column: K): Promise<Array<R[K]>> {

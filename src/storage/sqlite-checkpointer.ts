@@ -25,8 +25,8 @@ type WorkerMessage =
  * needs. `checkpointed` counts frames from the WAL's last restart, so it drops when the WAL starts
  * over (after the server's own auto-checkpoint).
  *
- * A failure is reported once per streak (issue 16: a full disk failed every checkpoint, 50 error
- * lines a second), and the first success after it as "recovered".
+ * A failure is reported once per streak (a full disk fails every checkpoint: 50 error lines a
+ * second otherwise), and the first success after it as "recovered".
  */
 const WORKER_PROGRAM = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -66,7 +66,7 @@ timer = setTimeout(checkpoint, workerData.intervalMs);
 /**
  * Checkpoints a SQLite database in WAL mode from a worker thread.
  *
- * Why (issue 6): with `synchronous = NORMAL` a commit only appends to the WAL, but the checkpoint
+ * Why (docs/performance.md): with `synchronous = NORMAL` a commit only appends to the WAL, but the checkpoint
  * that follows every few thousand frames copies them into the database file and fsyncs both files,
  * on the connection that committed, i.e. on the event loop. Under a stream of code exchanges the
  * server sat blocked in those fsyncs for ≈ 12 % of the time (with `synchronous = OFF`, which is not

@@ -14,7 +14,7 @@ export interface StartupOptions {
 }
 
 /**
- * The server's first contact with the database (issue 16): migrate, and while the database is
+ * The server's first contact with the database: migrate, and while the database is
  * unavailable (still starting, unreachable, hung: each attempt is bounded by the connect timeout)
  * retry with a warning per attempt, backing off from 250 ms to 5 s, until `timeoutMs`. Then, or at
  * once for any other error (a wrong password, a failed migration), throw an error naming the

@@ -4,7 +4,7 @@ import type { OAuthClient } from "../../oauth/ports.js";
 import { type CommandContext, CommandError } from "../context.js";
 import { type OutputFormat, outputOption, printData } from "../output.js";
 
-/** A refused operation becomes exit 1 with ownCloud's message (research A.5). */
+/** A refused operation becomes exit 1 with ownCloud's message (docs/upstream/owncloud-oauth2.md A.5). */
 function unwrap<T>(result: AdminResult<T>): T {
   if (!result.ok) throw new CommandError(result.message);
   return result.value;
@@ -22,7 +22,7 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
         "allow-sub-domains": c.allowSubdomains,
         trusted: c.trusted,
         "resource-server": c.resourceServer,
-        // Only when registered, so listings of clients without one read as before (issue 15).
+        // Only when registered: a client that does not use OpenID Connect logout lists no extra key.
         ...(c.postLogoutRedirectUri ? { "post-logout-redirect-url": c.postLogoutRedirectUri } : {}),
       },
     ]),

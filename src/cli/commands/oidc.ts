@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { CommandContext } from "../context.js";
 import { type OutputFormat, outputOption, printData } from "../output.js";
 
-/** `oidc:*`: OpenID Connect administration (issue 15). */
+/** `oidc:*`: OpenID Connect administration (the provider's signing keys; docs/openid-connect.md). */
 export function registerOidcCommands(program: Command, context: CommandContext): void {
   program
     .command("oidc:rotate-key")

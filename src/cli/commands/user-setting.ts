@@ -14,7 +14,7 @@ interface UserSettingOptions {
 /**
  * `./occ user:setting <uid> [<app> [<key> [<value>]]]`, as ownCloud and Nextcloud have it: list a
  * user's preferences, read one, set one (positional value as Nextcloud, or `--value` as ownCloud),
- * or delete one. `core lang` is the user's language (issue 19), `core timezone` their time zone.
+ * or delete one. `core lang` is the user's language (i18n/negotiation.ts), `core timezone` their time zone.
  */
 export function registerUserSettingCommand(program: Command, context: CommandContext): void {
   program

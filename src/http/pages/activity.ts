@@ -14,7 +14,7 @@ import type { MessageKey, Translator } from "../../i18n/index.js";
 import { safeLink } from "../../security/same-origin.js";
 import { html, type SafeHtml } from "../html.js";
 
-/** A collection on the page: the first 3 items, then " and N more" (issue 4). */
+/** A collection on the page: the first 3 items, then " and N more" (docs/upstream/nextcloud-activity.md §6.4). */
 export const COLLECTION_SHOWN = 3;
 
 function parameterHtml(parameter: Parameter, context: RenderContext, t: Translator["t"]): SafeHtml {
@@ -81,7 +81,7 @@ export function activityStreamBody(view: StreamView): SafeHtml {
       html`<li><a href="/index.php/apps/activity/${f.id}"${f.id === view.current ? html` class="active" aria-current="page"` : ""}>${filterName(f, t)}</a></li>`,
   )}</ul></nav>`;
   const items = view.entries.map(({ element, subject, message }) => {
-    // Rows written before the link rule was tightened pass the same rule again here.
+    // A stored link passes the link rule again here, whatever wrote the row.
     const link = safeLink(element.link) ?? "";
     return html`<li data-activity-id="${String(element.activity_id)}"><img src="${element.icon}" alt="">
 <div><div class="activity-subject">${segmentsHtml(subject, view.context, t)}</div>

@@ -4,7 +4,7 @@ import type { Translator } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
 import { STYLESHEET_PATH } from "./stylesheet.js";
 
-/** The places of the main navigation (issue 19); `current` marks one with aria-current. */
+/** The places of the main navigation; `current` marks one with aria-current. */
 export const NAVIGATION = {
   activity: "/index.php/apps/activity/",
   personal: "/index.php/settings/personal",
@@ -41,7 +41,7 @@ export interface PageOptions {
   narrow?: boolean | undefined;
   /**
    * On error pages: the request id (X-Request-Id, in the request's log lines), so that a person's
-   * report can be matched to the log (issue 18, review F24).
+   * report can be matched to the log.
    */
   reference?: string | undefined;
 }

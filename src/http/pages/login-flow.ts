@@ -4,7 +4,10 @@ import { layout } from "./layout.js";
 import { type PageUser, userLabel } from "./oauth.js";
 import { translatedHtml } from "./translated-html.js";
 
-/** Login Flow v2's browser pages (issue 13); texts in the `loginFlow` catalogue. */
+/**
+ * Login Flow v2's browser pages (nextcloud/server core/Controller/ClientFlowLoginV2Controller.php);
+ * texts in the `loginFlow` catalogue.
+ */
 
 /** The login page's note while a flow waits for the visitor to log in. */
 export function loginFlowLoginNote(translator: Translator, clientName: string): SafeHtml {

@@ -8,7 +8,10 @@ export interface PageUser extends HeaderUser {
   uid: string;
 }
 
-/** research A.2.5: the display name in bold (uid as tooltip) when it differs from the uid, else the uid. */
+/**
+ * docs/upstream/owncloud-oauth2.md A.2.5: the display name in bold (uid as tooltip) when it differs from
+ * the uid, else the uid.
+ */
 export function userLabel(user: { uid: string; displayName: string }): SafeHtml {
   return user.displayName !== user.uid
     ? html`<span title="${user.uid}"><strong>${user.displayName}</strong></span>`
@@ -48,8 +51,9 @@ function hostOf(uri: string): string {
 }
 
 /**
- * research A.2.3: the consent page. The form posts to the same URL (query included) with the CSRF
- * token; Allow and Deny are two submit buttons of that one form, so both pass the same checks.
+ * docs/upstream/owncloud-oauth2.md A.2.3: the consent page. The form posts to the same URL (query
+ * included) with the CSRF token; Allow and Deny are two submit buttons of that one form, so both pass the
+ * same checks.
  */
 export function consentPage(model: ConsentModel): SafeHtml {
   const { translator } = model;
@@ -78,8 +82,9 @@ export function consentPage(model: ConsentModel): SafeHtml {
 export type AuthorizeErrorReason = "invalid_parameters" | "unknown_client" | "redirect_uri_mismatch";
 
 /**
- * research A.2.2: "Request not valid", saying what is wrong in a person's words and showing the
- * request id, so the administrator can find the log line. Never a redirect: nothing is proven.
+ * docs/upstream/owncloud-oauth2.md A.2.2: "Request not valid", saying what is wrong in a person's words
+ * and showing the request id, so the administrator can find the log line. Never a redirect: nothing is
+ * proven.
  */
 export function authorizeErrorPage(model: {
   translator: Translator;
@@ -112,7 +117,7 @@ export function authorizeErrorPage(model: {
   });
 }
 
-/** research A.2.5: the application asked for another user than the one logged in. */
+/** docs/upstream/owncloud-oauth2.md A.2.5: the application asked for another user than the one logged in. */
 export function switchUserPage(translator: Translator, user: PageUser, requestedUser: string, logoutUrl: string): SafeHtml {
   const { t } = translator;
   return layout({
@@ -126,7 +131,7 @@ export function switchUserPage(translator: Translator, user: PageUser, requested
   });
 }
 
-/** research A.2.6. */
+/** ownCloud's authorization-successful page (docs/upstream/owncloud-oauth2.md A.2.6). */
 export function authorizationSuccessfulPage(translator: Translator, user: PageUser): SafeHtml {
   const { t } = translator;
   return layout({

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 
 /**
- * The one stylesheet of every page (issue 19), served as a file by http/routes/assets.ts so the CSP
+ * The one stylesheet of every page, served as a file by http/routes/assets.ts so the CSP
  * needs no `'unsafe-inline'` for styles and the CSS never passes through the HTML escaper (which
- * turned the font stack's quotes into `&quot;` and every page serif).
+ * would turn the font stack's quotes into `&quot;` and every page serif).
  *
  * Colours are chosen for WCAG 2.2 AA (docs/decisions.md): text ≥ 4.5:1, control borders and focus
  * rings ≥ 3:1 (1.4.11), targets at least 24×24 CSS px (2.5.8).

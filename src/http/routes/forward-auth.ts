@@ -10,7 +10,7 @@ export const USER_HEADER = "x-keystream-user";
 export const DISPLAY_NAME_HEADER = "x-keystream-display-name";
 
 /**
- * Forward authentication (issue 13; docs/deployment.md "Forward authentication"): a reverse proxy
+ * Forward authentication (docs/deployment.md "Forward authentication"): a reverse proxy
  * asks, for each request to a file server, who the request's `Authorization` header is, and lets
  * it through only on a 200. The decision is the one authentication chain every API route uses
  * (plugins/authentication.ts), cookie aside, with its throttle of account-password attempts; so it

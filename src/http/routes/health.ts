@@ -11,7 +11,7 @@ export function isHealthPath(url: string): boolean {
 }
 
 /**
- * `/health/live` and `/health/ready` (issue 18; the names Keycloak and Hydra use), on the main
+ * `/health/live` and `/health/ready` (the names Keycloak and Hydra use), on the main
  * listener and on the metrics listener. No authentication, no throttling, never cached, and their
  * access-log lines below info (`logLevel: "warn"`): a probe every few seconds would drown the log.
  * Live answers 200 whenever the event loop runs; ready answers 503 with the failing checks listed

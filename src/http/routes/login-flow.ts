@@ -45,7 +45,8 @@ async function sessionUser(request: FastifyRequest, reply: FastifyReply, flowPag
 }
 
 /**
- * Nextcloud's Login Flow v2 (issue 13; research nextcloud-desktop-client.md §2): the start and
+ * Nextcloud's Login Flow v2 (nextcloud/server core/Controller/ClientFlowLoginV2Controller.php;
+ * docs/upstream/desktop-clients.md, Nextcloud client §2): the start and
  * poll endpoints a client calls without credentials, and the browser's grant pages.
  */
 export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {

@@ -21,8 +21,9 @@ import { throttledAttempt } from "../throttling.js";
 export const DEFAULT_LANDING = "/index.php/settings/personal";
 
 /**
- * Supplies a note for the login page from the target the visitor will return to, e.g. the OAuth
- * module names the application asking for access (research A.2.1). Registered by modules at start.
+ * Supplies a note for the login page from the target the visitor will return to, e.g. the OAuth module
+ * names the application asking for access (docs/upstream/owncloud-oauth2.md A.2.1). Registered by modules
+ * at start.
  */
 export type LoginNoteProvider = (redirectUrl: string, translator: Translator) => Promise<SafeHtml | undefined>;
 
@@ -103,7 +104,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
 
     const user = gate.value;
     if (!user) {
-      // A warning, as Nextcloud logs them (review F24): what an alert on failed logins watches.
+      // A warning, as Nextcloud logs them: what an alert on failed logins watches.
       request.log.warn({ event: "login_failed", uid, ip: request.ip }, "login failed");
       return again(401, t("pages:login.error.wrong"));
     }
@@ -135,6 +136,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     return reply.redirect(next ? `/index.php/login?redirect_url=${encodeURIComponent(next)}` : "/index.php/login", 303);
   };
   app.post("/index.php/logout", logout);
-  // ownCloud's logout link is a GET carrying the requesttoken in the query (research A.2.5).
+  // ownCloud's logout link is a GET carrying the requesttoken in the query
+  // (docs/upstream/owncloud-oauth2.md A.2.5).
   app.get("/index.php/logout", logout);
 }

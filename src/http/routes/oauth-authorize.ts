@@ -21,7 +21,7 @@ export const AUTHORIZE_PATH = "/index.php/apps/oauth2/authorize";
 export const AUTHORIZATION_SUCCESSFUL_PATH = "/index.php/apps/oauth2/authorization-successful";
 const LOGOUT_PATH = "/index.php/apps/oauth2/logout";
 
-/** The authorization request's parameters, carried through logout and login (research A.2.5). */
+/** The authorization request's parameters, carried through logout and login (docs/upstream/owncloud-oauth2.md A.2.5). */
 const CARRIED = [
   "response_type",
   "client_id",
@@ -30,7 +30,7 @@ const CARRIED = [
   "code_challenge",
   "code_challenge_method",
   "response_mode",
-  // OpenID Connect (issue 15). Not `prompt` or `max_age`: the login that follows satisfies them.
+  // OpenID Connect (Core §3.1.2.1). Not `prompt` or `max_age`: the login that follows satisfies them.
   "scope",
   "nonce",
   "login_hint",
@@ -84,7 +84,7 @@ function loginRedirect(requestUrl: string, query: Record<string, string>, openid
   return `/index.php/login?redirect_url=${encodeURIComponent(back)}${extra}`;
 }
 
-/** research A.2.5: logs out, then back to login with the same authorization request. */
+/** docs/upstream/owncloud-oauth2.md A.2.5: logs out, then back to login with the same authorization request. */
 function logoutUrl(query: Record<string, unknown>, principal: Principal, requestedUser: string): string {
   return `${LOGOUT_PATH}?${carried(query, { user: requestedUser, requesttoken: principal.session?.csrfToken ?? "" })}`;
 }
@@ -93,7 +93,7 @@ function logoutUrl(query: Record<string, unknown>, principal: Principal, request
 export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> {
   const { oauth } = app.services;
 
-  // research A.2.1: the login page names the application asking for access.
+  // docs/upstream/owncloud-oauth2.md A.2.1: the login page names the application asking for access.
   app.loginNoteProviders.push(async (redirectUrl, translator) => {
     const name = await oauth.clientNameForReturnUrl(redirectUrl);
     return name === undefined ? undefined : translatedHtml(translator, "pages:login.applicationNote", { name });
@@ -147,7 +147,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     const requestedUser = typeof query.user === "string" ? query.user : "";
     if (check.kind !== "valid") {
       // The client's or the user's mistake, not a server fault: a warning, on the request's log (its
-      // reqId is the reference the error page shows; review F24).
+      // reqId is the reference the error page shows).
       if (check.kind !== "switch_user") request.log.warn({ event: "oauth2_authorize_refused", uid: user.uid }, check.detail);
       return sendAuthorizationFailure(reply, check, {
         user,
@@ -187,8 +187,9 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     }
   });
 
-  // research A.2.4: the consent form. CSRF checked; `user` and `trusted` are not re-checked. Allow
-  // and Deny are the same form, so a denial passes the same CSRF and request checks as a consent.
+  // docs/upstream/owncloud-oauth2.md A.2.4: the consent form. CSRF checked; `user` and `trusted` are not
+  // re-checked. Allow and Deny are the same form, so a denial passes the same CSRF and request checks as
+  // a consent.
   app.post(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
     if (!query) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);

@@ -49,8 +49,8 @@ function sendMetadata(request: FastifyRequest, reply: FastifyReply): FastifyRepl
  * - `/.well-known/oauth-authorization-server/index.php/apps/oauth2`: RFC 8414 §3 for this issuer;
  * - `/index.php/apps/oauth2/.well-known/openid-configuration`: OpenID Discovery §4 for this issuer;
  * - `/.well-known/openid-configuration` only with the host setting `oidc.root_discovery`: the ownCloud
- *   desktop client switches to an OIDC mode when that document exists (research
- *   owncloud-desktop-client.md §2), so by default the root answers 404.
+ *   desktop client switches to an OIDC mode when that document exists
+ *   (docs/upstream/desktop-clients.md, ownCloud client §2), so by default the root answers 404.
  */
 export async function oauthMetadataRoutes(app: FastifyInstance): Promise<void> {
   app.get(METADATA_PATH, { schema: metadataRouteSchema }, sendMetadata);

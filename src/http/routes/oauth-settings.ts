@@ -46,7 +46,10 @@ function idParam(request: FastifyRequest): number {
   return /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
 }
 
-/** research A.8: the admin clients section (add, delete) and the personal authorized-clients section (revoke). */
+/**
+ * docs/upstream/owncloud-oauth2.md A.8: the admin clients section (add, delete) and the personal
+ * authorized-clients section (revoke).
+ */
 export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
   const { oauth } = app.services;
 
@@ -240,7 +243,7 @@ ${clients.map(
     return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.admin.path, { sectionId: "oauth2", message });
   });
 
-  // research A.8: revoke, then back to the personal page's OAuth section.
+  // docs/upstream/owncloud-oauth2.md A.8: revoke, then back to the personal page's OAuth section.
   app.post(`${CLIENTS_PATH}/:id/revoke`, async (request, reply) => {
     const principal = await requireFormUser(request, reply);
     if (!principal) return;

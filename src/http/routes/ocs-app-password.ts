@@ -6,7 +6,7 @@ import { appPasswordDeleteRouteSchema } from "../schemas/ocs.js";
 /**
  * `DELETE /ocs/v2.php/core/apppassword`: the app password the request is made with revokes itself
  * (Nextcloud's core API; the Nextcloud desktop client sends it when the user removes the account,
- * research/nextcloud-desktop-client.md §5). Only an app password can delete itself: a session,
+ * docs/upstream/desktop-clients.md, Nextcloud client §5). Only an app password can delete itself: a session,
  * account password or bearer token gets 403, as upstream answers.
  */
 export async function ocsAppPasswordRoutes(app: FastifyInstance): Promise<void> {

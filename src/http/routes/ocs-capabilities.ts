@@ -8,7 +8,7 @@ import { serverStatus } from "./status.js";
  * `GET /ocs/v{1,2}.php/cloud/capabilities`: what this server can do, as ownCloud/Nextcloud
  * clients read it after login. Public, like upstream (clients also ask before they have a token).
  *
- * What is deliberately absent (research/owncloud-desktop-client.md §3):
+ * What is deliberately absent (docs/upstream/desktop-clients.md, ownCloud client §3):
  * - `dav.chunking`: it would move the ownCloud desktop client to `/remote.php/dav/files/<user>/`;
  *   without it the client keeps the one DAV root `/remote.php/webdav/`.
  * - `notifications`: Keystream has no notifications endpoint, and without this key the client
@@ -23,7 +23,7 @@ export function capabilities(app: FastifyInstance): Record<string, unknown> {
     },
     // No sharing and no avatars here: the client then does not ask for a profile picture.
     files_sharing: { api_enabled: false, user: { profile_picture: false } },
-    // Nextcloud's activity app advertises its API v2 like this (research/activity-upstream.md);
+    // Nextcloud's activity app advertises its API v2 like this (nextcloud/activity lib/Capabilities.php);
     // only what is served: no `previews`.
     activity: { apiv2: ["filters", "filters-api", "rich-strings"] },
   };

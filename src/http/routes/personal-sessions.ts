@@ -10,7 +10,7 @@ const PATH = SETTINGS_PAGES.personal.path;
 const SESSION_ID = /^[0-9a-f]{64}$/;
 
 /**
- * Personal settings (issue 19): one's own live browser sessions, with an End button for each
+ * Personal settings: one's own live browser sessions, with an End button for each
  * other one. A session is named by the hash the table stores, never by its cookie value.
  */
 export async function personalSessionsRoutes(app: FastifyInstance): Promise<void> {

@@ -5,7 +5,8 @@ import { statusRouteSchema } from "../schemas/ocs.js";
 /**
  * `GET /status.php`, as ownCloud answers it: clients (desktop, mobile) probe it without
  * credentials and need the `installed` key; `version` ≥ 10 and a product name that is not
- * "Nextcloud" keep the ownCloud desktop client in its supported mode (research/owncloud-desktop-client.md §1).
+ * "Nextcloud" keep the ownCloud desktop client in its supported mode (docs/upstream/desktop-clients.md,
+ * ownCloud client §1).
  */
 export function serverStatus(app: FastifyInstance) {
   return {

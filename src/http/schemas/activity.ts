@@ -112,7 +112,10 @@ const STREAM_HEADERS = {
 
 const EmptyList = Type.Array(Type.Any(), { maxItems: 0 });
 
-/** The stream's answers (research §1.5 and activity-errors.ts): OCS envelopes, 204 and 304 without body. */
+/**
+ * The stream's answers (docs/upstream/nextcloud-activity.md §1.5 and activity-errors.ts): OCS envelopes,
+ * 204 and 304 without body.
+ */
 const STREAM_RESPONSES = {
   200: ocsResponse("A page of the stream, newest first unless sort=asc.", Type.Array(ActivityElement), STREAM_HEADERS),
   204: emptyResponse("The user selected no activity type for the stream."),

@@ -2,8 +2,9 @@ import { Type } from "typebox";
 import { emptyResponse, MAINTENANCE_RESPONSE, SECURITY, type SecurityRequirements } from "./common.js";
 
 /**
- * Forward authentication for reverse proxies (issue 13): what `GET …/api/v1/auth-request` answers.
- * Every answer has an empty body: a proxy reads only the status and the headers.
+ * Forward authentication for reverse proxies (docs/deployment.md "Forward authentication"): what `GET
+ * …/api/v1/auth-request` answers. Every answer has an empty body: a proxy reads only the status and the
+ * headers.
  */
 
 const NO_STORE_HEADERS = {

@@ -2,8 +2,9 @@ import { type TSchema, Type } from "typebox";
 import { ErrorBody, errorResponse, MAINTENANCE_RESPONSE } from "./common.js";
 
 /**
- * Nextcloud's Login Flow v2 (issue 13): the two JSON endpoints a client calls without credentials.
- * The browser half (`…/login/v2/flow/{token}`) is HTML pages, outside this document.
+ * Nextcloud's Login Flow v2 (docs/upstream/desktop-clients.md, Nextcloud client §2): the two JSON
+ * endpoints a client calls without credentials. The browser half (`…/login/v2/flow/{token}`) is HTML
+ * pages, outside this document.
  */
 
 const TAGS = ["Login Flow v2"];

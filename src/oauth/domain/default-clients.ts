@@ -1,12 +1,13 @@
 import type { ClientFields } from "./client-rules.js";
 
 /**
- * ownCloud's three default clients (research A.4), seeded once on a fresh install so the official
+ * ownCloud's three default clients (owncloud/oauth2 migration Version20170329194544,
+ * docs/upstream/owncloud-oauth2.md A.4), seeded once on a fresh install so the official
  * desktop, Android and iOS apps work out of the box. Their ids and secrets are published in
  * ownCloud's source, so they identify the apps, they do not protect anything. Remove any of them
  * with `./occ oauth2:remove-client <client-id>`: the seed runs once per install and never again.
  * Since their secrets are public, they are never resource servers: they may introspect only the
- * tokens issued to themselves (issue 16).
+ * tokens issued to themselves.
  */
 export const DEFAULT_CLIENTS: readonly ClientFields[] = [
   {

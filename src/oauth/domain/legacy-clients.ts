@@ -1,13 +1,14 @@
 /**
- * research A.1.2 (refresh_token branch): ownCloud desktop 2.4.2 retries a failed refresh forever
+ * owncloud/oauth2 lib/Controller/OAuthApiController.php (refresh_token branch;
+ * docs/upstream/owncloud-oauth2.md A.1.2): ownCloud desktop 2.4.2 retries a failed refresh forever
  * unless the error comes with HTTP 200. ownCloud recognises it with `/\bmirall\b.+2\.4\.2/i`: the
  * word "mirall" and, later on the same line, "2.4.2" (its User-Agent is
  * `Mozilla/5.0 (<os>) mirall/2.4.2 (build <n>) …`, about 150 characters with the brand suffix).
  *
  * That regex backtracks: it retries `.+` from every "mirall" word, so a User-Agent of n words
- * "mirall" costs O(n²) (issue 16, review #8: 30 ms of event-loop time for 16 KB, on an
- * unauthenticated, unthrottled error path). The same test is done here in two linear scans, and
- * only over the first LEGACY_USER_AGENT_INSPECTED characters, longer than any real client's.
+ * "mirall" costs O(n²) (30 ms of event-loop time for 16 KB, on an unauthenticated, unthrottled
+ * error path). The same test is done here in two linear scans, and only over the first
+ * LEGACY_USER_AGENT_INSPECTED characters, longer than any real client's.
  */
 export const LEGACY_USER_AGENT_INSPECTED = 512;
 

@@ -31,8 +31,8 @@ export function s256Challenge(verifier: string): string {
 }
 
 /**
- * "An empty challenge is no challenge" (issue 16): a stored `""` (a code issued before the checks
- * existed) or null means the code was issued without PKCE, so it gives no proof of possession.
+ * "An empty challenge is no challenge": a stored `""` (which a row written without `checkChallenge`'s
+ * checks may hold) or null means the code was issued without PKCE, so it gives no proof of possession.
  */
 export function hasChallenge(challenge: string | null | undefined): challenge is string {
   return challenge !== null && challenge !== undefined && challenge !== "";
@@ -69,13 +69,14 @@ export function checkChallenge(challenge: string | undefined, method: string | u
 export type PkceVerdict = "valid" | "invalid" | "unsupported_method";
 
 /**
- * research A.1.2 step 6 (always executed, also without PKCE), with RFC 7636 §4.6:
+ * ownCloud's check (docs/upstream/owncloud-oauth2.md A.1.2 step 6: always executed, also without
+ * PKCE), with RFC 7636 §4.6:
  * - a code without a challenge accepts only a request without verifier (a verifier sent for it is
  *   invalid, as in ownCloud);
  * - stored method `S256`: the verifier's S256 challenge must equal the stored one; `plain` or empty:
  *   the verifier must be identical to the stored challenge;
- * - any other stored method is not supported (codes issued before the authorization endpoint
- *   checked the method);
+ * - any other stored method is not supported (a row written without the authorization endpoint's
+ *   method check may hold one);
  * - a verifier that is not 43–128 unreserved characters is invalid (§4.1) before any comparison.
  * Comparisons are constant time.
  */

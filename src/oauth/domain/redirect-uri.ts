@@ -3,7 +3,10 @@
  * registration validity check, and how a redirect target is built.
  */
 
-/** research A.3 rule 1: a registered URI starting with exactly this allows any port on host `localhost`. */
+/**
+ * docs/upstream/owncloud-oauth2.md A.3 rule 1: a registered URI starting with exactly this allows any
+ * port on host `localhost`.
+ */
 export const LOCALHOST_ANY_PORT = "http://localhost:*";
 
 function parse(uri: string): URL | undefined {
@@ -14,7 +17,7 @@ function parse(uri: string): URL | undefined {
   }
 }
 
-/** research A.3 rule 1: the wildcard port removed, and whether it was there. */
+/** docs/upstream/owncloud-oauth2.md A.3 rule 1: the wildcard port removed, and whether it was there. */
 function withoutAnyPort(registered: string): { uri: string; anyPort: boolean } {
   return registered.startsWith(LOCALHOST_ANY_PORT)
     ? { uri: `http://localhost${registered.slice(LOCALHOST_ANY_PORT.length)}`, anyPort: true }
@@ -22,9 +25,9 @@ function withoutAnyPort(registered: string): { uri: string; anyPort: boolean } {
 }
 
 /**
- * research A.3 rule 4 (`allow-sub-domains`): compared label by label from the right, every label of
- * the registered host must equal the actual host's label, so the host itself and any deeper
- * subdomain match, and `trustedclient.community` does not match `trustedclient.com`.
+ * docs/upstream/owncloud-oauth2.md A.3 rule 4 (`allow-sub-domains`): compared label by label from the
+ * right, every label of the registered host must equal the actual host's label, so the host itself and
+ * any deeper subdomain match, and `trustedclient.community` does not match `trustedclient.com`.
  */
 export function hostMatches(registeredHost: string, actualHost: string, allowSubdomains: boolean): boolean {
   if (!allowSubdomains) return registeredHost === actualHost;
@@ -39,17 +42,17 @@ export function hostMatches(registeredHost: string, actualHost: string, allowSub
  * URI that was compared. The WHATWG parser forgives more: it strips TAB/CR/LF and maps a host
  * through IDNA (U+3002 "。" becomes "."), so `https://client.example/c%0D%0Ab` or
  * `https://evil。client.example/cb` would compare equal to a registration while the raw value
- * cannot be sent (Node throws on CR/LF and non-Latin-1) or means something else to a browser
- * (issue 16, review #7). Registrations and supplied URIs are held to it alike.
+ * cannot be sent (Node throws on CR/LF and non-Latin-1) or means something else to a browser.
+ * Registrations and supplied URIs are held to it alike.
  */
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
 
 /**
- * Does a redirect URI sent in a request match the client's registered one? (spec: Client,
- * redirect-url; research A.3). A URI with a control, whitespace or non-ASCII character matches
- * nothing (see PRINTABLE_ASCII), so the request is unproven: the error page, never a redirect.
- * Otherwise WHATWG URL comparison of protocol, host, port, path and query; fragment and user info
- * are ignored; `http://localhost:*` accepts any port on `localhost`.
+ * Does a redirect URI sent in a request match the client's registered one? (spec: Client, redirect-url;
+ * owncloud/oauth2 lib/Utilities.php, docs/upstream/owncloud-oauth2.md A.3). A URI with a control,
+ * whitespace or non-ASCII character matches nothing (see PRINTABLE_ASCII), so the request is unproven:
+ * the error page, never a redirect. Otherwise WHATWG URL comparison of protocol, host, port, path and
+ * query; fragment and user info are ignored; `http://localhost:*` accepts any port on `localhost`.
  */
 export function redirectUriMatches(registered: string, given: string, allowSubdomains: boolean): boolean {
   if (!PRINTABLE_ASCII.test(given)) return false;
@@ -67,8 +70,9 @@ export function redirectUriMatches(registered: string, given: string, allowSubdo
 }
 
 /**
- * research A.3: callers URL-decode a supplied redirect URI once more (PHP `urldecode`: `+` is a
- * space, `%xx` a byte, malformed escapes stay as they are), on top of the query-string decoding.
+ * docs/upstream/owncloud-oauth2.md A.3: callers URL-decode a supplied redirect URI once more (PHP
+ * `urldecode`: `+` is a space, `%xx` a byte, malformed escapes stay as they are), on top of the
+ * query-string decoding.
  */
 export function decodeSuppliedRedirectUri(value: string): string {
   const spaced = value.replace(/\+/g, " ");
@@ -86,12 +90,13 @@ export type RedirectUriProblem = "invalid" | "fragment" | "userinfo";
 
 /**
  * Registration validity, the one check behind `occ oauth2:add-client`/`modify-client` and the admin
- * page. research A.3 (ownCloud `isValidUrl`): after removing the localhost any-port wildcard, an
+ * page. ownCloud's `isValidUrl` (owncloud/oauth2 lib/Utilities.php, docs/upstream/owncloud-oauth2.md
+ * A.3): after removing the localhost any-port wildcard, an
  * absolute URL of URL-safe ASCII; http(s) need a valid host name, other schemes a host (except
- * mailto, news, file); the port must be numeric. Stricter than ownCloud (issue 16):
+ * mailto, news, file); the port must be numeric. Stricter than ownCloud:
  * - no fragment, not even an empty `#`: RFC 6749 §3.1.2 "MUST NOT include a fragment component";
  * - no user information (`https://u:p@host/cb`, also an empty `https://@host`): RFC 3986 §3.2.1
- *   deprecates it, and since matching ignores it (research A.3), it would only put a password in
+ *   deprecates it, and since matching ignores it (A.3 rule 8), it would only put a password in
  *   the registration or a misleading host in front of the real one.
  */
 export function redirectUriProblem(registered: string): RedirectUriProblem | undefined {

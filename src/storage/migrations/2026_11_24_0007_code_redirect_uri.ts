@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue 16 (security review finding 4): `oauth2_codes.redirect_uri`, the redirect URI of the
- * authorization request that issued the code, so the token request must repeat that very URI
- * (RFC 6749 §4.1.3), not merely one the registration allows. Nullable: codes issued before this
+ * `oauth2_codes.redirect_uri`: the redirect URI of the authorization request that issued the code,
+ * so the token request must repeat that very URI (RFC 6749 §4.1.3), not merely one the registration
+ * allows. Nullable: codes issued before this
  * migration have none, and the token endpoint refuses them (docs/decisions.md); they expire within
  * the 10-minute code lifetime anyway.
  */

@@ -1,10 +1,11 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue 16 (review #6): `oauth2_clients.resource_server`, 1 for a client an administrator marked as
- * a resource server, which may introspect the tokens of other clients. Every client that exists
- * when this runs, the seeded ownCloud defaults (whose secrets are public) included, gets 0: from
- * now on it may introspect only the tokens issued to itself.
+ * `oauth2_clients.resource_server`: 1 for a client an administrator marked as a resource server,
+ * which may introspect the tokens of other clients. Every client that exists
+ * when this runs, the seeded ownCloud defaults (whose secrets are public) included, gets 0, so it
+ * may introspect only the tokens issued to itself (RFC 7662 §4: a token scanner must not learn
+ * about others' tokens).
  */
 export function clientResourceServerMigration() {
   return {

@@ -1,12 +1,14 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue 16 (review findings 2 and 10): the throttle reserves every attempt before checking it.
+ * The throttle reserves every attempt before checking it, so a concurrent burst cannot slip past
+ * the delay and the failure ceiling together.
  * - `throttle.in_flight`: attempts reserved and not yet settled, so concurrent attempts see each other.
  * - `throttle.last_attempt_at`: when the latest attempt was reserved (an in-flight count this old
- *   was left by a node that stopped, and no longer counts; the purge job reads it too).
- * Per-user buckets are now keyed by a hash of the user name; rows under the old raw-name keys are
- * no longer read and age out through the purge job.
+ *   is left over from a node that stopped, and does not count; the purge job reads it too).
+ * Per-user buckets are keyed by a hash of the user name (an attacker chooses the name, of any
+ * length); rows under raw-name keys written before this migration are never read and age out
+ * through the purge job.
  */
 export function throttleKeysMigration() {
   return {

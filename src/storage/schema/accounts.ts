@@ -13,7 +13,7 @@ export interface UsersTable {
   enabled: number;
   is_admin: number;
   created_at: EpochSeconds;
-  /** `core lang` (issue 19): a catalogue language code, or null to follow the browser. */
+  /** `core lang` (occ user:setting): a catalogue language code, or null to follow the browser. */
   language: string | null;
   /** `core timezone`: an IANA zone name, or null for the server's. */
   timezone: string | null;
@@ -58,7 +58,7 @@ export interface ThrottleTable {
   last_failure_at: EpochSeconds;
   /** Attempts reserved and not yet settled (migration 2026_11_24_0010). */
   in_flight: ColumnType<number, number | undefined, number>;
-  /** When the latest attempt was reserved; in-flight reservations older than the policy's limit no longer count. */
+  /** When the latest attempt was reserved; in-flight reservations older than the policy's limit do not count. */
   last_attempt_at: ColumnType<EpochSeconds, EpochSeconds | undefined, EpochSeconds>;
 }
 

@@ -2,7 +2,8 @@ import type { Generated } from "kysely";
 import type { EpochSeconds } from "./accounts.js";
 
 /**
- * One row per activity and affected user (research/activity-upstream.md §7). Strings that
+ * One row per activity and affected user, as nextcloud/activity's `activity` table
+ * (docs/upstream/nextcloud-activity.md §7). Strings that
  * upstream leaves nullable are `''` here, so conditions never have to think about NULL.
  */
 export interface ActivityTable {

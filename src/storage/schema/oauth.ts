@@ -13,9 +13,9 @@ export interface OAuthClientsTable {
   allow_subdomains: number;
   trusted: number;
   created_at: EpochSeconds;
-  /** 1: may introspect other clients' tokens (issue 16, migration 0008); 0 for every client before it. */
+  /** 1: may introspect other clients' tokens (migration 0008); 0 for every client that existed before it. */
   resource_server: Generated<number>;
-  /** Where RP-initiated logout may send the browser back to (issue 15, migration 0011); null: nowhere. */
+  /** Where RP-initiated logout may send the browser back to (migration 0011); null: nowhere. */
   post_logout_redirect_uri: string | null;
 }
 
@@ -31,7 +31,7 @@ export interface OAuthGrantsTable {
   authorized_at: EpochSeconds;
   /** 1 when the code was redeemed by a public client (PKCE, no secret): refresh with client_id alone. */
   public_client: Generated<number>;
-  /** The authorization request's `scope`, as sent (issue 15, migration 0011); null before it or when absent. */
+  /** The authorization request's `scope`, as sent (migration 0011); null for codes older than it or when absent. */
   scope: string | null;
   /** OIDC Core §2 `auth_time`: when the user logged in for this authorization; null before migration 0011. */
   auth_time: EpochSeconds | null;
@@ -76,7 +76,7 @@ export interface OAuthRefreshTokensTable {
 }
 
 /**
- * The refresh-reuse grace window (issue 5): the pair a rotation issued, sealed (AES-256-GCM,
+ * The refresh-reuse grace window: the pair a rotation issued, sealed (AES-256-GCM,
  * security/secret-box.ts), so a retry with the rotated token within `expires_at` gets the same pair.
  */
 export interface OAuthRefreshGraceTable {
@@ -93,7 +93,7 @@ export interface OAuthPendingSeedsTable {
   name: string;
 }
 
-/** A user's avatar (userinfo `picture`, research A.7): one small image per user. */
+/** A user's avatar (userinfo `picture`, docs/upstream/owncloud-oauth2.md A.7): one small image per user. */
 export interface UserAvatarsTable {
   uid: string;
   content_type: string;
@@ -102,7 +102,7 @@ export interface UserAvatarsTable {
   updated_at: EpochSeconds;
 }
 
-/** An ID token signing key (issue 15): the private JWK sealed with the client-secret key. */
+/** An ID token signing key (OpenID Connect Core §10.1): the private JWK sealed with the client-secret key. */
 export interface OidcSigningKeysTable {
   kid: string;
   alg: string;

@@ -46,7 +46,7 @@ export const activity = {
   "files_sharing.remote_share_unshared": "{user} unshared {file} from you",
   "oauth2.client_authorized": "You granted {client} access to your account",
   "oauth2.client_revoked": "The access of {client} to your account was revoked",
-  /** Joins a list of names: "a, b and c" (research §5.3). */
+  /** Joins a list of names: "a, b and c" (docs/upstream/nextcloud-activity.md §5.3). */
   "list.separator": ", ",
   "list.lastSeparator": " and ",
 } as const;

@@ -1,7 +1,7 @@
 /**
  * Refused OAuth client administration (src/oauth/client-administration.ts). The English texts are
- * ownCloud's wording as research A.5 and A.8 quote it: `occ oauth2:*` prints them verbatim, so
- * they must not be reworded; the admin page shows the reader's language.
+ * ownCloud's wording as docs/upstream/owncloud-oauth2.md A.5 and A.8 quote it: `occ oauth2:*` prints them
+ * verbatim, so they must not be reworded; the admin page shows the reader's language.
  */
 export const clientErrors = {
   clientIdTooShort: "The client id should be at least {{min}} characters long",
@@ -21,7 +21,7 @@ export const clientErrors = {
   unknownClientId: "Client {{id}} is unknown",
   emptyName: "Name must not be empty",
   nameTooLong: "Name must be at most {{max}} characters",
-  // The admin page's own wording (research A.8).
+  // The admin page's own wording (docs/upstream/owncloud-oauth2.md A.8).
   emptyRedirect: "Redirect URI must not be empty",
   invalidRedirectUrl: "Redirect URI must be a valid URL",
   nameExists: "Name {{name}} already exists",

@@ -1,4 +1,4 @@
-/** Texts of the personal and admin settings pages (issue 19): the source catalogue, English. */
+/** Texts of the personal and admin settings pages: the source catalogue, English. */
 export const settings = {
   "common.save": "Save",
   "copy.copy": "Copy",
