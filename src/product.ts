@@ -5,9 +5,9 @@ import { readFileSync } from "node:fs";
  * both desktop clients (docs/decisions.md "One status.php for both desktop clients"):
  * - ownCloud 2.11 refuses servers below 7, warns below 10 or when the product name is "Nextcloud",
  *   and chooses its OAuth2 login from the DAV Bearer challenge, not from the version
- *   (research/owncloud-desktop-client.md §1);
+ *   (docs/upstream/desktop-clients.md, ownCloud client §1);
  * - Nextcloud 3.7 uses Login Flow v2 from version 16 on (below: ownCloud-style OAuth or Basic)
- *   and calls servers below 16 unsupported (research/nextcloud-desktop-client.md §1.3, §1.5).
+ *   and calls servers below 16 unsupported (docs/upstream/desktop-clients.md, Nextcloud client §1.3, §1.5).
  */
 export const PRODUCT = {
   name: "Keystream",

@@ -24,12 +24,12 @@ export function parseBasicAuthorization(header: string | undefined): { id: strin
 }
 
 /**
- * research A.1.2 step 2, before the grant type is looked at:
+ * docs/upstream/owncloud-oauth2.md A.1.2 step 2, before the grant type is looked at:
  * - an HTTP Basic header is always verified when present (unknown id or wrong secret →
  *   invalid_client, 401 with a Basic challenge, RFC 6749 §5.2; the secret compared in constant time);
  * - credentials repeated in the body must agree with it: the ownCloud desktop client sends
  *   `client_id` and `client_secret` in the Basic header and in the body at once
- *   (research/owncloud-desktop-client.md §3), so both are accepted together, but a body
+ *   (docs/upstream/desktop-clients.md, ownCloud client §3), so both are accepted together, but a body
  *   `client_id` naming another client or a body `client_secret` that is not the secret is refused;
  * - without a Basic header, the public path: `client_id` in the body (with `code_verifier` on
  *   ownCloud's PKCE path, or alone for RFC 6749 §6 refresh and RFC 7009 revocation); a body

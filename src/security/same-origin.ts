@@ -4,8 +4,8 @@
  *
  * A browser resolves a `Location` or `href` with the WHATWG URL parser, which removes tabs and
  * newlines, reads `\` as `/`, and resolves dot segments (`/.//x`, `/..//x`, `/%2e//x` → `//x`).
- * A path that *becomes* `//host` after that is a scheme-relative URL to another host (security
- * review #1, #16). So the check runs on the normalised form, and the normalised form is what the
+ * A path that *becomes* `//host` after that is a scheme-relative URL to another host: an open
+ * redirect (RFC 9700 §4.11). So the check runs on the normalised form, and the normalised form is what the
  * caller sends: what was checked is what the browser gets.
  */
 

@@ -3,7 +3,7 @@ import { sha256Hex } from "../../crypto/secrets.js";
 /**
  * Failed-attempt throttling in the database (table `throttle`), so the count holds across nodes.
  *
- * Every attempt is reserved before its credentials are checked (issue 16, review finding 2): one
+ * Every attempt is reserved before its credentials are checked, so concurrent attempts cannot all read "no failures": one
  * atomic upsert admits it or refuses it and returns its position, the bucket's recent failures plus
  * the attempts still in flight. An admitted attempt at position n waits baseDelayMs · 2^(n-1),
  * capped at maxDelayMs, exactly what the n-th attempt of a sequence would wait; so a concurrent
@@ -99,7 +99,7 @@ export interface ThrottleBucket {
 /**
  * The per-user login bucket. Keyed by the SHA-256 of the user name exactly as the login looks it up
  * (user names match case-sensitively; the form trims, Basic does not), so the key has a fixed
- * length whatever name an attacker sends (review finding 10), and the same user always lands in
+ * length whatever name an attacker sends, and the same user always lands in
  * the same bucket from the form and from Basic.
  */
 export function loginUserBucket(uid: string): ThrottleBucket {
