@@ -26,10 +26,17 @@ import {
   Throttle,
   TOKEN_THROTTLE,
 } from "./security/throttle.js";
+import { SqlAppPasswordStore } from "./storage/account-app-password-store.js";
+import { SqlAvatarStore } from "./storage/account-avatar-store.js";
+import { SqlPreferenceStore } from "./storage/account-preference-store.js";
+import { SqlSessionStore } from "./storage/account-session-store.js";
+import { SqlUserStore } from "./storage/account-user-store.js";
 import { ActivityStore } from "./storage/activity-store.js";
+import { isDatabaseUnavailable } from "./storage/availability.js";
 import type { Storage } from "./storage/connect.js";
 import { FileLogStore } from "./storage/file-log-store.js";
 import { IdempotencyStore } from "./storage/idempotency-store.js";
+import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
 
@@ -57,7 +64,7 @@ export interface Services {
   /** OpenID Connect on top of `oauth` (issue 15): ID tokens, signing keys, logout. */
   oidc: OpenIdProvider;
   activity: ActivityService;
-  /** Nextcloud's Login Flow v2 (issue 13): flows in the database, app passwords sealed until polled. */
+  /** Nextcloud's Login Flow v2: flows in the database, app passwords sealed until polled. */
   loginFlows: LoginFlowService;
   /** Login Flow v2 starts and polls, per IP (security/throttle.ts). */
   loginFlowStartThrottle: Throttle;
@@ -82,10 +89,11 @@ export function createServices(options: ServiceOptions): Services {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? pino({ level: "info" });
   const settings = options.settings ?? new HostSettings(dataDir, {}, log);
-  const users = new UserDirectory(db, clock);
-  const preferences = new UserPreferences(db, users);
-  const appPasswords = new AppPasswords(db, clock);
-  const sessions = new Sessions(db, clock, () => settings.get("session.lifetime"));
+  const sessionStore = new SqlSessionStore(db);
+  const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock);
+  const preferences = new UserPreferences(new SqlPreferenceStore(db), users);
+  const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock);
+  const sessions = new Sessions(sessionStore, clock, () => settings.get("session.lifetime"));
   const authenticator = new Authenticator(users, appPasswords, sessions, settings);
   const metrics = new Metrics();
   metrics.watchStorage({
@@ -94,7 +102,11 @@ export function createServices(options: ServiceOptions): Services {
     liveCredentials: () => countLiveCredentials(db, clock.nowSeconds()),
   });
   storage.observeQueries((ms, failed) => metrics.observeQuery(ms, failed));
-  const jobs = new JobScheduler(db, clock, log, undefined, storage.availability, (job, outcome, ms) =>
+  const outages = {
+    isUnavailable: isDatabaseUnavailable,
+    failed: (error: unknown, context: string) => storage.availability.failed(error, context),
+  };
+  const jobs = new JobScheduler(new SqlJobLeaseStore(db), clock, log, undefined, outages, (job, outcome, ms) =>
     metrics.jobRan(job, outcome, ms),
   );
   jobs.register({
@@ -138,7 +150,7 @@ export function createServices(options: ServiceOptions): Services {
     authenticator,
     events: oauthActivityEvents(activity),
   });
-  const avatars = new Avatars(db, clock);
+  const avatars = new Avatars(new SqlAvatarStore(db), clock);
   // The private signing keys are sealed with the client-secret key file (docs/decisions.md).
   const oidc = createOpenIdProvider({
     db,
@@ -151,11 +163,7 @@ export function createServices(options: ServiceOptions): Services {
   });
   // Login Flow v2 keeps the granted app password sealed with the client-secret key file until the
   // poll (docs/decisions.md), and expired flows are purged with the app passwords nobody received.
-  const loginFlows = new LoginFlowService(
-    new SqlLoginFlowStore(db, (on) => new AppPasswords(on, clock)),
-    clock,
-    keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE),
-  );
+  const loginFlows = new LoginFlowService(new SqlLoginFlowStore(db), clock, keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE));
   jobs.register({
     name: "login-flow:expired",
     intervalSeconds: () => 600,
