@@ -15,8 +15,8 @@ import { ServerProcess } from "../support/server-process.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
 /**
- * issue 16, through the real server process (node dist/main.js): PostgreSQL dropping the pool's
- * connections no longer ends the process, and start-up against a database that never answers
+ * Database faults through the real server process (node dist/main.js): PostgreSQL dropping the
+ * pool's connections does not end the process, and start-up against a database that never answers
  * gives up after its bound with a message naming the database.
  */
 describe("the server process during database faults", () => {

@@ -1,5 +1,5 @@
 /**
- * Scale-out (issue 6): two Keystream processes (`node dist/main.js`) on one database serve the
+ * Scale-out: two Keystream processes (`node dist/main.js`) on one database serve the
  * steps of one OAuth flow in turn, and their background jobs never run twice.
  *
  * On PostgreSQL (KEYSTREAM_TEST_DATABASE_URL set) this is the real several-nodes set-up. On SQLite

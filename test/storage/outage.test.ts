@@ -28,7 +28,7 @@ import {
 import { createTestStorage, type TestStorage, testDatabaseDialect } from "../support/storage.js";
 
 /**
- * issue 16: database faults. The app runs on a connection of its own (appWithOwnStorage) with
+ * Database faults. The app runs on a connection of its own (appWithOwnStorage) with
  * short timeouts; faults are made for real: backends terminated from an admin connection, locks
  * held by another connection, a full disk (SQLite: max_page_count on the server's connection;
  * PostgreSQL: a trigger raising SQLSTATE 53100 disk_full), a relay that stops passing bytes.
