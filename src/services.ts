@@ -25,10 +25,17 @@ import {
   TOKEN_THROTTLE,
 } from "./security/domain/throttle-policy.js";
 import { Throttle } from "./security/throttle.js";
+import { SqlAppPasswordStore } from "./storage/account-app-password-store.js";
+import { SqlAvatarStore } from "./storage/account-avatar-store.js";
+import { SqlPreferenceStore } from "./storage/account-preference-store.js";
+import { SqlSessionStore } from "./storage/account-session-store.js";
+import { SqlUserStore } from "./storage/account-user-store.js";
 import { ActivityStore } from "./storage/activity-store.js";
+import { isDatabaseUnavailable } from "./storage/availability.js";
 import type { Storage } from "./storage/connect.js";
 import { FileLogStore } from "./storage/file-log-store.js";
 import { IdempotencyStore } from "./storage/idempotency-store.js";
+import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
 import { SqlThrottleStore } from "./storage/throttle-store.js";
@@ -86,10 +93,11 @@ export function createServices(options: ServiceOptions): Services {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? pino({ level: "info" });
   const settings = options.settings ?? new HostSettings(dataDir, {}, log);
-  const users = new UserDirectory(db, clock);
-  const preferences = new UserPreferences(db, users);
-  const appPasswords = new AppPasswords(db, clock);
-  const sessions = new Sessions(db, clock, () => settings.get("session.lifetime"));
+  const sessionStore = new SqlSessionStore(db);
+  const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock);
+  const preferences = new UserPreferences(new SqlPreferenceStore(db), users);
+  const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock);
+  const sessions = new Sessions(sessionStore, clock, () => settings.get("session.lifetime"));
   const authenticator = new Authenticator(users, appPasswords, sessions, settings);
   const metrics = new Metrics();
   metrics.watchStorage({
@@ -98,7 +106,11 @@ export function createServices(options: ServiceOptions): Services {
     liveCredentials: () => countLiveCredentials(db, clock.nowSeconds()),
   });
   storage.observeQueries((ms, failed) => metrics.observeQuery(ms, failed));
-  const jobs = new JobScheduler(db, clock, log, undefined, storage.availability, (job, outcome, ms) =>
+  const outages = {
+    isUnavailable: isDatabaseUnavailable,
+    failed: (error: unknown, context: string) => storage.availability.failed(error, context),
+  };
+  const jobs = new JobScheduler(new SqlJobLeaseStore(db), clock, log, undefined, outages, (job, outcome, ms) =>
     metrics.jobRan(job, outcome, ms),
   );
   jobs.register({
@@ -147,7 +159,7 @@ export function createServices(options: ServiceOptions): Services {
     tokenThrottle: tokenThrottleStore,
     events: oauthActivityEvents(activity),
   });
-  const avatars = new Avatars(db, clock);
+  const avatars = new Avatars(new SqlAvatarStore(db), clock);
   // The private signing keys are sealed with the client-secret key file (docs/decisions.md).
   const oidc = createOpenIdProvider({
     db,
@@ -160,7 +172,7 @@ export function createServices(options: ServiceOptions): Services {
   });
   // Login Flow v2 keeps the granted app password sealed with the client-secret key file until the
   // poll (docs/decisions.md), and expired flows are purged with the app passwords nobody received.
-  const loginFlows = new LoginFlowService(new SqlLoginFlowStore(db, (on) => new AppPasswords(on, clock)), clock, sealer);
+  const loginFlows = new LoginFlowService(new SqlLoginFlowStore(db), clock, sealer);
   jobs.register({
     name: "login-flow:expired",
     intervalSeconds: () => 600,

@@ -1,7 +1,8 @@
 import type { HostSettings } from "../config/host-settings.js";
 import type { AppPasswords } from "./app-passwords.js";
+import type { User } from "./ports.js";
 import type { Session, Sessions } from "./sessions.js";
-import type { User, UserDirectory } from "./users.js";
+import type { UserDirectory } from "./users.js";
 
 /** Who a request acts for, and how that was proven. */
 export interface Principal {
@@ -13,7 +14,7 @@ export interface Principal {
   scope?: string | null;
   /**
    * For method "bearer": the extension of the user's avatar (null: none), read with the token so
-   * UserInfo's `picture` costs no statement of its own (issue 17). Absent: not known, ask Avatars.
+   * UserInfo's `picture` costs no statement of its own. Absent: not known, ask Avatars.
    */
   avatarExtension?: string | null;
   /** For method "session": the session, whose CSRF token guards state-changing forms. */

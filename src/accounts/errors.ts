@@ -17,7 +17,7 @@ export type AccountErrorText = keyof typeof accountErrors;
 
 /**
  * A refused account operation. `message` is the English sentence (occ, logs); a page shows the
- * same sentence in its reader's language with `translated` (issue 19: every error a person reads).
+ * same sentence in its reader's language with `translated`.
  */
 export class AccountError extends Error {
   readonly phrase: Phrase;

@@ -2,8 +2,8 @@ import { Algorithm, hash, verify } from "@node-rs/argon2";
 import type { AccountErrorText } from "./errors.js";
 
 /**
- * argon2id with the OWASP minimum parameters (m = 19 MiB, t = 2, p = 1): ~10 ms here
- * (research/stack-trial.md §5), memory-hard against GPU guessing.
+ * argon2id with the minimum parameters of OWASP's Password Storage Cheat Sheet (m = 19 MiB, t = 2,
+ * p = 1): about 10 ms a hash, memory-hard against GPU guessing.
  */
 const ARGON2ID = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 

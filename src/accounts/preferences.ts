@@ -1,17 +1,15 @@
 import { supportedLanguage } from "../i18n/languages.js";
-import type { DbOrTx } from "../storage/database.js";
 import { AccountError } from "./errors.js";
+import type { PreferenceStore, UserRowPreference } from "./ports.js";
 import type { UserDirectory } from "./users.js";
 
-/** Preferences that live on the user row, read with every authenticated request (migration 0014). */
+/** Preferences that live on the user row, read with every authenticated request. */
 const USER_ROW_PREFERENCES = {
   "core.lang": "language",
-  "core.timezone": "timezone",
-} as const;
+  "core.timezone": "timeZone",
+} as const satisfies Record<string, UserRowPreference>;
 
-type UserRowColumn = (typeof USER_ROW_PREFERENCES)[keyof typeof USER_ROW_PREFERENCES];
-
-function userRowColumn(app: string, key: string): UserRowColumn | undefined {
+function userRowColumn(app: string, key: string): UserRowPreference | undefined {
   const name = `${app}.${key}`;
   return Object.hasOwn(USER_ROW_PREFERENCES, name) ? USER_ROW_PREFERENCES[name as keyof typeof USER_ROW_PREFERENCES] : undefined;
 }
@@ -28,13 +26,13 @@ export function isTimeZone(name: string): boolean {
 }
 
 /** The one check of a preference's value (occ and the personal page both go through `set`). */
-function normalizedValue(column: UserRowColumn | undefined, value: string): string {
+function normalizedValue(column: UserRowPreference | undefined, value: string): string {
   if (column === "language") {
     const language = supportedLanguage(value);
     if (!language) throw new AccountError("invalid_preference", "unsupportedLanguage", { value });
     return language;
   }
-  if (column === "timezone" && !isTimeZone(value)) {
+  if (column === "timeZone" && !isTimeZone(value)) {
     throw new AccountError("invalid_preference", "invalidTimeZone", { value });
   }
   if (value.length > 4000) throw new AccountError("invalid_preference", "preferenceTooLong");
@@ -55,7 +53,7 @@ function checkName(kind: "app" | "key", name: string): void {
  */
 export class UserPreferences {
   constructor(
-    private readonly db: DbOrTx,
+    private readonly store: PreferenceStore,
     private readonly users: UserDirectory,
   ) {}
 
@@ -63,17 +61,10 @@ export class UserPreferences {
     const column = userRowColumn(app, key);
     if (column) {
       const user = await this.users.require(uid);
-      return (column === "language" ? user.language : user.timeZone) ?? undefined;
+      return user[column] ?? undefined;
     }
     await this.users.require(uid);
-    const row = await this.db
-      .selectFrom("user_preferences")
-      .select("config_value")
-      .where("uid", "=", uid)
-      .where("app", "=", app)
-      .where("config_key", "=", key)
-      .executeTakeFirst();
-    return row?.config_value;
+    return this.store.get(uid, app, key);
   }
 
   /** Every preference of a user, by app then key (optionally of one app only). */
@@ -84,9 +75,7 @@ export class UserPreferences {
       result[a] ??= {};
       (result[a] as Record<string, string>)[k] = v;
     };
-    let query = this.db.selectFrom("user_preferences").select(["app", "config_key", "config_value"]).where("uid", "=", uid);
-    if (app !== undefined) query = query.where("app", "=", app);
-    for (const row of await query.orderBy("app").orderBy("config_key").execute()) add(row.app, row.config_key, row.config_value);
+    for (const stored of await this.store.list(uid, app)) add(stored.app, stored.key, stored.value);
     if (app === undefined || app === "core") {
       if (user.language !== null) add("core", "lang", user.language);
       if (user.timeZone !== null) add("core", "timezone", user.timeZone);
@@ -101,19 +90,8 @@ export class UserPreferences {
     const column = userRowColumn(app, key);
     const stored = normalizedValue(column, value);
     await this.users.require(uid);
-    if (column) {
-      await this.db
-        .updateTable("users")
-        .set({ [column]: stored })
-        .where("uid", "=", uid)
-        .execute();
-      return stored;
-    }
-    await this.db
-      .insertInto("user_preferences")
-      .values({ uid, app, config_key: key, config_value: stored })
-      .onConflict((c) => c.columns(["uid", "app", "config_key"]).doUpdateSet({ config_value: stored }))
-      .execute();
+    if (column) await this.store.setOnUser(uid, column, stored);
+    else await this.store.put(uid, app, key, stored);
     return stored;
   }
 
@@ -121,21 +99,6 @@ export class UserPreferences {
   async delete(uid: string, app: string, key: string): Promise<boolean> {
     await this.users.require(uid);
     const column = userRowColumn(app, key);
-    if (column) {
-      const result = await this.db
-        .updateTable("users")
-        .set({ [column]: null })
-        .where("uid", "=", uid)
-        .where(column, "is not", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    }
-    const result = await this.db
-      .deleteFrom("user_preferences")
-      .where("uid", "=", uid)
-      .where("app", "=", app)
-      .where("config_key", "=", key)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return column ? this.store.clearOnUser(uid, column) : this.store.delete(uid, app, key);
   }
 }

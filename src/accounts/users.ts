@@ -1,22 +1,7 @@
 import type { Clock } from "../clock.js";
-import type { DbOrTx } from "../storage/database.js";
-import { PreparedQuery } from "../storage/prepared.js";
-import type { UsersTable } from "../storage/schema/accounts.js";
 import { AccountError } from "./errors.js";
 import { dummyPasswordHash, hashPassword, passwordProblem, verifyPassword } from "./passwords.js";
-
-export interface User {
-  uid: string;
-  displayName: string;
-  email: string | null;
-  enabled: boolean;
-  isAdmin: boolean;
-  createdAt: number;
-  /** Their own language (`core lang`), or null to follow the browser (src/i18n/negotiation.ts). */
-  language: string | null;
-  /** Their own time zone (`core timezone`, IANA), or null for the server's. */
-  timeZone: string | null;
-}
+import type { ProfileChanges, SessionStore, User, UserStore } from "./ports.js";
 
 /** ownCloud's user-name rule: letters, digits and `_.@-'` and space; at most 64 characters. */
 const UID_PATTERN = /^[A-Za-z0-9 _.@\-']{1,64}$/;
@@ -27,20 +12,6 @@ export function uidProblem(uid: string): string | undefined {
     return "a user name may contain only letters, digits, spaces and _.@-' (1 to 64 characters, no leading or trailing space)";
   }
   return undefined;
-}
-
-/** A users row as the domain's User (also for stores that read the user with another row). */
-export function userFromRow(row: Omit<UsersTable, "password_hash">): User {
-  return {
-    uid: row.uid,
-    displayName: row.display_name,
-    email: row.email,
-    enabled: row.enabled === 1,
-    isAdmin: row.is_admin === 1,
-    createdAt: row.created_at,
-    language: row.language,
-    timeZone: row.timezone,
-  };
 }
 
 export interface NewUser {
@@ -61,20 +32,11 @@ function validateProfile(displayName: string | undefined, email: string | undefi
 }
 
 export class UserDirectory {
-  /** Every authenticated request reads its user (see PreparedQuery). */
-  private readonly byUid: PreparedQuery<{ uid: string }, Omit<UsersTable, "password_hash">>;
-
   constructor(
-    private readonly db: DbOrTx,
+    private readonly store: UserStore,
+    private readonly sessions: SessionStore,
     private readonly clock: Clock,
-  ) {
-    this.byUid = new PreparedQuery((slot) =>
-      db
-        .selectFrom("users")
-        .select(["uid", "display_name", "email", "enabled", "is_admin", "created_at", "language", "timezone"])
-        .where("uid", "=", slot("uid")),
-    );
-  }
+  ) {}
 
   /** Validates everything before writing, so a refused user leaves no row behind. */
   async create(input: NewUser): Promise<User> {
@@ -86,30 +48,29 @@ export class UserDirectory {
       if (reason) throw new AccountError("invalid_password", reason.text, reason.values);
     }
     if (await this.find(input.uid)) throw new AccountError("uid_taken", "uidTaken", { uid: input.uid });
-    const row: UsersTable = {
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    const user: User = {
       uid: input.uid,
-      display_name: input.displayName ?? input.uid,
+      displayName: input.displayName ?? input.uid,
       email: input.email || null,
-      password_hash: input.password === undefined ? null : await hashPassword(input.password),
-      enabled: 1,
-      is_admin: input.isAdmin ? 1 : 0,
-      created_at: this.clock.nowSeconds(),
+      enabled: true,
+      isAdmin: input.isAdmin === true,
+      createdAt: this.clock.nowSeconds(),
       language: null,
-      timezone: null,
+      timeZone: null,
     };
     try {
-      await this.db.insertInto("users").values(row).execute();
+      await this.store.insert(user, passwordHash);
     } catch (error) {
       // Lost a race with a concurrent create of the same uid: the primary key decided.
       if (await this.find(input.uid)) throw new AccountError("uid_taken", "uidTaken", { uid: input.uid });
       throw error;
     }
-    return userFromRow(row);
+    return user;
   }
 
-  async find(uid: string): Promise<User | undefined> {
-    const row = await this.byUid.first(this.db, { uid });
-    return row ? userFromRow(row) : undefined;
+  find(uid: string): Promise<User | undefined> {
+    return this.store.find(uid);
   }
 
   async require(uid: string): Promise<User> {
@@ -118,9 +79,8 @@ export class UserDirectory {
     return user;
   }
 
-  async list(): Promise<User[]> {
-    const rows = await this.db.selectFrom("users").selectAll().orderBy("uid").execute();
-    return rows.map(userFromRow);
+  list(): Promise<User[]> {
+    return this.store.list();
   }
 
   /**
@@ -128,12 +88,12 @@ export class UserDirectory {
    * too, so response time does not reveal which accounts exist.
    */
   async checkPassword(uid: string, password: string): Promise<User | undefined> {
-    const row = await this.db.selectFrom("users").selectAll().where("uid", "=", uid).executeTakeFirst();
-    if (!row?.password_hash) {
+    const found = await this.store.findWithPasswordHash(uid);
+    if (!found?.passwordHash) {
       await verifyPassword(await dummyPasswordHash(), password);
       return undefined;
     }
-    return (await verifyPassword(row.password_hash, password)) ? userFromRow(row) : undefined;
+    return (await verifyPassword(found.passwordHash, password)) ? found.user : undefined;
   }
 
   async setPassword(uid: string, password: string): Promise<void> {
@@ -141,37 +101,32 @@ export class UserDirectory {
     if (reason) throw new AccountError("invalid_password", reason.text, reason.values);
     await this.require(uid);
     const passwordHash = await hashPassword(password);
-    await this.db.updateTable("users").set({ password_hash: passwordHash }).where("uid", "=", uid).execute();
+    await this.store.setPasswordHash(uid, passwordHash);
   }
 
   async setEnabled(uid: string, enabled: boolean): Promise<void> {
     await this.require(uid);
-    await this.db
-      .updateTable("users")
-      .set({ enabled: enabled ? 1 : 0 })
-      .where("uid", "=", uid)
-      .execute();
+    await this.store.setEnabled(uid, enabled);
     if (!enabled) {
       // A disabled account keeps its data but loses every live login at once.
-      await this.db.deleteFrom("sessions").where("uid", "=", uid).execute();
+      await this.sessions.deleteAllOf(uid);
     }
   }
 
   async updateProfile(uid: string, changes: { displayName?: string; email?: string }): Promise<void> {
     validateProfile(changes.displayName, changes.email);
     await this.require(uid);
-    const set: Partial<UsersTable> = {};
-    if (changes.displayName !== undefined) set.display_name = changes.displayName;
+    const set: ProfileChanges = {};
+    if (changes.displayName !== undefined) set.displayName = changes.displayName;
     if (changes.email !== undefined) set.email = changes.email || null;
-    if (Object.keys(set).length > 0) await this.db.updateTable("users").set(set).where("uid", "=", uid).execute();
+    if (Object.keys(set).length > 0) await this.store.updateProfile(uid, set);
   }
 
   /**
    * Deletes the user. Every table that references a user does so with ON DELETE CASCADE, so
-   * sessions, app passwords and (later) grants, tokens and activities go with it in one statement.
+   * sessions, app passwords, grants, tokens and activities go with it in one statement.
    */
   async delete(uid: string): Promise<void> {
-    const result = await this.db.deleteFrom("users").where("uid", "=", uid).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw new AccountError("no_such_user", "noSuchUser", { uid });
+    if (!(await this.store.delete(uid))) throw new AccountError("no_such_user", "noSuchUser", { uid });
   }
 }

@@ -1,8 +1,7 @@
 import { hostname } from "node:os";
 import type { Clock } from "../clock.js";
 import { randomToken } from "../crypto/secrets.js";
-import { isDatabaseUnavailable } from "../storage/availability.js";
-import type { Db } from "../storage/database.js";
+import type { DatabaseOutages, JobLeaseStore } from "./ports.js";
 
 export interface Job {
   name: string;
@@ -14,11 +13,6 @@ export interface Job {
 interface Logger {
   info(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
-}
-
-/** Where a database outage met by a job is reported (Storage.availability logs it once per outage). */
-interface OutageReporter {
-  failed(error: unknown, context: string): void;
 }
 
 /** Told of every job run on this node, with its outcome and duration (the server's metrics count them). */
@@ -36,11 +30,11 @@ export class JobScheduler {
   private running: Promise<void> | undefined;
 
   constructor(
-    private readonly db: Db,
+    private readonly leases: JobLeaseStore,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly leaseSeconds = 600,
-    private readonly outages?: OutageReporter,
+    private readonly outages?: DatabaseOutages,
     private readonly onRun?: JobRunObserver,
   ) {}
 
@@ -93,33 +87,22 @@ export class JobScheduler {
   }
 
   private reportFailure(error: unknown, job: string): void {
-    if (this.outages && isDatabaseUnavailable(error)) this.outages.failed(error, `job ${job}`);
+    if (this.outages?.isUnavailable(error)) this.outages.failed(error, `job ${job}`);
     else this.log.error({ job, err: error }, "background job failed");
   }
 
-  private async tryAcquire(job: Job): Promise<boolean> {
+  private tryAcquire(job: Job): Promise<boolean> {
     const now = this.clock.nowSeconds();
-    await this.db
-      .insertInto("job_leases")
-      .values({ name: job.name, holder: "", lease_until: 0, last_run_at: null })
-      .onConflict((oc) => oc.column("name").doNothing())
-      .execute();
-    const result = await this.db
-      .updateTable("job_leases")
-      .set({ holder: this.holder, lease_until: now + this.leaseSeconds })
-      .where("name", "=", job.name)
-      .where("lease_until", "<=", now)
-      .where((eb) => eb.or([eb("last_run_at", "is", null), eb("last_run_at", "<=", now - job.intervalSeconds())]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return this.leases.acquire({
+      job: job.name,
+      holder: this.holder,
+      now,
+      leaseUntil: now + this.leaseSeconds,
+      lastRunAtMost: now - job.intervalSeconds(),
+    });
   }
 
-  private async release(job: Job): Promise<void> {
-    await this.db
-      .updateTable("job_leases")
-      .set({ lease_until: 0, last_run_at: this.clock.nowSeconds() })
-      .where("name", "=", job.name)
-      .where("holder", "=", this.holder)
-      .execute();
+  private release(job: Job): Promise<void> {
+    return this.leases.release(job.name, this.holder, this.clock.nowSeconds());
   }
 }

@@ -1,14 +1,9 @@
+import { newAppPassword } from "../accounts/app-passwords.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { randomAlphanumeric, sha256Hex } from "../crypto/secrets.js";
-import {
-  LOGIN_FLOW_TOKEN_LENGTH,
-  type LoginFlowStore,
-  liveSince,
-  type PendingFlow,
-  type PollOutcome,
-  type StartedFlow,
-} from "./flow.js";
+import { LOGIN_FLOW_TOKEN_LENGTH, liveSince, type PollOutcome, type StartedFlow } from "./flow.js";
+import type { LoginFlowStore, PendingFlow } from "./ports.js";
 
 /** The account a grant is for: its uid, and the login name the client will send with Basic. */
 export interface GrantingUser {
@@ -51,12 +46,12 @@ export class LoginFlowService {
    * transaction) and keeps it sealed for the poll. False when the flow is no longer live and pending.
    */
   grant(loginToken: string, user: GrantingUser): Promise<boolean> {
-    return this.store.grant(sha256Hex(loginToken), this.live(), async (issuer, clientName) => {
-      const { appPassword, secret } = await issuer.create(user.uid, clientName);
+    return this.store.grant(sha256Hex(loginToken), this.live(), (clientName) => {
+      const { record, secret } = newAppPassword(user.uid, clientName, this.clock.nowSeconds());
       return {
         uid: user.uid,
         loginName: user.loginName,
-        appPasswordId: appPassword.id,
+        appPassword: record,
         sealedAppPassword: this.sealer.encrypt(secret),
       };
     });

@@ -1,4 +1,4 @@
-import type { User } from "../accounts/users.js";
+import type { User } from "../accounts/ports.js";
 import type { ThrottleBucket } from "../security/domain/throttle-policy.js";
 import type { PendingSettlement, ReservedCounts } from "../security/ports.js";
 import type { ClientFields } from "./domain/client-rules.js";

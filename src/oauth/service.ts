@@ -1,5 +1,5 @@
 import type { BearerTokenResolver } from "../accounts/authentication.js";
-import type { User } from "../accounts/users.js";
+import type { User } from "../accounts/ports.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { sha256Hex } from "../crypto/secrets.js";

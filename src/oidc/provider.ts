@@ -1,5 +1,5 @@
 import { avatarUrlFor } from "../accounts/avatars.js";
-import type { User } from "../accounts/users.js";
+import type { User } from "../accounts/ports.js";
 import type { Clock } from "../clock.js";
 import { isOpenIdScope } from "../oauth/domain/scope.js";
 import type { GrantIdentity, IdTokenMinter, RequestOrigin } from "../oauth/ports.js";

@@ -1,5 +1,6 @@
-import type { AppPasswordIssuer, GrantRecord, LoginFlowStore, PendingFlow } from "../login-flow/flow.js";
-import type { Db, DbOrTx } from "./database.js";
+import type { FlowGrant, LoginFlowStore, PendingFlow } from "../login-flow/ports.js";
+import { insertAppPassword } from "./account-app-password-store.js";
+import type { Db } from "./database.js";
 import { transaction } from "./prepared.js";
 
 /**
@@ -8,14 +9,7 @@ import { transaction } from "./prepared.js";
  * flow's state and age, so concurrent requests cannot both win (docs/architecture.md "atomic single use").
  */
 export class SqlLoginFlowStore implements LoginFlowStore {
-  /**
-   * @param appPasswordsOn the app-password writer on a given connection or transaction, so that the
-   *   grant creates its app password in its own transaction.
-   */
-  constructor(
-    private readonly db: Db,
-    private readonly appPasswordsOn: (db: DbOrTx) => AppPasswordIssuer,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   async insert(flow: { pollTokenHash: string; loginTokenHash: string; clientName: string; createdAt: number }): Promise<void> {
     await this.db
@@ -45,11 +39,7 @@ export class SqlLoginFlowStore implements LoginFlowStore {
     return row && { clientName: row.client_name };
   }
 
-  grant(
-    loginTokenHash: string,
-    liveSince: number,
-    issue: (issuer: AppPasswordIssuer, clientName: string) => Promise<GrantRecord>,
-  ): Promise<boolean> {
+  grant(loginTokenHash: string, liveSince: number, grantFor: (clientName: string) => FlowGrant): Promise<boolean> {
     return transaction(this.db, async (trx) => {
       // The claim comes first: on PostgreSQL its row lock makes a concurrent grant or cancel wait
       // for this transaction and then find the flow no longer pending; SQLite has one writer.
@@ -62,14 +52,15 @@ export class SqlLoginFlowStore implements LoginFlowStore {
         .returning("client_name")
         .executeTakeFirst();
       if (!claimed) return false;
-      const record = await issue(this.appPasswordsOn(trx), claimed.client_name);
+      const granted = grantFor(claimed.client_name);
+      const appPasswordId = await insertAppPassword(trx, granted.appPassword);
       await trx
         .updateTable("login_flows")
         .set({
-          uid: record.uid,
-          login_name: record.loginName,
-          app_password_id: record.appPasswordId,
-          sealed_app_password: record.sealedAppPassword,
+          uid: granted.uid,
+          login_name: granted.loginName,
+          app_password_id: appPasswordId,
+          sealed_app_password: granted.sealedAppPassword,
         })
         .where("login_token_hash", "=", loginTokenHash)
         .execute();

@@ -1,5 +1,5 @@
-import { avatarExtensionOf } from "../accounts/avatars.js";
-import { type User, userFromRow } from "../accounts/users.js";
+import { avatarExtensionOf } from "../accounts/domain/avatar-kinds.js";
+import type { User } from "../accounts/ports.js";
 import type {
   AccessTokenRecord,
   AuthorizedClient,
@@ -12,6 +12,7 @@ import type {
   RefreshTokenRecord,
 } from "../oauth/ports.js";
 import type { PendingSettlement } from "../security/ports.js";
+import { userFromRow } from "./account-user-store.js";
 import type { Db, DbOrTx, Dialect } from "./database.js";
 import { codeRecordOf, grantStatements, refreshRecordOf } from "./oauth-grant-statements.js";
 import { newPairParams, redeemCodeInOneStatement, rotateRefreshTokenInOneStatement } from "./oauth-postgres-one-statement.js";

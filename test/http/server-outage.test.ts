@@ -7,13 +7,16 @@ import pg from "pg";
 import { AppPasswords } from "../../src/accounts/app-passwords.js";
 import { UserDirectory } from "../../src/accounts/users.js";
 import { systemClock } from "../../src/clock.js";
+import { SqlAppPasswordStore } from "../../src/storage/account-app-password-store.js";
+import { SqlSessionStore } from "../../src/storage/account-session-store.js";
+import { SqlUserStore } from "../../src/storage/account-user-store.js";
 import { eventually, hungServer } from "../support/outage.js";
 import { ServerProcess } from "../support/server-process.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
 /**
- * issue 16, through the real server process (node dist/main.js): PostgreSQL dropping the pool's
- * connections no longer ends the process, and start-up against a database that never answers
+ * Database faults through the real server process (node dist/main.js): PostgreSQL dropping the
+ * pool's connections does not end the process, and start-up against a database that never answers
  * gives up after its bound with a message naming the database.
  */
 describe("the server process during database faults", () => {
@@ -50,8 +53,12 @@ describe("the server process during database faults", () => {
     skip: testDatabaseDialect === "postgres" ? false : "PostgreSQL only (SQLite has no connection to lose)",
   }, async () => {
     const storage = await createTestStorage();
-    await new UserDirectory(storage.storage.db, systemClock).create({ uid: "alice", password: "alice password" });
-    const { secret } = await new AppPasswords(storage.storage.db, systemClock).create("alice", "outage");
+    const db = storage.storage.db;
+    await new UserDirectory(new SqlUserStore(db), new SqlSessionStore(db), systemClock).create({
+      uid: "alice",
+      password: "alice password",
+    });
+    const { secret } = await new AppPasswords(new SqlAppPasswordStore(db), systemClock).create("alice", "outage");
     // Only the server holds the database from here on.
     await storage.storage.close();
     const server = new ServerProcess(storage);

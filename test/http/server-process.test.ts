@@ -8,6 +8,8 @@ import { UserDirectory } from "../../src/accounts/users.js";
 import { systemClock } from "../../src/clock.js";
 import { sha256Hex } from "../../src/crypto/secrets.js";
 import { loginUserBucket } from "../../src/security/domain/throttle-policy.js";
+import { SqlSessionStore } from "../../src/storage/account-session-store.js";
+import { SqlUserStore } from "../../src/storage/account-user-store.js";
 import { openStorage } from "../../src/storage/connect.js";
 import { requestTokenOf } from "../support/browser-form.js";
 import { ServerProcess } from "../support/server-process.js";
@@ -61,7 +63,11 @@ describe("the server process (node dist/main.js)", () => {
     try {
       // A user whose next login is throttled by 1.6 s (four recent failures in the database):
       // a real request that is still in flight when the signal arrives.
-      await new UserDirectory(storage.storage.db, systemClock).create({ uid: "slow", password: "slow password" });
+      const db = storage.storage.db;
+      await new UserDirectory(new SqlUserStore(db), new SqlSessionStore(db), systemClock).create({
+        uid: "slow",
+        password: "slow password",
+      });
       await storage.storage.db
         .insertInto("throttle")
         .values({ bucket: loginUserBucket("slow").key, failures: 4, last_failure_at: systemClock.nowSeconds() })

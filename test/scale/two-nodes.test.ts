@@ -1,5 +1,5 @@
 /**
- * Scale-out (issue 6): two Keystream processes (`node dist/main.js`) on one database serve the
+ * Scale-out: two Keystream processes (`node dist/main.js`) on one database serve the
  * steps of one OAuth flow in turn, and their background jobs never run twice.
  *
  * On PostgreSQL (KEYSTREAM_TEST_DATABASE_URL set) this is the real several-nodes set-up. On SQLite
@@ -14,6 +14,7 @@ import { ManualClock } from "../../src/clock.js";
 import { JobScheduler } from "../../src/jobs/scheduler.js";
 import { createServices, type Services } from "../../src/services.js";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
+import { SqlJobLeaseStore } from "../../src/storage/job-lease-store.js";
 import { AUTHORIZE, PASSWORD, TOKEN, USERINFO, WEB_CLIENT } from "../oauth/support.js";
 import { requestTokenOf } from "../support/browser-form.js";
 import { FetchBrowser } from "../support/fetch-browser.js";
@@ -203,8 +204,8 @@ describe("JobScheduler lease: two schedulers on one database", () => {
   });
 
   function schedulers(job: { name: string; run: () => Promise<void> }, leaseSeconds = 600): [JobScheduler, JobScheduler] {
-    const x = new JobScheduler(storage.storage.db, clock, silent, leaseSeconds);
-    const y = new JobScheduler(second.db, clock, silent, leaseSeconds);
+    const x = new JobScheduler(new SqlJobLeaseStore(storage.storage.db), clock, silent, leaseSeconds);
+    const y = new JobScheduler(new SqlJobLeaseStore(second.db), clock, silent, leaseSeconds);
     for (const s of [x, y]) s.register({ ...job, intervalSeconds: () => 3600 });
     return [x, y];
   }

@@ -12,6 +12,7 @@ import { ManualClock, systemClock } from "../../src/clock.js";
 import { JobScheduler } from "../../src/jobs/scheduler.js";
 import { DatabaseUnavailableError, isDatabaseUnavailable } from "../../src/storage/availability.js";
 import { openStorage } from "../../src/storage/connect.js";
+import { SqlJobLeaseStore } from "../../src/storage/job-lease-store.js";
 import { migrateToLatest } from "../../src/storage/migrate.js";
 import { createAppOn } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
@@ -27,7 +28,7 @@ import {
 import { createTestStorage, type TestStorage, testDatabaseDialect } from "../support/storage.js";
 
 /**
- * issue 16: database faults. The app runs on a connection of its own (appWithOwnStorage) with
+ * Database faults. The app runs on a connection of its own (appWithOwnStorage) with
  * short timeouts; faults are made for real: backends terminated from an admin connection, locks
  * held by another connection, a full disk (SQLite: max_page_count on the server's connection;
  * PostgreSQL: a trigger raising SQLSTATE 53100 disk_full), a relay that stops passing bytes.
@@ -397,13 +398,17 @@ describe("background jobs during an outage", () => {
     const errors: unknown[] = [];
     const jobLog = { info() {}, error: (fields: object) => errors.push(fields) };
     // A scheduler whose own lease queries fail (the database is away) ...
-    const scheduler = new JobScheduler(down.db, systemClock, jobLog, 600, down.availability);
+    const outages = {
+      isUnavailable: isDatabaseUnavailable,
+      failed: (error: unknown, context: string) => down.availability.failed(error, context),
+    };
+    const scheduler = new JobScheduler(new SqlJobLeaseStore(down.db), systemClock, jobLog, 600, outages);
     scheduler.register({ name: "test:job", intervalSeconds: () => 1, run: async () => {} });
     scheduler.start(50);
     cleanups.push(() => scheduler.stop());
     await eventually("the scheduler reported the outage", () => log.events("database_unavailable").length === 1);
     // ... and a job whose own work fails on the unavailable database, on a scheduler that works.
-    const working = new JobScheduler(t.storage.db, systemClock, jobLog, 600, down.availability);
+    const working = new JobScheduler(new SqlJobLeaseStore(t.storage.db), systemClock, jobLog, 600, outages);
     working.register({
       name: "test:cleanup",
       intervalSeconds: () => 1,
