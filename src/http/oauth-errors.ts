@@ -26,7 +26,19 @@ export function sendTokenError(reply: FastifyReply, error: OAuthError): FastifyR
 }
 
 /**
- * A failed authorization request (research A.2.2): an unproven request gets the "Request not valid"
+ * A client endpoint (token, revocation, introspection) refused before anything was checked: the
+ * address is past its throttle ceiling. RFC 6749 §5.2 has no code for it, so the answer borrows
+ * §4.1.2.1's `temporarily_unavailable`, with the wait in Retry-After (RFC 9110 §10.2.3).
+ */
+export function sendTooManyAttempts(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
+  return noStore(reply)
+    .status(429)
+    .header("retry-after", String(retryAfterSeconds))
+    .send({ error: "temporarily_unavailable", error_description: "Too many failed attempts; try again later." });
+}
+
+/**
+ * A failed authorization request (docs/upstream/owncloud-oauth2.md A.2.2): an unproven request gets the "Request not valid"
  * page (never a redirect to an unregistered URI), a user mismatch the switch-user page, and an
  * unsupported response type a 303 to the validated redirect URI.
  */

@@ -7,7 +7,7 @@ import type { AttemptOutcome, ReservationRider } from "../../security/throttle.j
 import { eventLogOf } from "../access-log.js";
 import { baseUrl } from "../base-url.js";
 import { originOf } from "../issuer.js";
-import { noStore, sendTokenError } from "../oauth-errors.js";
+import { noStore, sendTokenError, sendTooManyAttempts } from "../oauth-errors.js";
 import { parametersOf } from "../oauth-params.js";
 import { requireUser } from "../plugins/authentication.js";
 import {
@@ -117,10 +117,7 @@ async function clientEndpoint<T>(
   );
   if (gate.refused) {
     onOutcome?.("throttled");
-    noStore(reply)
-      .status(429)
-      .header("retry-after", String(gate.retryAfterSeconds))
-      .send({ error: "temporarily_unavailable", error_description: "Too many failed attempts; try again later." });
+    sendTooManyAttempts(reply, gate.retryAfterSeconds);
     return undefined;
   }
   const result = gate.value;
