@@ -92,7 +92,7 @@ export function bearerChallenge(result: AuthenticationResult): string {
 }
 
 export interface RequireUserOptions {
-  /** Status for a request with no credentials at all (the activity API answers 403, per its spec). */
+  /** Status for a request with no credentials at all (the activity API answers 403, as APIv2Controller does: docs/upstream/nextcloud-activity.md §1.2). */
   anonymousStatus?: 401 | 403;
 }
 

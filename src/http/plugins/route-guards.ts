@@ -4,7 +4,7 @@ import { sendAdminsOnly, sendCsrfRefusal, sendFormExpired } from "../guard-error
 import { apiCallFromOwnPage, csrfValid, type RequireUserOptions, requirePageUser, requireUser } from "./authentication.js";
 
 /**
- * Route guards applied by the route's group, not called by its handler (fastify
+ * Route guards applied by the route's group, not called by its handler (fastify/fastify
  * docs/Reference/Encapsulation.md: hooks registered in a plugin context apply to every route of
  * that context). A group is a plugin context made with `guarded(guard, routes)`: its `preHandler`
  * hook runs the guard before every handler of the group, so a route added to the group is guarded

@@ -9,7 +9,7 @@ import { userTranslator } from "../i18n.js";
 import { apiRead, apiUser, guarded, type RouteGuard } from "../plugins/route-guards.js";
 import { filteredStreamRouteSchema, filtersRouteSchema, streamRouteSchema } from "../schemas/activity.js";
 
-/** Both homes of API v2: the spec's /index.php path and the OCS path today's clients call. */
+/** Both homes of API v2: the /index.php path and the OCS path clients call (docs/upstream/nextcloud-activity.md §1.1). */
 const PREFIXES = ["/index.php/apps/activity", "/ocs/v2.php/apps/activity"] as const;
 
 function streamHeaders(reply: FastifyReply, page: StreamPage, linkBase: string): void {
@@ -64,7 +64,7 @@ async function stream(request: FastifyRequest, reply: FastifyReply, prefix: stri
   });
 }
 
-/** `GET …/api/v2/activity[/:filter]` and `GET …/api/v2/activity/filters` (spec: Endpoints). */
+/** `GET …/api/v2/activity[/:filter]` and `GET …/api/v2/activity/filters` (docs/upstream/nextcloud-activity.md §1.1). */
 export async function activityApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(
     guarded(STREAM_READ, (streams) => {

@@ -19,7 +19,8 @@ const SECTION_ID = "activity-stream";
 export async function activitySettingsRoutes(app: FastifyInstance): Promise<void> {
   const path = "/index.php/apps/activity/api/v2/settings";
 
-  // Nobody is 403 on the activity API, as its spec answers (RequireUserOptions.anonymousStatus).
+  // No credentials at all is 403 on the activity API: the answer of the "not logged in" branch of
+  // nextcloud/activity lib/Controller/APIv2Controller.php (docs/upstream/nextcloud-activity.md §1.2).
   await app.register(
     guarded(apiRead({ anonymousStatus: 403 }), (reads) => {
       reads.get(path, { schema: streamSettingsRouteSchema }, async (request, reply) =>
