@@ -1,11 +1,13 @@
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from "fastify";
 import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from "./config/timeouts.js";
 import { AccessLog } from "./http/access-log.js";
+import { withAccountErrors } from "./http/account-errors.js";
 import { connectionOptions } from "./http/connections.js";
 import { handleUncaughtError } from "./http/errors.js";
 import { registerOpenApi, VALIDATION_OPTIONS } from "./http/openapi.js";
+import { decorateGuardPrincipal } from "./http/plugins/route-guards.js";
 import { activityApiRoutes } from "./http/routes/activity-api.js";
 import { activityLegacyRoutes } from "./http/routes/activity-legacy.js";
 import { activityPageRoutes } from "./http/routes/activity-page.js";
@@ -43,8 +45,10 @@ export interface AppOptions {
   trustedProxies?: string[];
   needsDbUpgrade?: boolean;
   sleep?: (ms: number) => Promise<void>;
-  /** Connection timeouts (config/timeouts.ts: a slow client must not hold a socket forever); the defaults when absent. */
+  /** Connection timeouts (config/timeouts.ts); the defaults when absent. */
   timeouts?: ServerTimeouts;
+  /** Sees every route as it is added (the route-guards test lists the state-changing ones). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the HTTP application without listening (tests drive it with `inject`). */
@@ -69,14 +73,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("sleep", options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))));
   app.decorate("settingsSections", []);
   app.decorate("loginNoteProviders", []);
-  app.setErrorHandler(handleUncaughtError);
+  decorateGuardPrincipal(app);
+  // A refused account change (AccountError) is answered by account-errors.ts, anything else by errors.ts.
+  app.setErrorHandler(withAccountErrors(handleUncaughtError));
+  if (options.onRoute) app.addHook("onRoute", options.onRoute);
 
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 256 * 1024 });
   await registerOpenApi(app);
 
   // A callback hook, not an async one: it runs on every request, and an async hook costs a promise
-  // and a microtask turn each time (docs/performance.md).
+  // and a microtask turn each time.
   app.addHook("onRequest", (request, reply, done) => {
     // On every answer, so that a user's report can be matched to the log (observability/logging.ts).
     reply.header(REQUEST_ID_HEADER, request.id);

@@ -26,8 +26,9 @@ export function sendTokenError(reply: FastifyReply, error: OAuthError): FastifyR
 }
 
 /**
- * A client endpoint's attempt refused by the throttle: 429 with Retry-After (RFC 6585 §4), in the
- * RFC 6749 §5.2 form with `temporarily_unavailable`.
+ * A client endpoint (token, revocation, introspection) refused before anything was checked: the
+ * address is past its throttle ceiling. RFC 6749 §5.2 has no code for it, so the answer borrows
+ * §4.1.2.1's `temporarily_unavailable`, with the wait in Retry-After (RFC 9110 §10.2.3).
  */
 export function sendTooManyAttempts(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
   return noStore(reply)

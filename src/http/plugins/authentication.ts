@@ -27,10 +27,10 @@ declare module "fastify" {
  * An app password is decided before the throttle: it is a long random secret, so it cannot be
  * guessed, and checking it is one indexed lookup of its hash. A Basic secret that is no app
  * password is an account-password attempt and goes through the throttle. This keeps the throttle's
- * writes (a reservation and its settlement, issue 16) off every request a client makes with its
- * app password, lets a client send parallel requests without the per-user delays that a burst of
+ * writes (a reservation and its settlement) off every request a client makes with its app
+ * password, lets a client send parallel requests without the per-user delays that a burst of
  * guesses earns, and keeps an attacker's guessing from locking the user's own clients out, while
- * those clients' successes no longer reset the count of the attacker's failures.
+ * those clients' successes do not reset the count of the attacker's failures.
  */
 export async function authenticate(request: FastifyRequest): Promise<AuthenticationResult> {
   if (request.authResult) return request.authResult;
@@ -93,7 +93,7 @@ export function bearerChallenge(result: AuthenticationResult): string {
 }
 
 export interface RequireUserOptions {
-  /** Status for a request with no credentials at all (the activity API answers 403, per its spec). */
+  /** Status for a request with no credentials at all (the activity API answers 403, as APIv2Controller does: docs/upstream/nextcloud-activity.md §1.2). */
   anonymousStatus?: 401 | 403;
 }
 
@@ -137,11 +137,18 @@ export async function requireUser(
   return undefined;
 }
 
-/** The logged-in browser session, or undefined after a 303 to the login page has been sent. */
-export async function requirePageUser(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
+/**
+ * The logged-in browser session, or undefined after a 303 to the login page has been sent; the
+ * login page sends the browser back to `returnTo`, by default the request's own URL.
+ */
+export async function requirePageUser(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  returnTo: string = request.url,
+): Promise<Principal | undefined> {
   const result = await authenticate(request);
   if ("principal" in result && result.principal.method === "session") return result.principal;
-  const target = `/index.php/login?redirect_url=${encodeURIComponent(request.url)}`;
+  const target = `/index.php/login?redirect_url=${encodeURIComponent(returnTo)}`;
   reply.redirect(target, 303);
   return undefined;
 }
@@ -175,14 +182,10 @@ export async function ensureBrowserSession(request: FastifyRequest, reply: Fasti
  * CSRF for state-changing JSON API calls: a browser session must prove the call comes from our
  * own pages, with the `requesttoken` header or Nextcloud's `OCS-APIRequest: true` (a header a
  * cross-site form cannot send); Basic and Bearer credentials are never sent by a browser on their
- * own. Sends 403 and returns false when refused.
+ * own. The route guard `apiOrigin` (route-guards.ts) answers a refusal.
  */
-export function apiWriteAllowed(request: FastifyRequest, reply: FastifyReply, principal: Principal): boolean {
-  if (principal.method !== "session" || csrfValid(request, principal.session) || request.headers["ocs-apirequest"] === "true") {
-    return true;
-  }
-  reply.status(403).send({ error: "csrf", error_description: "Send the requesttoken header (or OCS-APIRequest: true)." });
-  return false;
+export function apiCallFromOwnPage(request: FastifyRequest, principal: Principal): boolean {
+  return principal.method !== "session" || csrfValid(request, principal.session) || request.headers["ocs-apirequest"] === "true";
 }
 
 /**

@@ -6,10 +6,10 @@ import type { StreamPage } from "../../activity/list-activities.js";
 import { sendActivityError, sendActivityOcs, sendActivityStream } from "../activity-errors.js";
 import { baseUrl } from "../base-url.js";
 import { userTranslator } from "../i18n.js";
-import { requireUser } from "../plugins/authentication.js";
+import { apiRead, apiUser, guarded, type RouteGuard } from "../plugins/route-guards.js";
 import { filteredStreamRouteSchema, filtersRouteSchema, streamRouteSchema } from "../schemas/activity.js";
 
-/** Both homes of API v2: the spec's /index.php path and the OCS path today's clients call. */
+/** Both homes of API v2: the /index.php path and the OCS path clients call (docs/upstream/nextcloud-activity.md §1.1). */
 const PREFIXES = ["/index.php/apps/activity", "/ocs/v2.php/apps/activity"] as const;
 
 function streamHeaders(reply: FastifyReply, page: StreamPage, linkBase: string): void {
@@ -21,22 +21,34 @@ function streamHeaders(reply: FastifyReply, page: StreamPage, linkBase: string):
   }
 }
 
-async function stream(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  prefix: string,
-  filter: string,
-): Promise<FastifyReply | undefined> {
+/** The stream's filter: the `:filter` of the path, `all` on the path without one. */
+function filterOf(request: FastifyRequest): string {
+  return (request.params as { filter?: string }).filter ?? "all";
+}
+
+const identifyReader = apiUser({ anonymousStatus: 403 });
+
+/**
+ * The stream's guard: an unknown filter is 404 before the user is looked at, then any API
+ * credential, nobody being 403 (Nextcloud's activity app, docs/upstream/nextcloud-activity.md §1.5).
+ */
+const STREAM_READ: RouteGuard = {
+  name: "api read",
+  identify: async (request, reply) => {
+    const filter = filterOf(request);
+    if (findFilter(filter)) return identifyReader(request, reply);
+    sendActivityError(request, reply, { code: "unknown_filter", filter });
+    return undefined;
+  },
+  checks: [],
+};
+
+async function stream(request: FastifyRequest, reply: FastifyReply, prefix: string): Promise<FastifyReply> {
   const { activity } = request.server.services;
-  const query = parseListQuery(filter, request.query as Record<string, unknown>);
-  // research §1.5: the filter is checked before the user (404 before 403).
-  if (!findFilter(filter)) {
-    return sendActivityError(request, reply, { code: "unknown_filter", filter });
-  }
-  const principal = await requireUser(request, reply, { anonymousStatus: 403 });
-  if (!principal) return;
+  const { principal } = request;
+  const query = parseListQuery(filterOf(request), request.query as Record<string, unknown>);
   const base = baseUrl(request);
-  // Rendered in the reader's language: their own setting, else Accept-Language (issue 19).
+  // Rendered in the reader's language: their own setting, else Accept-Language.
   const { language } = userTranslator(request, principal);
   const result = await activity.list(principal.user.uid, query, base, language);
   if (!result.ok) return sendActivityError(request, reply, result.error);
@@ -52,23 +64,31 @@ async function stream(
   });
 }
 
-/** `GET …/api/v2/activity[/:filter]` and `GET …/api/v2/activity/filters` (spec: Endpoints). */
+/** `GET …/api/v2/activity[/:filter]` and `GET …/api/v2/activity/filters` (docs/upstream/nextcloud-activity.md §1.1). */
 export async function activityApiRoutes(app: FastifyInstance): Promise<void> {
-  for (const prefix of PREFIXES) {
-    app.get(`${prefix}/api/v2/activity`, { schema: streamRouteSchema }, (request, reply) =>
-      stream(request, reply, prefix, "all"),
-    );
-    app.get(`${prefix}/api/v2/activity/filters`, { schema: filtersRouteSchema }, async (request, reply) => {
-      const principal = await requireUser(request, reply, { anonymousStatus: 403 });
-      if (!principal) return;
-      const base = baseUrl(request);
-      const filters = app.services.activity
-        .filters()
-        .map((f) => ({ id: f.id, name: f.name, icon: `${base}${f.icon}`, priority: f.priority }));
-      return sendActivityOcs(request, reply, filters);
-    });
-    app.get(`${prefix}/api/v2/activity/:filter`, { schema: filteredStreamRouteSchema }, (request, reply) =>
-      stream(request, reply, prefix, (request.params as { filter: string }).filter),
-    );
-  }
+  await app.register(
+    guarded(STREAM_READ, (streams) => {
+      for (const prefix of PREFIXES) {
+        streams.get(`${prefix}/api/v2/activity`, { schema: streamRouteSchema }, (request, reply) =>
+          stream(request, reply, prefix),
+        );
+        streams.get(`${prefix}/api/v2/activity/:filter`, { schema: filteredStreamRouteSchema }, (request, reply) =>
+          stream(request, reply, prefix),
+        );
+      }
+    }),
+  );
+  await app.register(
+    guarded(apiRead({ anonymousStatus: 403 }), (reads) => {
+      for (const prefix of PREFIXES) {
+        reads.get(`${prefix}/api/v2/activity/filters`, { schema: filtersRouteSchema }, async (request, reply) => {
+          const base = baseUrl(request);
+          const filters = app.services.activity
+            .filters()
+            .map((f) => ({ id: f.id, name: f.name, icon: `${base}${f.icon}`, priority: f.priority }));
+          return sendActivityOcs(request, reply, filters);
+        });
+      }
+    }),
+  );
 }

@@ -3,7 +3,7 @@ import { plainText } from "../../activity/domain/prepared-text.js";
 import { baseUrl } from "../base-url.js";
 import { userTranslator } from "../i18n.js";
 import { ocsVersionOf, sendOcs } from "../ocs.js";
-import { requireUser } from "../plugins/authentication.js";
+import { apiRead, guarded } from "../plugins/route-guards.js";
 import { legacyListRouteSchema } from "../schemas/activity.js";
 
 const DEFAULT_COUNT = 30;
@@ -16,23 +16,27 @@ function nonNegativeInt(value: unknown, fallback: number): number {
 }
 
 /**
- * The legacy list (API v1, research §10; owncloud-desktop-client.md §8 #13):
+ * The legacy list (API v1, docs/upstream/nextcloud-activity.md §10; what the ownCloud desktop
+ * client's activity tab calls, docs/upstream/desktop-clients.md §4 of the ownCloud client):
  * `GET /ocs/v{1,2}.php/cloud/activity` with `start`/`count` or `page`/`pagesize` (page counted
  * from 0), newest first, filter `all`, items `{id, subject, message, file, link, date}`.
  * Offset paging is kept here for these old clients only; API v2 pages by keyset.
  */
 export async function activityLegacyRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(guarded(apiRead(), legacyListRoutes));
+}
+
+async function legacyListRoutes(reads: FastifyInstance): Promise<void> {
   for (const path of ["/ocs/v1.php/cloud/activity", "/ocs/v2.php/cloud/activity"]) {
-    app.get(path, { schema: legacyListRouteSchema }, async (request, reply) => {
-      const principal = await requireUser(request, reply);
-      if (!principal) return;
+    reads.get(path, { schema: legacyListRouteSchema }, async (request, reply) => {
+      const { principal } = request;
       const q = request.query as Record<string, unknown>;
       const byPage = q.page !== undefined || q.pagesize !== undefined;
       const count = Math.min(MAX_COUNT, Math.max(1, nonNegativeInt(byPage ? q.pagesize : q.count, DEFAULT_COUNT)));
       const start = byPage ? nonNegativeInt(q.page, 0) * count : nonNegativeInt(q.start, 0);
       const base = baseUrl(request);
       const { language } = userTranslator(request, principal);
-      const { entries, context } = await app.services.activity.legacyList(principal.user.uid, start, count, base, language);
+      const { entries, context } = await reads.services.activity.legacyList(principal.user.uid, start, count, base, language);
       const items = entries.map(({ element, subject, message }) => ({
         id: element.activity_id,
         subject: plainText(subject, context),

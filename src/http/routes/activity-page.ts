@@ -5,16 +5,15 @@ import { baseUrl } from "../base-url.js";
 import { userTranslator } from "../i18n.js";
 import { activityStreamBody } from "../pages/activity.js";
 import { headerUser, layout, messagePage, sendPage } from "../pages/layout.js";
-import { requirePageUser } from "../plugins/authentication.js";
+import { guarded, SESSION_PAGE } from "../plugins/route-guards.js";
 
 /**
  * The web stream `/index.php/apps/activity/[:filter]`, rendered on the server. Older pages are
  * plain links carrying the API's own paging (`since` = X-Activity-Last-Given, from the same
  * query object as the API's Link header), so the page needs no script.
  */
-async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: string): Promise<FastifyReply | undefined> {
-  const principal = await requirePageUser(request, reply);
-  if (!principal) return;
+async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: string): Promise<FastifyReply> {
+  const { principal } = request;
   const user = headerUser(principal);
   const translator = userTranslator(request, principal);
   const { t } = translator;
@@ -83,9 +82,13 @@ const ICON_COLOURS: Record<string, string> = {
 
 export async function activityPageRoutes(app: FastifyInstance): Promise<void> {
   app.get("/index.php/apps/activity", (_request, reply) => reply.redirect("/index.php/apps/activity/", 303));
-  app.get("/index.php/apps/activity/", (request, reply) => streamPage(request, reply, "all"));
-  app.get("/index.php/apps/activity/:filter", (request, reply) =>
-    streamPage(request, reply, (request.params as { filter: string }).filter),
+  await app.register(
+    guarded(SESSION_PAGE, (pages) => {
+      pages.get("/index.php/apps/activity/", (request, reply) => streamPage(request, reply, "all"));
+      pages.get("/index.php/apps/activity/:filter", (request, reply) =>
+        streamPage(request, reply, (request.params as { filter: string }).filter),
+      );
+    }),
   );
 
   // Icons named by the API's `icon` field and the filter list: small same-origin SVGs.

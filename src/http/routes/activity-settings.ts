@@ -5,9 +5,9 @@ import { sendActivityError } from "../activity-errors.js";
 import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
 import { translatedHtml } from "../pages/translated-html.js";
-import { apiWriteAllowed, requireUser } from "../plugins/authentication.js";
+import { apiRead, apiWrite, guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { streamSettingsRouteSchema, updateStreamSettingsRouteSchema } from "../schemas/activity.js";
-import { requireFormUser, sendSettingsPage } from "./settings.js";
+import { sendSettingsPage } from "./settings.js";
 
 const SECTION_ID = "activity-stream";
 
@@ -19,23 +19,28 @@ const SECTION_ID = "activity-stream";
 export async function activitySettingsRoutes(app: FastifyInstance): Promise<void> {
   const path = "/index.php/apps/activity/api/v2/settings";
 
-  app.get(path, { schema: streamSettingsRouteSchema }, async (request, reply) => {
-    const principal = await requireUser(request, reply, { anonymousStatus: 403 });
-    if (!principal) return;
-    return reply
-      .header("cache-control", "no-store")
-      .send({ stream: await app.services.activity.streamSettings(principal.user.uid) });
-  });
+  // No credentials at all is 403 on the activity API: the answer of the "not logged in" branch of
+  // nextcloud/activity lib/Controller/APIv2Controller.php (docs/upstream/nextcloud-activity.md §1.2).
+  await app.register(
+    guarded(apiRead({ anonymousStatus: 403 }), (reads) => {
+      reads.get(path, { schema: streamSettingsRouteSchema }, async (request, reply) =>
+        reply
+          .header("cache-control", "no-store")
+          .send({ stream: await app.services.activity.streamSettings(request.principal.user.uid) }),
+      );
+    }),
+  );
 
   // The domain's parseStreamSettingsUpdate decides and words a refusal; the schema documents the body.
-  app.put(path, { schema: updateStreamSettingsRouteSchema, attachValidation: true }, async (request, reply) => {
-    const principal = await requireUser(request, reply, { anonymousStatus: 403 });
-    if (!principal) return;
-    if (!apiWriteAllowed(request, reply, principal)) return;
-    const result = await app.services.activity.updateStreamSettings(principal.user.uid, request.body);
-    if (!result.ok) return sendActivityError(request, reply, result.error);
-    return reply.header("cache-control", "no-store").send({ stream: result.value });
-  });
+  await app.register(
+    guarded(apiWrite({ anonymousStatus: 403 }), (writes) => {
+      writes.put(path, { schema: updateStreamSettingsRouteSchema, attachValidation: true }, async (request, reply) => {
+        const result = await app.services.activity.updateStreamSettings(request.principal.user.uid, request.body);
+        if (!result.ok) return sendActivityError(request, reply, result.error);
+        return reply.header("cache-control", "no-store").send({ stream: result.value });
+      });
+    }),
+  );
 
   app.settingsSections.push({
     id: SECTION_ID,
@@ -59,16 +64,19 @@ ${flash ?? ""}
     },
   });
 
-  app.post("/index.php/apps/activity/settings", async (request, reply) => {
-    const principal = await requireFormUser(request, reply);
-    if (!principal) return;
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const stream = Object.fromEntries(STREAM_SETTING_TYPES.map((s) => [s.type, body[`stream_${s.type}`] !== undefined]));
-    const result = await app.services.activity.updateStreamSettings(principal.user.uid, { stream });
-    const { t } = userTranslator(request, principal);
-    const message = result.ok
-      ? html`<p class="notice">${t("pages:activitySettings.saved")}</p>`
-      : html`<p class="error">${t("pages:activitySettings.notSaved")}</p>`;
-    return sendSettingsPage(request, reply, principal, "personal", { sectionId: SECTION_ID, message });
-  });
+  await app.register(
+    guarded(SESSION_FORM, (forms) => {
+      forms.post("/index.php/apps/activity/settings", async (request, reply) => {
+        const { principal } = request;
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const stream = Object.fromEntries(STREAM_SETTING_TYPES.map((s) => [s.type, body[`stream_${s.type}`] !== undefined]));
+        const result = await app.services.activity.updateStreamSettings(principal.user.uid, { stream });
+        const { t } = userTranslator(request, principal);
+        const message = result.ok
+          ? html`<p class="notice">${t("pages:activitySettings.saved")}</p>`
+          : html`<p class="error">${t("pages:activitySettings.notSaved")}</p>`;
+        return sendSettingsPage(request, reply, principal, "personal", { sectionId: SECTION_ID, message });
+      });
+    }),
+  );
 }

@@ -5,7 +5,8 @@ import { replacePassword } from "../../accounts/password-change.js";
 import type { Translator } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
 import { userTranslator } from "../i18n.js";
-import { formField, requireAdminFormUser, sendSettingsPage } from "./settings.js";
+import { ADMIN_FORM, guarded } from "../plugins/route-guards.js";
+import { formField, sendSettingsPage } from "./settings.js";
 
 const USERS_PATH = "/index.php/settings/users";
 const SECTION_ID = "users";
@@ -15,8 +16,8 @@ function uidParam(request: FastifyRequest): string {
 }
 
 /**
- * The admin page's users section (issue 19): create, disable, enable, delete a user and reset a
- * password, through the same UserDirectory calls `./occ user:*` makes.
+ * The admin page's users section: create, disable, enable, delete a user and reset a password,
+ * through the same UserDirectory calls `./occ user:*` makes.
  */
 export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
   const { users, sessions, log } = app.services;
@@ -64,85 +65,77 @@ ${self ? "" : action(u.uid, "delete", t("settings:users.delete"), true)}
     },
   });
 
-  /** Runs an administrator's change and shows its outcome in the users section. */
+  /**
+   * Runs an administrator's change and shows its outcome in the users section; a refused change
+   * (an AccountError) is shown there by account-errors.ts, a refused new user with its form refilled.
+   */
   const administer = (
+    forms: FastifyInstance,
     path: string,
     change: (request: FastifyRequest, actor: string, principal: Principal) => Promise<(t: Translator["t"]) => SafeHtml>,
-  ) =>
-    app.post(path, async (request, reply) => {
-      const principal = await requireAdminFormUser(request, reply);
-      if (!principal) return;
+  ) => {
+    const refill = path === USERS_PATH ? ["uid", "display_name", "email", "is_admin"] : undefined;
+    const accountRefusal = { page: "admin", sectionId: SECTION_ID, elementId: "users-error", refill } as const;
+    forms.post(path, { config: { accountRefusal } }, async (request, reply) => {
+      const { principal } = request;
       const { t } = userTranslator(request, principal);
-      try {
-        const message = (await change(request, principal.user.uid, principal))(t);
-        return sendSettingsPage(request, reply, principal, "admin", {
-          sectionId: SECTION_ID,
-          message: html`<p class="notice" id="users-notice">${message}</p>`,
-        });
-      } catch (error) {
-        if (!(error instanceof AccountError)) throw error;
-        const message = html`<p class="error" id="users-error">${error.translated(userTranslator(request, principal))}</p>`;
-        // A refused new user comes back filled in (never the password), to correct rather than retype.
-        const formValues =
-          path === USERS_PATH
-            ? Object.fromEntries(["uid", "display_name", "email", "is_admin"].map((name) => [name, formField(request, name)]))
-            : undefined;
-        return sendSettingsPage(
-          request,
-          reply,
-          principal,
-          "admin",
-          { sectionId: SECTION_ID, message, formValues },
-          error.code === "no_such_user" ? 404 : 400,
-        );
-      }
+      const message = (await change(request, principal.user.uid, principal))(t);
+      return sendSettingsPage(request, reply, principal, "admin", {
+        sectionId: SECTION_ID,
+        message: html`<p class="notice" id="users-notice">${message}</p>`,
+      });
     });
+  };
 
   const notSelf = (uid: string, actor: string) => {
     if (uid === actor) throw new AccountError("invalid_uid", "ownAccount");
   };
 
-  administer(USERS_PATH, async (request, actor) => {
-    const user = await users.create({
-      uid: (formField(request, "uid") ?? "").trim(),
-      password: formField(request, "password") ?? "",
-      displayName: (formField(request, "display_name") ?? "").trim() || undefined,
-      email: (formField(request, "email") ?? "").trim() || undefined,
-      isAdmin: formField(request, "is_admin") !== undefined,
-    });
-    log.info({ event: "user_created", uid: user.uid, by: actor }, "user created on the admin page");
-    return (t) => html`${t("settings:users.created", { uid: user.uid })}`;
-  });
+  await app.register(
+    guarded(ADMIN_FORM, (forms) => {
+      administer(forms, USERS_PATH, async (request, actor) => {
+        const user = await users.create({
+          uid: (formField(request, "uid") ?? "").trim(),
+          password: formField(request, "password") ?? "",
+          displayName: (formField(request, "display_name") ?? "").trim() || undefined,
+          email: (formField(request, "email") ?? "").trim() || undefined,
+          isAdmin: formField(request, "is_admin") !== undefined,
+        });
+        log.info({ event: "user_created", uid: user.uid, by: actor }, "user created on the admin page");
+        return (t) => html`${t("settings:users.created", { uid: user.uid })}`;
+      });
 
-  for (const enabled of [true, false]) {
-    administer(`${USERS_PATH}/:uid/${enabled ? "enable" : "disable"}`, async (request, actor) => {
-      const uid = uidParam(request);
-      notSelf(uid, actor);
-      await users.setEnabled(uid, enabled);
-      log.info({ event: enabled ? "user_enabled" : "user_disabled", uid, by: actor }, "user state changed on the admin page");
-      return (t) => html`${t(enabled ? "settings:users.wasEnabled" : "settings:users.wasDisabled", { uid })}`;
-    });
-  }
+      for (const enabled of [true, false]) {
+        administer(forms, `${USERS_PATH}/:uid/${enabled ? "enable" : "disable"}`, async (request, actor) => {
+          const uid = uidParam(request);
+          notSelf(uid, actor);
+          await users.setEnabled(uid, enabled);
+          log.info({ event: enabled ? "user_enabled" : "user_disabled", uid, by: actor }, "user state changed on the admin page");
+          return (t) => html`${t(enabled ? "settings:users.wasEnabled" : "settings:users.wasDisabled", { uid })}`;
+        });
+      }
 
-  administer(`${USERS_PATH}/:uid/delete`, async (request, actor) => {
-    const uid = uidParam(request);
-    notSelf(uid, actor);
-    await users.delete(uid);
-    log.info({ event: "user_deleted", uid, by: actor }, "user deleted on the admin page");
-    return (t) => html`${t("settings:users.deleted", { uid })}`;
-  });
+      administer(forms, `${USERS_PATH}/:uid/delete`, async (request, actor) => {
+        const uid = uidParam(request);
+        notSelf(uid, actor);
+        await users.delete(uid);
+        log.info({ event: "user_deleted", uid, by: actor }, "user deleted on the admin page");
+        return (t) => html`${t("settings:users.deleted", { uid })}`;
+      });
 
-  administer(`${USERS_PATH}/:uid/password`, async (request, actor, principal) => {
-    const uid = uidParam(request);
-    // The administrator's own browser session stays when they reset their own password.
-    await replacePassword(
-      users,
-      sessions,
-      uid,
-      formField(request, "password") ?? "",
-      uid === actor ? principal.session?.token : undefined,
-    );
-    log.info({ event: "password_reset", uid, by: actor }, "password reset on the admin page");
-    return (t) => html`${t("settings:users.passwordReset", { uid })}`;
-  });
+      administer(forms, `${USERS_PATH}/:uid/password`, async (request, actor, principal) => {
+        const uid = uidParam(request);
+        // The administrator's own browser session stays when they reset their own password.
+        await replacePassword(
+          users,
+          sessions,
+          uid,
+          formField(request, "password") ?? "",
+          uid === actor ? principal.session?.token : undefined,
+        );
+        log.info({ event: "password_reset", uid, by: actor }, "password reset on the admin page");
+        return (t) => html`${t("settings:users.passwordReset", { uid })}`;
+      });
+    }),
+  );
 }

@@ -1,15 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { avatarUrlFor, MAX_AVATAR_BYTES } from "../../accounts/avatars.js";
-import { AccountError } from "../../accounts/errors.js";
 import { baseUrl } from "../base-url.js";
 import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
-import { requireUser } from "../plugins/authentication.js";
-import { requireFormUser, sendSettingsPage } from "./settings.js";
+import { apiRead, guarded, SESSION_FORM } from "../plugins/route-guards.js";
+import { sendSettingsPage } from "./settings.js";
 
 const AVATAR_UPLOAD_PATH = "/index.php/settings/personal/avatar";
 
-/** research A.7: the avatar's absolute URL, ownCloud's DAV avatar path. */
+/** The avatar's absolute URL, ownCloud's DAV avatar path (docs/upstream/owncloud-oauth2.md A.7). */
 export function avatarUrl(request: FastifyRequest, uid: string, extension: string): string {
   return avatarUrlFor(baseUrl(request), uid, extension);
 }
@@ -18,33 +17,19 @@ export function avatarUrl(request: FastifyRequest, uid: string, extension: strin
 export async function avatarRoutes(app: FastifyInstance): Promise<void> {
   const { avatars, log } = app.services;
 
-  app.get("/remote.php/dav/avatars/:uid/:file", async (request, reply) => {
-    if (!(await requireUser(request, reply))) return;
-    const avatar = await avatars.get((request.params as { uid: string }).uid);
-    if (!avatar) return reply.status(404).send({ error: "not_found", error_description: "No avatar." });
-    return reply
-      .header("content-type", avatar.contentType)
-      .header("cache-control", "private, max-age=0, must-revalidate")
-      .header("x-content-type-options", "nosniff")
-      .header("content-security-policy", "default-src 'none'")
-      .send(avatar.data);
-  });
-
-  // The upload form is multipart; Node's own FormData parser (undici) reads it.
-  app.addContentTypeParser(
-    "multipart/form-data",
-    { parseAs: "buffer", bodyLimit: MAX_AVATAR_BYTES + 64 * 1024 },
-    async (request: FastifyRequest, body: Buffer) => {
-      const form = await new Response(new Uint8Array(body), {
-        headers: { "content-type": String(request.headers["content-type"]) },
-      }).formData();
-      const file = form.get("avatar");
-      const token = form.get("requesttoken");
-      return {
-        requesttoken: typeof token === "string" ? token : undefined,
-        avatar: file !== null && typeof file !== "string" ? Buffer.from(await file.arrayBuffer()) : undefined,
-      };
-    },
+  await app.register(
+    guarded(apiRead(), (reads) => {
+      reads.get("/remote.php/dav/avatars/:uid/:file", async (request, reply) => {
+        const avatar = await avatars.get((request.params as { uid: string }).uid);
+        if (!avatar) return reply.status(404).send({ error: "not_found", error_description: "No avatar." });
+        return reply
+          .header("content-type", avatar.contentType)
+          .header("cache-control", "private, max-age=0, must-revalidate")
+          .header("x-content-type-options", "nosniff")
+          .header("content-security-policy", "default-src 'none'")
+          .send(avatar.data);
+      });
+    }),
   );
 
   app.settingsSections.push({
@@ -70,20 +55,36 @@ ${
     },
   });
 
-  app.post(AVATAR_UPLOAD_PATH, async (request, reply) => {
-    const principal = await requireFormUser(request, reply);
-    if (!principal) return;
-    const data = (request.body as { avatar?: Buffer } | undefined)?.avatar;
-    try {
-      await avatars.set(principal.user.uid, data ?? Buffer.alloc(0));
-    } catch (error) {
-      if (!(error instanceof AccountError)) throw error;
-      const message = html`<p class="error" id="avatar-error">${error.translated(userTranslator(request, principal))}</p>`;
-      return sendSettingsPage(request, reply, principal, "personal", { sectionId: "avatar", message }, 400);
-    }
-    log.info({ event: "avatar_set", uid: principal.user.uid }, "avatar set");
-    const { t } = userTranslator(request, principal);
-    const message = html`<p class="notice" id="avatar-saved">${t("pages:avatar.saved")}</p>`;
-    return sendSettingsPage(request, reply, principal, "personal", { sectionId: "avatar", message });
-  });
+  await app.register(
+    guarded(SESSION_FORM, (forms) => {
+      // The upload form is multipart; Node's own FormData parser (undici) reads it.
+      forms.addContentTypeParser(
+        "multipart/form-data",
+        { parseAs: "buffer", bodyLimit: MAX_AVATAR_BYTES + 64 * 1024 },
+        async (request: FastifyRequest, body: Buffer) => {
+          const form = await new Response(new Uint8Array(body), {
+            headers: { "content-type": String(request.headers["content-type"]) },
+          }).formData();
+          const file = form.get("avatar");
+          const token = form.get("requesttoken");
+          return {
+            requesttoken: typeof token === "string" ? token : undefined,
+            avatar: file !== null && typeof file !== "string" ? Buffer.from(await file.arrayBuffer()) : undefined,
+          };
+        },
+      );
+
+      // An image refused (too large, not PNG or JPEG) is shown in the section by account-errors.ts.
+      const accountRefusal = { page: "personal", sectionId: "avatar", elementId: "avatar-error" } as const;
+      forms.post(AVATAR_UPLOAD_PATH, { config: { accountRefusal } }, async (request, reply) => {
+        const { principal } = request;
+        const data = (request.body as { avatar?: Buffer } | undefined)?.avatar;
+        await avatars.set(principal.user.uid, data ?? Buffer.alloc(0));
+        log.info({ event: "avatar_set", uid: principal.user.uid }, "avatar set");
+        const { t } = userTranslator(request, principal);
+        const message = html`<p class="notice" id="avatar-saved">${t("pages:avatar.saved")}</p>`;
+        return sendSettingsPage(request, reply, principal, "personal", { sectionId: "avatar", message });
+      });
+    }),
+  );
 }

@@ -14,7 +14,8 @@ import {
   loginFlowLoginNote,
 } from "../pages/login-flow.js";
 import type { PageUser } from "../pages/oauth.js";
-import { authenticate, csrfValid } from "../plugins/authentication.js";
+import { requirePageUser } from "../plugins/authentication.js";
+import { formToken, guarded, type RouteGuard, sessionUser } from "../plugins/route-guards.js";
 import { loginFlowPollRouteSchema, loginFlowStartRouteSchema } from "../schemas/login-flow.js";
 import { throttledAttempt } from "../throttling.js";
 
@@ -36,18 +37,31 @@ function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number): Fastif
     .send({ error: "too_many_requests", error_description: "Too many requests from this address; try again later." });
 }
 
-/** The logged-in browser session, else a 303 to the login page and back to the flow's page. */
-async function sessionUser(request: FastifyRequest, reply: FastifyReply, flowPage: string): Promise<Principal | undefined> {
-  const auth = await authenticate(request);
-  if ("principal" in auth && auth.principal.method === "session") return auth.principal;
-  reply.redirect(`/index.php/login?redirect_url=${encodeURIComponent(flowPage)}`, 303);
-  return undefined;
+/** The flow's page, where the login page sends the browser back to. */
+function flowPageOf(request: FastifyRequest): string {
+  const { loginToken } = request.params as { loginToken: string };
+  return `${LOGIN_FLOW_PAGE_PREFIX}/${encodeURIComponent(loginToken)}`;
 }
+
+/** A grant or cancel form whose requesttoken is not the session's: "Request not valid", 403. */
+function sendFormExpired(request: FastifyRequest, reply: FastifyReply, principal: Principal): FastifyReply {
+  const translator = userTranslator(request, principal);
+  const { t } = translator;
+  const page = messagePage(translator, t("pages:message.requestNotValid"), t("pages:message.formExpired"), pageUser(principal));
+  return sendPage(reply, page, 403);
+}
+
+/** The grant and cancel forms: the session (back to the flow's page after a login), then its CSRF token. */
+const FLOW_FORM: RouteGuard = {
+  name: "login flow form",
+  identify: sessionUser(flowPageOf),
+  checks: [formToken(sendFormExpired)],
+};
 
 /**
  * Nextcloud's Login Flow v2 (nextcloud/server core/Controller/ClientFlowLoginV2Controller.php;
- * docs/upstream/desktop-clients.md, Nextcloud client §2): the start and
- * poll endpoints a client calls without credentials, and the browser's grant pages.
+ * docs/upstream/desktop-clients.md, Nextcloud client §2): the start and poll endpoints a client
+ * calls without credentials, and the browser's grant pages.
  */
 export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
   const { loginFlows, loginFlowStartThrottle, loginFlowPollThrottle } = app.services;
@@ -123,10 +137,10 @@ export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(`${LOGIN_FLOW_PAGE_PREFIX}/:loginToken`, async (request, reply) => {
     const { loginToken } = request.params as { loginToken: string };
-    const flowPage = `${LOGIN_FLOW_PAGE_PREFIX}/${encodeURIComponent(loginToken)}`;
+    const flowPage = flowPageOf(request);
     const flow = await loginFlows.pending(loginToken);
     if (!flow) return sendPage(reply, loginFlowInvalidPage(requestTranslator(request)), 404);
-    const principal = await sessionUser(request, reply, flowPage);
+    const principal = await requirePageUser(request, reply, flowPage);
     if (!principal) return;
     const translator = userTranslator(request, principal);
     return sendPage(
@@ -135,32 +149,26 @@ export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
     );
   });
 
-  for (const action of ["grant", "cancel"] as const) {
-    app.post(`${LOGIN_FLOW_PAGE_PREFIX}/:loginToken/${action}`, async (request, reply) => {
-      const { loginToken } = request.params as { loginToken: string };
-      const principal = await sessionUser(request, reply, `${LOGIN_FLOW_PAGE_PREFIX}/${encodeURIComponent(loginToken)}`);
-      if (!principal) return;
-      const user = pageUser(principal);
-      const translator = userTranslator(request, principal);
-      if (!csrfValid(request, principal.session)) {
-        const { t } = translator;
-        return sendPage(
-          reply,
-          messagePage(translator, t("pages:message.requestNotValid"), t("pages:message.formExpired"), user),
-          403,
-        );
+  await app.register(
+    guarded(FLOW_FORM, (forms) => {
+      for (const action of ["grant", "cancel"] as const) {
+        forms.post(`${LOGIN_FLOW_PAGE_PREFIX}/:loginToken/${action}`, async (request, reply) => {
+          const { loginToken } = request.params as { loginToken: string };
+          const user = pageUser(request.principal);
+          const translator = userTranslator(request, request.principal);
+          if (action === "cancel") {
+            const cancelled = await loginFlows.cancel(loginToken);
+            if (!cancelled) return sendPage(reply, loginFlowInvalidPage(translator, user), 404);
+            request.log.info({ event: "login_flow_cancelled", uid: user.uid }, "login flow cancelled");
+            return sendPage(reply, loginFlowCancelledPage(translator, user));
+          }
+          const flow = await loginFlows.pending(loginToken);
+          const granted = flow !== undefined && (await loginFlows.grant(loginToken, { uid: user.uid, loginName: user.uid }));
+          if (!flow || !granted) return sendPage(reply, loginFlowInvalidPage(translator, user), 404);
+          request.log.info({ event: "login_flow_granted", uid: user.uid, client: flow.clientName }, "login flow granted");
+          return sendPage(reply, loginFlowDonePage(translator, { clientName: flow.clientName, user }));
+        });
       }
-      if (action === "cancel") {
-        const cancelled = await loginFlows.cancel(loginToken);
-        if (!cancelled) return sendPage(reply, loginFlowInvalidPage(translator, user), 404);
-        request.log.info({ event: "login_flow_cancelled", uid: user.uid }, "login flow cancelled");
-        return sendPage(reply, loginFlowCancelledPage(translator, user));
-      }
-      const flow = await loginFlows.pending(loginToken);
-      const granted = flow !== undefined && (await loginFlows.grant(loginToken, { uid: user.uid, loginName: user.uid }));
-      if (!flow || !granted) return sendPage(reply, loginFlowInvalidPage(translator, user), 404);
-      request.log.info({ event: "login_flow_granted", uid: user.uid, client: flow.clientName }, "login flow granted");
-      return sendPage(reply, loginFlowDonePage(translator, { clientName: flow.clientName, user }));
-    });
-  }
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import type { Translator } from "../../i18n/index.js";
 import { denialRedirect, errorRedirect } from "../../oauth/authorize.js";
@@ -13,15 +13,18 @@ import { strictParams } from "../oauth-params.js";
 import { headerUser, messagePage, sendPage } from "../pages/layout.js";
 import { authorizationSuccessfulPage, authorizeErrorPage, consentPage, type PageUser } from "../pages/oauth.js";
 import { translatedHtml } from "../pages/translated-html.js";
-import { authenticate, clearSessionCookie, csrfValid, requirePageUser } from "../plugins/authentication.js";
+import { authenticate, clearSessionCookie } from "../plugins/authentication.js";
+import { formToken, guarded, type RouteGuard, SESSION_FORM, SESSION_PAGE, sessionUser } from "../plugins/route-guards.js";
 import { DEFAULT_LANDING } from "./login.js";
-import { requireFormUser } from "./settings.js";
 
 export const AUTHORIZE_PATH = "/index.php/apps/oauth2/authorize";
 export const AUTHORIZATION_SUCCESSFUL_PATH = "/index.php/apps/oauth2/authorization-successful";
 const LOGOUT_PATH = "/index.php/apps/oauth2/logout";
 
-/** The authorization request's parameters, carried through logout and login (docs/upstream/owncloud-oauth2.md A.2.5). */
+/**
+ * The authorization request's parameters, carried through logout and login (ownCloud's switch-user
+ * link, docs/upstream/owncloud-oauth2.md A.2.5).
+ */
 const CARRIED = [
   "response_type",
   "client_id",
@@ -30,7 +33,7 @@ const CARRIED = [
   "code_challenge",
   "code_challenge_method",
   "response_mode",
-  // OpenID Connect (Core §3.1.2.1). Not `prompt` or `max_age`: the login that follows satisfies them.
+  // OpenID Connect. Not `prompt` or `max_age`: the login that follows satisfies them.
   "scope",
   "nonce",
   "login_hint",
@@ -84,16 +87,36 @@ function loginRedirect(requestUrl: string, query: Record<string, string>, openid
   return `/index.php/login?redirect_url=${encodeURIComponent(back)}${extra}`;
 }
 
-/** docs/upstream/owncloud-oauth2.md A.2.5: logs out, then back to login with the same authorization request. */
+/** Logs out, then back to login with the same authorization request (docs/upstream/owncloud-oauth2.md A.2.5). */
 function logoutUrl(query: Record<string, unknown>, principal: Principal, requestedUser: string): string {
   return `${LOGOUT_PATH}?${carried(query, { user: requestedUser, requesttoken: principal.session?.csrfToken ?? "" })}`;
 }
+
+/** The consent form's query cannot be read: the "Request not valid" page (400), logged in or not. */
+async function refuseMalformedQuery(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  if (queryOf(request)) return undefined;
+  return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
+}
+
+/** A logout link whose requesttoken is not the session's ends nothing: the "invalid link" page, 403. */
+function sendInvalidLogoutLink(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const translator = requestTranslator(request);
+  const { t } = translator;
+  return sendPage(reply, messagePage(translator, t("pages:logout.title"), t("pages:logout.invalidLink")), 403);
+}
+
+/** The logout link: the session, then the requesttoken of its query. */
+const LOGOUT_LINK: RouteGuard = {
+  name: "session logout link",
+  identify: sessionUser(),
+  checks: [formToken(sendInvalidLogoutLink)],
+};
 
 /** `GET|POST /index.php/apps/oauth2/authorize`, the logout helper, and the success page. */
 export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> {
   const { oauth } = app.services;
 
-  // docs/upstream/owncloud-oauth2.md A.2.1: the login page names the application asking for access.
+  // The login page names the application asking for access (docs/upstream/owncloud-oauth2.md A.2.1).
   app.loginNoteProviders.push(async (redirectUrl, translator) => {
     const name = await oauth.clientNameForReturnUrl(redirectUrl);
     return name === undefined ? undefined : translatedHtml(translator, "pages:login.applicationNote", { name });
@@ -187,54 +210,60 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     }
   });
 
-  // docs/upstream/owncloud-oauth2.md A.2.4: the consent form. CSRF checked; `user` and `trusted` are not
-  // re-checked. Allow and Deny are the same form, so a denial passes the same CSRF and request checks as
-  // a consent.
-  app.post(AUTHORIZE_PATH, async (request, reply) => {
-    const query = queryOf(request);
-    if (!query) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
-    const principal = await requireFormUser(request, reply);
-    if (!principal) return;
-    const check = await oauth.checkAuthorization(query, issuerOf(request));
-    if (check.kind !== "valid") return reply.redirect(DEFAULT_LANDING, 303);
-    if ((request.body as Record<string, unknown> | undefined)?.deny !== undefined) {
-      request.log.info(
-        { event: "oauth2_authorize_denied", uid: principal.user.uid, client: check.request.client.clientId },
-        "the user denied an authorization request",
+  // The consent form (docs/upstream/owncloud-oauth2.md A.2.4): CSRF checked by the group; `user`
+  // and `trusted` are not re-checked. Allow and Deny are the same form, so a denial passes the same
+  // CSRF and request checks as a consent. A query that cannot be read is refused before the session
+  // is looked at (preValidation runs before the group's preHandler).
+  await app.register(
+    guarded(SESSION_FORM, (forms) => {
+      forms.post(AUTHORIZE_PATH, { preValidation: refuseMalformedQuery }, async (request, reply) => {
+        const { principal } = request;
+        const query = strictParams(request.query);
+        if (!query.ok) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
+        const check = await oauth.checkAuthorization(query.params, issuerOf(request));
+        if (check.kind !== "valid") return reply.redirect(DEFAULT_LANDING, 303);
+        if ((request.body as Record<string, unknown> | undefined)?.deny !== undefined) {
+          request.log.info(
+            { event: "oauth2_authorize_denied", uid: principal.user.uid, client: check.request.client.clientId },
+            "the user denied an authorization request",
+          );
+          return reply.redirect(denialRedirect(check.request), 303);
+        }
+        const authenticatedAt = principal.session?.authenticatedAt ?? null;
+        return reply.redirect(await oauth.authorize(check.request, principal.user.uid, authenticatedAt), 303);
+      });
+    }),
+  );
+
+  // The logout link of the switch-user page carries the session's requesttoken in its query.
+  await app.register(
+    guarded(LOGOUT_LINK, (links) => {
+      links.get(LOGOUT_PATH, async (request, reply) => {
+        const { principal } = request;
+        const query = queryOf(request);
+        if (
+          !query ||
+          typeof query.response_type !== "string" ||
+          typeof query.client_id !== "string" ||
+          typeof query.redirect_uri !== "string"
+        ) {
+          return sendPage(reply, malformedRequestPage(request, requestTranslator(request), pageUser(principal)), 400);
+        }
+        await app.services.sessions.end(principal.session?.token ?? "");
+        clearSessionCookie(request, reply);
+        const user = typeof query.user === "string" ? query.user : "";
+        const back = `${AUTHORIZE_PATH}?${carried(query, user === "" ? {} : { user })}`;
+        const hint = user === "" ? "" : `&user=${encodeURIComponent(user)}`;
+        return reply.redirect(`/index.php/login?redirect_url=${encodeURIComponent(back)}${hint}`, 303);
+      });
+    }),
+  );
+
+  await app.register(
+    guarded(SESSION_PAGE, (pages) => {
+      pages.get(AUTHORIZATION_SUCCESSFUL_PATH, async (request, reply) =>
+        sendPage(reply, authorizationSuccessfulPage(requestTranslator(request), pageUser(request.principal))),
       );
-      return reply.redirect(denialRedirect(check.request), 303);
-    }
-    const authenticatedAt = principal.session?.authenticatedAt ?? null;
-    return reply.redirect(await oauth.authorize(check.request, principal.user.uid, authenticatedAt), 303);
-  });
-
-  app.get(LOGOUT_PATH, async (request, reply) => {
-    const principal = await requirePageUser(request, reply);
-    if (!principal) return;
-    if (!csrfValid(request, principal.session)) {
-      const translator = requestTranslator(request);
-      const { t } = translator;
-      return sendPage(reply, messagePage(translator, t("pages:logout.title"), t("pages:logout.invalidLink")), 403);
-    }
-    const query = queryOf(request);
-    if (
-      !query ||
-      typeof query.response_type !== "string" ||
-      typeof query.client_id !== "string" ||
-      typeof query.redirect_uri !== "string"
-    ) {
-      return sendPage(reply, malformedRequestPage(request, requestTranslator(request), pageUser(principal)), 400);
-    }
-    await app.services.sessions.end(principal.session?.token ?? "");
-    clearSessionCookie(request, reply);
-    const user = typeof query.user === "string" ? query.user : "";
-    const back = `${AUTHORIZE_PATH}?${carried(query, user === "" ? {} : { user })}`;
-    const hint = user === "" ? "" : `&user=${encodeURIComponent(user)}`;
-    return reply.redirect(`/index.php/login?redirect_url=${encodeURIComponent(back)}${hint}`, 303);
-  });
-
-  app.get(AUTHORIZATION_SUCCESSFUL_PATH, async (request, reply) => {
-    const principal = await requirePageUser(request, reply);
-    if (principal) return sendPage(reply, authorizationSuccessfulPage(requestTranslator(request), pageUser(principal)));
-  });
+    }),
+  );
 }

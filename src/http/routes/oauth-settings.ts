@@ -3,10 +3,11 @@ import { say } from "../../i18n/index.js";
 import type { OAuthClient } from "../../oauth/ports.js";
 import { html, type SafeHtml } from "../html.js";
 import { userTranslator } from "../i18n.js";
+import { ADMIN_FORM, guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { copyButton } from "../settings-copy-script.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import type { SettingsContext } from "../settings-sections.js";
-import { formatDate, requireAdminFormUser, requireFormUser, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
+import { formatDate, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
 
 const CLIENTS_PATH = "/index.php/apps/oauth2/clients";
 
@@ -47,8 +48,9 @@ function idParam(request: FastifyRequest): number {
 }
 
 /**
- * docs/upstream/owncloud-oauth2.md A.8: the admin clients section (add, delete) and the personal
- * authorized-clients section (revoke).
+ * The admin clients section (add, edit, delete, show or regenerate a secret) and the personal
+ * authorized-clients section (revoke), as ownCloud's settings pages have them
+ * (docs/upstream/owncloud-oauth2.md A.8).
  */
 export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
   const { oauth } = app.services;
@@ -141,114 +143,116 @@ ${clients.map(
     },
   );
 
-  // Checkbox semantics as ownCloud: the flag is set whenever the field is present.
-  app.post(CLIENTS_PATH, async (request, reply) => {
-    const principal = await requireAdminFormUser(request, reply);
-    if (!principal) return;
-    const sent = {
-      name: field(request, "name"),
-      redirect_uri: field(request, "redirect_uri"),
-      post_logout_redirect_uri: field(request, "post_logout_redirect_uri"),
-      allow_subdomains: field(request, "allow_subdomains"),
-      trusted: field(request, "trusted"),
-      resource_server: field(request, "resource_server"),
-    };
-    const result = await oauth.clients.addFromAdminPage({
-      name: sent.name ?? "",
-      redirectUri: sent.redirect_uri ?? "",
-      allowSubdomains: sent.allow_subdomains !== undefined,
-      trusted: sent.trusted !== undefined,
-      resourceServer: sent.resource_server !== undefined,
-      postLogoutRedirectUri: sent.post_logout_redirect_uri ?? "",
-    });
-    const translator = userTranslator(request, principal);
-    const { t } = translator;
-    const message = result.ok
-      ? html`<p class="notice" id="oauth2-client-added">${t("pages:oauth.added", { name: result.value.name })}</p>`
-      : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
-    const formValues = result.ok ? undefined : sent;
-    return sendSettingsPage(
-      request,
-      reply,
-      principal,
-      "admin",
-      { sectionId: "oauth2", message, formValues },
-      result.ok ? 200 : 400,
-    );
-  });
+  await app.register(
+    guarded(ADMIN_FORM, (forms) => {
+      // Checkbox semantics as ownCloud: the flag is set whenever the field is present.
+      forms.post(CLIENTS_PATH, async (request, reply) => {
+        const { principal } = request;
+        const sent = {
+          name: field(request, "name"),
+          redirect_uri: field(request, "redirect_uri"),
+          post_logout_redirect_uri: field(request, "post_logout_redirect_uri"),
+          allow_subdomains: field(request, "allow_subdomains"),
+          trusted: field(request, "trusted"),
+          resource_server: field(request, "resource_server"),
+        };
+        const result = await oauth.clients.addFromAdminPage({
+          name: sent.name ?? "",
+          redirectUri: sent.redirect_uri ?? "",
+          allowSubdomains: sent.allow_subdomains !== undefined,
+          trusted: sent.trusted !== undefined,
+          resourceServer: sent.resource_server !== undefined,
+          postLogoutRedirectUri: sent.post_logout_redirect_uri ?? "",
+        });
+        const translator = userTranslator(request, principal);
+        const { t } = translator;
+        const message = result.ok
+          ? html`<p class="notice" id="oauth2-client-added">${t("pages:oauth.added", { name: result.value.name })}</p>`
+          : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
+        const formValues = result.ok ? undefined : sent;
+        return sendSettingsPage(
+          request,
+          reply,
+          principal,
+          "admin",
+          { sectionId: "oauth2", message, formValues },
+          result.ok ? 200 : 400,
+        );
+      });
 
-  app.post(`${CLIENTS_PATH}/:id/delete`, async (request, reply) => {
-    const principal = await requireAdminFormUser(request, reply);
-    if (!principal) return;
-    const result = await oauth.clients.removeById(idParam(request));
-    const translator = userTranslator(request, principal);
-    const { t } = translator;
-    const message = result.ok
-      ? html`<p class="notice" id="oauth2-client-deleted">${t("pages:oauth.deleted", { name: result.value.name })}</p>`
-      : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
-    return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 404);
-  });
+      forms.post(`${CLIENTS_PATH}/:id/delete`, async (request, reply) => {
+        const { principal } = request;
+        const result = await oauth.clients.removeById(idParam(request));
+        const translator = userTranslator(request, principal);
+        const { t } = translator;
+        const message = result.ok
+          ? html`<p class="notice" id="oauth2-client-deleted">${t("pages:oauth.deleted", { name: result.value.name })}</p>`
+          : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
+        return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 404);
+      });
 
-  // The edit form: checkbox semantics as the add form (present = true), through modify's checks.
-  app.post(`${CLIENTS_PATH}/:id/edit`, async (request, reply) => {
-    const principal = await requireAdminFormUser(request, reply);
-    if (!principal) return;
-    const translator = userTranslator(request, principal);
-    const { t } = translator;
-    const flag = (name: string) => String(field(request, name) !== undefined);
-    const result = await oauth.clients.modifyById(
-      idParam(request),
-      {
-        name: (field(request, "name") ?? "").trim(),
-        "client-id": (field(request, "client_id") ?? "").trim(),
-        "redirect-url": (field(request, "redirect_uri") ?? "").trim(),
-        "post-logout-redirect-url": (field(request, "post_logout_redirect_uri") ?? "").trim(),
-        "allow-sub-domains": flag("allow_subdomains"),
-        trusted: flag("trusted"),
-        "resource-server": flag("resource_server"),
-      },
-      field(request, "force_trust") !== undefined,
-    );
-    const message = result.ok
-      ? html`<p class="notice" id="oauth2-client-saved">${t("settings:clients.saved", { name: result.value.name })}</p>`
-      : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
-    return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 400);
-  });
+      // The edit form: checkbox semantics as the add form (present = true), through modify's checks.
+      forms.post(`${CLIENTS_PATH}/:id/edit`, async (request, reply) => {
+        const { principal } = request;
+        const translator = userTranslator(request, principal);
+        const { t } = translator;
+        const flag = (name: string) => String(field(request, name) !== undefined);
+        const result = await oauth.clients.modifyById(
+          idParam(request),
+          {
+            name: (field(request, "name") ?? "").trim(),
+            "client-id": (field(request, "client_id") ?? "").trim(),
+            "redirect-url": (field(request, "redirect_uri") ?? "").trim(),
+            "post-logout-redirect-url": (field(request, "post_logout_redirect_uri") ?? "").trim(),
+            "allow-sub-domains": flag("allow_subdomains"),
+            trusted: flag("trusted"),
+            "resource-server": flag("resource_server"),
+          },
+          field(request, "force_trust") !== undefined,
+        );
+        const message = result.ok
+          ? html`<p class="notice" id="oauth2-client-saved">${t("settings:clients.saved", { name: result.value.name })}</p>`
+          : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
+        return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 400);
+      });
 
-  // Secrets are not on the page until asked for, one client at a time (shoulder-surfing, screenshots).
-  app.post(`${CLIENTS_PATH}/:id/secret`, async (request, reply) => {
-    const principal = await requireAdminFormUser(request, reply);
-    if (!principal) return;
-    const { t } = userTranslator(request, principal);
-    const client = await oauth.clients.findById(idParam(request));
-    const message = client
-      ? secretNotice("oauth2-client-secret", t("settings:clients.secretOf", { name: client.name }), client.secret, t)
-      : html`<p class="error" id="oauth2-client-error">${t("clientErrors:noSuchClient")}</p>`;
-    return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, client ? 200 : 404);
-  });
+      // Secrets are not on the page until asked for, one client at a time (shoulder-surfing, screenshots).
+      forms.post(`${CLIENTS_PATH}/:id/secret`, async (request, reply) => {
+        const { principal } = request;
+        const { t } = userTranslator(request, principal);
+        const client = await oauth.clients.findById(idParam(request));
+        const message = client
+          ? secretNotice("oauth2-client-secret", t("settings:clients.secretOf", { name: client.name }), client.secret, t)
+          : html`<p class="error" id="oauth2-client-error">${t("clientErrors:noSuchClient")}</p>`;
+        return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, client ? 200 : 404);
+      });
 
-  // Post/redirect/get, as for app passwords: a reload does not regenerate it again.
-  app.post(`${CLIENTS_PATH}/:id/regenerate-secret`, async (request, reply) => {
-    const principal = await requireAdminFormUser(request, reply);
-    if (!principal) return;
-    const translator = userTranslator(request, principal);
-    const { t } = translator;
-    const result = await oauth.clients.regenerateSecret(idParam(request));
-    if (!result.ok) {
-      const message = html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
-      return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, 404);
-    }
-    const text = t("settings:clients.regenerated", { name: result.value.name });
-    const message = secretNotice("oauth2-client-secret", text, result.value.secret, t);
-    return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.admin.path, { sectionId: "oauth2", message });
-  });
+      // Post/redirect/get, as for app passwords: a reload does not regenerate it again.
+      forms.post(`${CLIENTS_PATH}/:id/regenerate-secret`, async (request, reply) => {
+        const { principal } = request;
+        const translator = userTranslator(request, principal);
+        const { t } = translator;
+        const result = await oauth.clients.regenerateSecret(idParam(request));
+        if (!result.ok) {
+          const message = html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
+          return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, 404);
+        }
+        const text = t("settings:clients.regenerated", { name: result.value.name });
+        const message = secretNotice("oauth2-client-secret", text, result.value.secret, t);
+        return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.admin.path, { sectionId: "oauth2", message });
+      });
+    }),
+  );
 
-  // docs/upstream/owncloud-oauth2.md A.8: revoke, then back to the personal page's OAuth section.
-  app.post(`${CLIENTS_PATH}/:id/revoke`, async (request, reply) => {
-    const principal = await requireFormUser(request, reply);
-    if (!principal) return;
-    const id = idParam(request);
-    if (Number.isSafeInteger(id)) await oauth.revoke(principal.user.uid, id);
-    return reply.redirect("/index.php/settings/personal#oauth2", 303);
-  });
+  await app.register(
+    guarded(SESSION_FORM, (forms) => {
+      // Revoke, then back to the personal page's OAuth section.
+      forms.post(`${CLIENTS_PATH}/:id/revoke`, async (request, reply) => {
+        const { principal } = request;
+        const id = idParam(request);
+        if (Number.isSafeInteger(id)) await oauth.revoke(principal.user.uid, id);
+        return reply.redirect("/index.php/settings/personal#oauth2", 303);
+      });
+    }),
+  );
 }

@@ -1,22 +1,24 @@
 import type { FastifyInstance } from "fastify";
 import { ocsVersionOf, sendOcs } from "../ocs.js";
-import { requireUser } from "../plugins/authentication.js";
+import { apiRead, guarded } from "../plugins/route-guards.js";
 import { userRouteSchema } from "../schemas/ocs.js";
 
 /** `GET /ocs/v{1,2}.php/cloud/user`: who the credentials belong to (clients call it after login). */
 export async function ocsUserRoutes(app: FastifyInstance): Promise<void> {
-  for (const path of ["/ocs/v1.php/cloud/user", "/ocs/v2.php/cloud/user"]) {
-    app.get(path, { schema: userRouteSchema }, async (request, reply) => {
-      const principal = await requireUser(request, reply);
-      if (!principal) return;
-      const { user } = principal;
-      return sendOcs(request, reply, ocsVersionOf(request.url), {
-        id: user.uid,
-        "display-name": user.displayName,
-        displayname: user.displayName,
-        email: user.email,
-        enabled: user.enabled,
-      });
-    });
-  }
+  await app.register(
+    guarded(apiRead(), (reads) => {
+      for (const path of ["/ocs/v1.php/cloud/user", "/ocs/v2.php/cloud/user"]) {
+        reads.get(path, { schema: userRouteSchema }, async (request, reply) => {
+          const { user } = request.principal;
+          return sendOcs(request, reply, ocsVersionOf(request.url), {
+            id: user.uid,
+            "display-name": user.displayName,
+            displayname: user.displayName,
+            email: user.email,
+            enabled: user.enabled,
+          });
+        });
+      }
+    }),
+  );
 }

@@ -7,8 +7,8 @@ import { strictParams } from "../oauth-params.js";
 import { headerUser, messagePage, sendPage } from "../pages/layout.js";
 import { endSessionConfirmPage, loggedOutPage } from "../pages/oidc.js";
 import { authenticate, clearSessionCookie } from "../plugins/authentication.js";
+import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { jwksRouteSchema } from "../schemas/oauth.js";
-import { requireFormUser } from "./settings.js";
 
 export const JWKS_PATH = "/index.php/apps/oauth2/jwks";
 export const END_SESSION_PATH = "/index.php/apps/oauth2/end-session";
@@ -90,14 +90,16 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
   app.get(END_SESSION_PATH, (request, reply) => endSession(request, reply, request.query));
   app.post(END_SESSION_PATH, (request, reply) => endSession(request, reply, request.body));
 
-  // The confirmation form (CSRF-checked): the parameters are checked again, then the session ends.
-  app.post(END_SESSION_CONFIRM_PATH, async (request, reply) => {
-    const principal = await requireFormUser(request, reply);
-    if (!principal) return;
-    const params = endSessionParams(request.body);
-    if (!params) return invalidLogout(request, reply);
-    const check = await oidc.checkEndSession(params, issuerOf(request));
-    if (check.kind === "invalid") return invalidLogout(request, reply);
-    return finish(request, reply, principal, check.redirect);
-  });
+  // The confirmation form (CSRF-checked by the group): the parameters are checked again, then the session ends.
+  await app.register(
+    guarded(SESSION_FORM, (forms) => {
+      forms.post(END_SESSION_CONFIRM_PATH, async (request, reply) => {
+        const params = endSessionParams(request.body);
+        if (!params) return invalidLogout(request, reply);
+        const check = await oidc.checkEndSession(params, issuerOf(request));
+        if (check.kind === "invalid") return invalidLogout(request, reply);
+        return finish(request, reply, request.principal, check.redirect);
+      });
+    }),
+  );
 }

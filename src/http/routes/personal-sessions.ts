@@ -2,7 +2,8 @@ import type { FastifyInstance } from "fastify";
 import { sessionId } from "../../accounts/sessions.js";
 import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
-import { formatDate, requireFormUser, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
+import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
+import { formatDate, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
 
 const PATH = SETTINGS_PAGES.personal.path;
 
@@ -47,18 +48,21 @@ ${list.map((s) => {
 
   // Ends one of the user's own other sessions; another user's session id (or the current one,
   // which has the Log out link) ends nothing and answers 404.
-  app.post(`${PATH}/sessions/:id/end`, async (request, reply) => {
-    const principal = await requireFormUser(request, reply);
-    if (!principal) return;
-    const { t } = userTranslator(request, principal);
-    const { uid } = principal.user;
-    const id = (request.params as { id: string }).id;
-    const current = principal.session ? sessionId(principal.session) : undefined;
-    const ended = SESSION_ID.test(id) && id !== current && (await sessions.endOwn(uid, id));
-    if (ended) log.info({ event: "session_ended", uid, ip: request.ip }, "user ended one of their sessions");
-    const message = ended
-      ? html`<p class="notice" id="session-ended">${t("settings:sessions.ended")}</p>`
-      : html`<p class="error" id="session-error">${t("settings:sessions.noSuch")}</p>`;
-    return sendSettingsPage(request, reply, principal, "personal", { sectionId: "sessions", message }, ended ? 200 : 404);
-  });
+  await app.register(
+    guarded(SESSION_FORM, (forms) => {
+      forms.post(`${PATH}/sessions/:id/end`, async (request, reply) => {
+        const { principal } = request;
+        const { t } = userTranslator(request, principal);
+        const { uid } = principal.user;
+        const id = (request.params as { id: string }).id;
+        const current = principal.session ? sessionId(principal.session) : undefined;
+        const ended = SESSION_ID.test(id) && id !== current && (await sessions.endOwn(uid, id));
+        if (ended) log.info({ event: "session_ended", uid, ip: request.ip }, "user ended one of their sessions");
+        const message = ended
+          ? html`<p class="notice" id="session-ended">${t("settings:sessions.ended")}</p>`
+          : html`<p class="error" id="session-error">${t("settings:sessions.noSuch")}</p>`;
+        return sendSettingsPage(request, reply, principal, "personal", { sectionId: "sessions", message }, ended ? 200 : 404);
+      });
+    }),
+  );
 }

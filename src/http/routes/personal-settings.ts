@@ -1,13 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import { AccountError } from "../../accounts/errors.js";
 import { replacePassword } from "../../accounts/password-change.js";
 import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES } from "../../i18n/index.js";
 import { loginBuckets, loginUserBucket } from "../../security/domain/throttle-policy.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
 import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
+import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { throttledAttempt } from "../throttling.js";
-import { formField, requireFormUser, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
+import { formField, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
 
 const PATH = SETTINGS_PAGES.personal.path;
 
@@ -15,8 +15,9 @@ const PATH = SETTINGS_PAGES.personal.path;
 const TIME_ZONES: readonly string[] = Intl.supportedValuesOf("timeZone");
 
 /**
- * The personal page's own account sections (issue 19): profile (full name, email), password, and
- * language and time zone. Each form goes through the same domain function `occ` uses.
+ * The personal page's own account sections: profile (full name, email), password, and language
+ * and time zone. Each form goes through the same domain function `occ` uses; a refused value (an
+ * AccountError) is shown in the form's section by account-errors.ts.
  */
 export async function personalSettingsRoutes(app: FastifyInstance): Promise<void> {
   const { users, sessions, preferences, settings, loginThrottle, log } = app.services;
@@ -92,89 +93,79 @@ ${TIME_ZONES.map((zone) => option(zone, zone, timeZone === zone))}
     },
   );
 
-  app.post(`${PATH}/profile`, async (request, reply) => {
-    const principal = await requireFormUser(request, reply);
-    if (!principal) return;
-    const { t } = userTranslator(request, principal);
-    const refuse = (status: number, text: string) =>
-      sendSettingsPage(
-        request,
-        reply,
-        principal,
-        "personal",
-        { sectionId: "profile", message: html`<p class="error">${text}</p>` },
-        status,
-      );
-    // ownCloud's allow_user_to_change_display_name covers the full name and the email alike.
-    if (!settings.get("allow_user_to_change_display_name")) return refuse(403, t("settings:profile.locked"));
-    try {
-      await users.updateProfile(principal.user.uid, {
-        displayName: (formField(request, "display_name") ?? "").trim(),
-        email: (formField(request, "email") ?? "").trim(),
-      });
-    } catch (error) {
-      if (!(error instanceof AccountError)) throw error;
-      return refuse(400, error.translated(userTranslator(request, principal)));
-    }
-    log.info({ event: "profile_changed", uid: principal.user.uid }, "user changed their profile");
-    return reply.redirect(`${PATH}#profile`, 303);
-  });
+  await app.register(guarded(SESSION_FORM, personalForms));
 
-  // The current password is checked through the login throttle (same buckets as the login form),
-  // so this form is no way around it for someone who found an open session.
-  app.post(`${PATH}/password`, async (request, reply) => {
-    const principal = await requireFormUser(request, reply);
-    if (!principal) return;
-    const { t } = userTranslator(request, principal);
-    const { uid } = principal.user;
-    const answer = (status: number, message: ReturnType<typeof html>) =>
-      sendSettingsPage(request, reply, principal, "personal", { sectionId: "password", message }, status);
-    const current = formField(request, "current_password") ?? "";
-    const next = formField(request, "new_password") ?? "";
-    const gate = await throttledAttempt(
-      request,
-      loginThrottle,
-      loginBuckets(request.ip, uid),
-      () => users.checkPassword(uid, current),
-      (found): AttemptOutcome => (found ? { kind: "success", reset: [loginUserBucket(uid)] } : { kind: "failure" }),
+  async function personalForms(forms: FastifyInstance): Promise<void> {
+    forms.post(
+      `${PATH}/profile`,
+      { config: { accountRefusal: { page: "personal", sectionId: "profile" } } },
+      async (request, reply) => {
+        const { principal } = request;
+        const { t } = userTranslator(request, principal);
+        // ownCloud's allow_user_to_change_display_name covers the full name and the email alike.
+        if (!settings.get("allow_user_to_change_display_name")) {
+          const message = html`<p class="error">${t("settings:profile.locked")}</p>`;
+          return sendSettingsPage(request, reply, principal, "personal", { sectionId: "profile", message }, 403);
+        }
+        await users.updateProfile(principal.user.uid, {
+          displayName: (formField(request, "display_name") ?? "").trim(),
+          email: (formField(request, "email") ?? "").trim(),
+        });
+        log.info({ event: "profile_changed", uid: principal.user.uid }, "user changed their profile");
+        return reply.redirect(`${PATH}#profile`, 303);
+      },
     );
-    if (gate.refused) {
-      reply.header("retry-after", String(gate.retryAfterSeconds));
-      return answer(429, html`<p class="error">${t("settings:password.throttled")}</p>`);
-    }
-    if (!gate.value) {
-      request.log.warn({ event: "password_change_refused", uid, ip: request.ip }, "password change: wrong current password");
-      return answer(403, html`<p class="error" id="password-error">${t("settings:password.wrongCurrent")}</p>`);
-    }
-    try {
-      await replacePassword(users, sessions, uid, next, principal.session?.token);
-    } catch (error) {
-      if (!(error instanceof AccountError)) throw error;
-      return answer(400, html`<p class="error" id="password-error">${error.translated(userTranslator(request, principal))}</p>`);
-    }
-    log.info({ event: "password_changed", uid, ip: request.ip }, "user changed their password");
-    return answer(200, html`<p class="notice" id="password-changed">${t("settings:password.changed")}</p>`);
-  });
 
-  // One validation: preferences.set checks the language and the time zone, for occ and this form.
-  app.post(`${PATH}/locale`, async (request, reply) => {
-    const principal = await requireFormUser(request, reply);
-    if (!principal) return;
-    const { uid } = principal.user;
-    try {
-      for (const [key, field] of [
-        ["lang", "language"],
-        ["timezone", "timezone"],
-      ] as const) {
-        const value = (formField(request, field) ?? "").trim();
-        if (value === "") await preferences.delete(uid, "core", key);
-        else await preferences.set(uid, "core", key, value);
-      }
-    } catch (error) {
-      if (!(error instanceof AccountError)) throw error;
-      const message = html`<p class="error">${error.translated(userTranslator(request, principal))}</p>`;
-      return sendSettingsPage(request, reply, principal, "personal", { sectionId: "locale", message }, 400);
-    }
-    return reply.redirect(`${PATH}#locale`, 303);
-  });
+    // The current password is checked through the login throttle (same buckets as the login form),
+    // so this form is no way around it for someone who found an open session.
+    forms.post(
+      `${PATH}/password`,
+      { config: { accountRefusal: { page: "personal", sectionId: "password", elementId: "password-error" } } },
+      async (request, reply) => {
+        const { principal } = request;
+        const { t } = userTranslator(request, principal);
+        const { uid } = principal.user;
+        const answer = (status: number, message: ReturnType<typeof html>) =>
+          sendSettingsPage(request, reply, principal, "personal", { sectionId: "password", message }, status);
+        const current = formField(request, "current_password") ?? "";
+        const next = formField(request, "new_password") ?? "";
+        const gate = await throttledAttempt(
+          request,
+          loginThrottle,
+          loginBuckets(request.ip, uid),
+          () => users.checkPassword(uid, current),
+          (found): AttemptOutcome => (found ? { kind: "success", reset: [loginUserBucket(uid)] } : { kind: "failure" }),
+        );
+        if (gate.refused) {
+          reply.header("retry-after", String(gate.retryAfterSeconds));
+          return answer(429, html`<p class="error">${t("settings:password.throttled")}</p>`);
+        }
+        if (!gate.value) {
+          request.log.warn({ event: "password_change_refused", uid, ip: request.ip }, "password change: wrong current password");
+          return answer(403, html`<p class="error" id="password-error">${t("settings:password.wrongCurrent")}</p>`);
+        }
+        await replacePassword(users, sessions, uid, next, principal.session?.token);
+        log.info({ event: "password_changed", uid, ip: request.ip }, "user changed their password");
+        return answer(200, html`<p class="notice" id="password-changed">${t("settings:password.changed")}</p>`);
+      },
+    );
+
+    // One validation: preferences.set checks the language and the time zone, for occ and this form.
+    forms.post(
+      `${PATH}/locale`,
+      { config: { accountRefusal: { page: "personal", sectionId: "locale" } } },
+      async (request, reply) => {
+        const { uid } = request.principal.user;
+        for (const [key, field] of [
+          ["lang", "language"],
+          ["timezone", "timezone"],
+        ] as const) {
+          const value = (formField(request, field) ?? "").trim();
+          if (value === "") await preferences.delete(uid, "core", key);
+          else await preferences.set(uid, "core", key, value);
+        }
+        return reply.redirect(`${PATH}#locale`, 303);
+      },
+    );
+  }
 }

@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
-import { AccountError } from "../../accounts/errors.js";
 import type { Translator } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
 import { userTranslator } from "../i18n.js";
-import { headerUser, layout, messagePage, sendPage } from "../pages/layout.js";
+import { headerUser, layout, sendPage } from "../pages/layout.js";
 import { translatedHtml } from "../pages/translated-html.js";
-import { csrfValid, requirePageUser } from "../plugins/authentication.js";
+import { ADMIN_PAGE, guarded, SESSION_FORM, SESSION_PAGE } from "../plugins/route-guards.js";
 import { COPY_SCRIPT_PATH, copyButton, copyScriptRoute } from "../settings-copy-script.js";
 import { redirectWithFlash, takeFlash } from "../settings-flash.js";
 import type { FormValues, SettingsContext, SettingsSection } from "../settings-sections.js";
@@ -78,52 +77,6 @@ export async function sendSettingsPage(
   );
 }
 
-/** A logged-in session whose form carries a valid CSRF token; otherwise the answer is sent. */
-export async function requireFormUser(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
-  const principal = await requirePageUser(request, reply);
-  if (!principal) return undefined;
-  if (!csrfValid(request, principal.session)) {
-    const translator = userTranslator(request, principal);
-    const { t } = translator;
-    sendPage(reply, messagePage(translator, t("pages:message.requestNotValid"), t("pages:message.formExpired")), 403);
-    return undefined;
-  }
-  return principal;
-}
-
-/** The "administrators only" refusal, for pages and forms alike. */
-export function sendAdminsOnly(request: FastifyRequest, reply: FastifyReply, principal: Principal): FastifyReply {
-  const translator = userTranslator(request, principal);
-  const { t } = translator;
-  return sendPage(
-    reply,
-    messagePage(translator, t("pages:message.forbidden"), t("pages:message.adminsOnly"), headerUser(principal)),
-    403,
-  );
-}
-
-/** An administrator's form post with a valid CSRF token; otherwise the answer (403) is sent. */
-export async function requireAdminFormUser(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
-  const principal = await requireFormUser(request, reply);
-  if (!principal) return undefined;
-  if (!principal.user.isAdmin) {
-    sendAdminsOnly(request, reply, principal);
-    return undefined;
-  }
-  return principal;
-}
-
-/** Like requirePageUser, but for administrators only. */
-export async function requireAdminPageUser(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
-  const principal = await requirePageUser(request, reply);
-  if (!principal) return undefined;
-  if (!principal.user.isAdmin) {
-    sendAdminsOnly(request, reply, principal);
-    return undefined;
-  }
-  return principal;
-}
-
 export async function settingsRoutes(app: FastifyInstance): Promise<void> {
   copyScriptRoute(app);
 
@@ -159,53 +112,66 @@ ${appPasswords.map(
     },
   });
 
-  app.get(SETTINGS_PAGES.personal.path, async (request, reply) => {
-    const principal = await requirePageUser(request, reply);
-    if (principal) return sendSettingsPage(request, reply, principal, "personal");
-  });
-
-  app.get(SETTINGS_PAGES.admin.path, async (request, reply) => {
-    const principal = await requireAdminPageUser(request, reply);
-    if (principal) return sendSettingsPage(request, reply, principal, "admin");
-  });
-
-  app.post("/index.php/settings/personal/app-passwords", async (request, reply) => {
-    const principal = await requireFormUser(request, reply);
-    if (!principal) return;
-    const translator = userTranslator(request, principal);
-    try {
-      const { secret, appPassword } = await app.services.appPasswords.create(
-        principal.user.uid,
-        formField(request, "name") ?? "",
+  await app.register(
+    guarded(SESSION_PAGE, (pages) => {
+      pages.get(SETTINGS_PAGES.personal.path, async (request, reply) =>
+        sendSettingsPage(request, reply, request.principal, "personal"),
       );
-      app.services.log.info(
-        { event: "app_password_created", uid: principal.user.uid, id: appPassword.id },
-        "app password created",
+    }),
+  );
+
+  await app.register(
+    guarded(ADMIN_PAGE, (pages) => {
+      pages.get(SETTINGS_PAGES.admin.path, async (request, reply) =>
+        sendSettingsPage(request, reply, request.principal, "admin"),
       );
-      const message = html`<div class="notice" id="new-app-password">${translatedHtml(translator, "pages:appPasswords.created.notice", { name: html`<strong>${appPassword.name}</strong>` })}
+    }),
+  );
+
+  await app.register(
+    guarded(SESSION_FORM, (forms) => {
+      // A refused name is the user's to read (account-errors.ts); anything else (the database away) is not.
+      const accountRefusal = { page: "personal", sectionId: "app-passwords" } as const;
+      forms.post("/index.php/settings/personal/app-passwords", { config: { accountRefusal } }, async (request, reply) => {
+        const { principal } = request;
+        const translator = userTranslator(request, principal);
+        const { secret, appPassword } = await app.services.appPasswords.create(
+          principal.user.uid,
+          formField(request, "name") ?? "",
+        );
+        app.services.log.info(
+          { event: "app_password_created", uid: principal.user.uid, id: appPassword.id },
+          "app password created",
+        );
+        const message = html`<div class="notice" id="new-app-password">${translatedHtml(translator, "pages:appPasswords.created.notice", { name: html`<strong>${appPassword.name}</strong>` })}
 <p><code class="secret" id="new-app-password-secret">${secret}</code> ${copyButton("new-app-password-secret", translator.t)}</p><p>${translatedHtml(translator, "pages:appPasswords.useWith", { uid: html`<strong>${principal.user.uid}</strong>` })}</p></div>`;
-      // Post/redirect/get: the new password travels to the next page view once (settings-flash.ts).
-      return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.personal.path, { sectionId: "app-passwords", message });
-    } catch (error) {
-      // Only a refused name is the user's to read; anything else (the database away) is not.
-      if (!(error instanceof AccountError)) throw error;
-      const message = html`<p class="error">${error.translated(userTranslator(request, principal))}</p>`;
-      return sendSettingsPage(request, reply, principal, "personal", { sectionId: "app-passwords", message }, 400);
-    }
-  });
+        // Post/redirect/get: the new password travels to the next page view once (settings-flash.ts).
+        return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.personal.path, {
+          sectionId: "app-passwords",
+          message,
+        });
+      });
 
-  app.post("/index.php/settings/personal/app-passwords/:id/revoke", async (request, reply) => {
-    const principal = await requireFormUser(request, reply);
-    if (!principal) return;
-    const { t } = userTranslator(request, principal);
-    const id = Number((request.params as { id: string }).id);
-    const revoked = Number.isSafeInteger(id) && (await app.services.appPasswords.revoke(principal.user.uid, id));
-    if (revoked) {
-      app.services.log.info({ event: "app_password_revoked", uid: principal.user.uid, id }, "app password revoked");
-    }
-    const message = revoked
-      ? html`<p class="notice">${t("pages:appPasswords.revoked")}</p>`
-      : html`<p class="error">${t("pages:appPasswords.noSuch")}</p>`;
-    return sendSettingsPage(request, reply, principal, "personal", { sectionId: "app-passwords", message }, revoked ? 200 : 404);
-  });
+      forms.post("/index.php/settings/personal/app-passwords/:id/revoke", async (request, reply) => {
+        const { principal } = request;
+        const { t } = userTranslator(request, principal);
+        const id = Number((request.params as { id: string }).id);
+        const revoked = Number.isSafeInteger(id) && (await app.services.appPasswords.revoke(principal.user.uid, id));
+        if (revoked) {
+          app.services.log.info({ event: "app_password_revoked", uid: principal.user.uid, id }, "app password revoked");
+        }
+        const message = revoked
+          ? html`<p class="notice">${t("pages:appPasswords.revoked")}</p>`
+          : html`<p class="error">${t("pages:appPasswords.noSuch")}</p>`;
+        return sendSettingsPage(
+          request,
+          reply,
+          principal,
+          "personal",
+          { sectionId: "app-passwords", message },
+          revoked ? 200 : 404,
+        );
+      });
+    }),
+  );
 }

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
+import pino from "pino";
+import { buildApp } from "../../src/app.js";
+import { ManualClock } from "../../src/clock.js";
+import { HostSettings } from "../../src/config/host-settings.js";
+import { decorateGuardPrincipal } from "../../src/http/plugins/route-guards.js";
+import { createServices } from "../../src/services.js";
+import { createTestStorage, type TestStorage } from "../support/storage.js";
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The state-changing routes no guarded group covers, each authenticated otherwise, and why. A new
+ * state-changing route belongs in a guarded group (plugins/route-guards.ts); this list grows only
+ * for a route whose caller cannot have a session or CSRF token to show.
+ */
+const AUTHENTICATED_OTHERWISE: Record<string, string> = {
+  "POST /index.php/login": "the login form: its handler checks the anonymous session's CSRF token before the password",
+  "POST /index.php/logout": "ends the session only with its requesttoken (checked by the handler); no session, nothing to end",
+  "POST /index.php/login/v2": "Login Flow v2 start: a client without credentials, throttled per address",
+  "POST /index.php/login/v2/poll": "Login Flow v2 poll: the poll token is the credential, throttled per address",
+  "POST /index.php/apps/oauth2/api/v1/token": "OAuth client endpoint: client credentials (RFC 6749 §2.3)",
+  "POST /index.php/apps/oauth2/api/v1/revoke": "OAuth client endpoint: client credentials (RFC 7009 §2.1)",
+  "POST /index.php/apps/oauth2/api/v1/introspect": "OAuth client endpoint: client credentials (RFC 7662 §2.1)",
+  "POST /index.php/apps/oauth2/end-session":
+    "RP-Initiated Logout 1.0 §2: ends a session only for a verified id_token_hint naming its user, else asks (the confirm form is guarded)",
+};
+
+describe("route guards", () => {
+  let storage: TestStorage;
+  let app: FastifyInstance;
+  const routes: RouteOptions[] = [];
+
+  before(async () => {
+    storage = await createTestStorage();
+    const services = createServices({
+      storage: storage.storage,
+      dataDir: storage.dataDir,
+      clock: new ManualClock(),
+      settings: new HostSettings(storage.dataDir),
+      log: pino({ level: "silent" }),
+    });
+    app = await buildApp({ services, sleep: async () => {}, onRoute: (route) => routes.push(route) });
+    await app.ready();
+  });
+  after(async () => {
+    await app.close();
+    await storage.cleanup();
+  });
+
+  /** Every state-changing route as "METHOD /path", with the guard of its group (read once all groups have marked theirs). */
+  const stateChanging = () =>
+    routes.flatMap((route) =>
+      (Array.isArray(route.method) ? route.method : [route.method])
+        .filter((method) => STATE_CHANGING.has(method))
+        .map((method) => ({ key: `${method} ${route.url}`, guard: route.config?.guard })),
+    );
+
+  it("every state-changing route is guarded by its group, not by its handler", () => {
+    const found = stateChanging();
+    assert.ok(found.length > 20, `only ${found.length} state-changing routes seen`);
+    const unguarded = found.filter(({ key, guard }) => !guard?.provesOrigin && AUTHENTICATED_OTHERWISE[key] === undefined);
+    assert.deepEqual(
+      unguarded.map(({ key, guard }) => `${key} (${guard ? `group "${guard.name}" proves no origin` : "in no guarded group"})`),
+      [],
+    );
+  });
+
+  it("allows only routes that exist and are in no guarded group", () => {
+    const found = new Map(stateChanging().map(({ key, guard }) => [key, guard]));
+    for (const key of Object.keys(AUTHENTICATED_OTHERWISE)) {
+      assert.ok(found.has(key), `${key} is allowed but not registered`);
+      assert.equal(found.get(key), undefined, `${key} is allowed but its group guards it already`);
+    }
+  });
+
+  it("puts the settings forms, the consent form and the JSON writes in groups that check the session or the API's CSRF proof", () => {
+    const guards = new Map(stateChanging().map(({ key, guard }) => [key, guard?.name]));
+    assert.equal(guards.get("POST /index.php/settings/personal/app-passwords"), "session form");
+    assert.equal(guards.get("POST /index.php/settings/users"), "admin form");
+    assert.equal(guards.get("POST /index.php/apps/oauth2/clients/:id/delete"), "admin form");
+    assert.equal(guards.get("POST /index.php/apps/oauth2/authorize"), "session form");
+    assert.equal(guards.get("POST /index.php/apps/oauth2/end-session/confirm"), "session form");
+    assert.equal(guards.get("POST /index.php/login/v2/flow/:loginToken/grant"), "login flow form");
+    assert.equal(guards.get("PUT /index.php/apps/activity/api/v2/settings"), "api write");
+    assert.equal(guards.get("POST /index.php/apps/activity/api/v2/events"), "admin api write");
+    assert.equal(guards.get("DELETE /ocs/v2.php/core/apppassword"), "app password");
+  });
+
+  it("refuses to hand a handler outside any guarded group a principal (a 500, never a request run for nobody)", async () => {
+    const bare = Fastify();
+    decorateGuardPrincipal(bare);
+    bare.get("/unguarded", async (request) => ({ uid: request.principal.user.uid }));
+    const response = await bare.inject({ method: "GET", url: "/unguarded" });
+    assert.equal(response.statusCode, 500);
+    await bare.close();
+  });
+});
