@@ -11,7 +11,7 @@ export interface OpenOptions {
   /**
    * A command that adds something (user:add, oauth2:add-client, config:system:set, migrate …) may
    * start a new instance where none is, and says so on stderr. Every other command needs an
-   * existing one: reading an empty data directory must not leave a database behind (review F6).
+   * existing one: reading an empty data directory must not leave a database behind.
    */
   create?: boolean;
   /** Apply pending migrations first (the default); `status` looks at the database as it is. */
@@ -135,13 +135,4 @@ export class CommandContext {
   progress(line: string): void {
     this.err(`${line}\n`);
   }
-}
-
-/** Parses an ownCloud-style boolean argument (`true`/`false`, also 1/0, yes/no). */
-export function parseBooleanArgument(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  const lowered = value.toLowerCase();
-  if (["true", "1", "yes"].includes(lowered)) return true;
-  if (["false", "0", "no"].includes(lowered)) return false;
-  throw new CommandError(`${name} must be true or false, got "${value}"`);
 }

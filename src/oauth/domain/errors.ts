@@ -18,7 +18,7 @@ export interface OAuthErrorOptions {
   basicAttempted?: boolean;
   /**
    * Answer with HTTP 200 instead of 400: the loop breaker for ownCloud desktop 2.4.2, which retries a
-   * failed refresh forever (research A.1.2, see `isLegacyDesktopRefreshLoop`).
+   * failed refresh forever (docs/upstream/owncloud-oauth2.md A.1.2, see `isLegacyDesktopRefreshLoop`).
    */
   softFail?: boolean;
   /**
@@ -36,7 +36,7 @@ export class OAuthError {
 
   constructor(
     readonly code: OAuthErrorCode,
-    /** The `error_description` the client sees (research A.1 wording), or none. */
+    /** The `error_description` the client sees (docs/upstream/owncloud-oauth2.md A.1 wording), or none. */
     readonly description?: string,
     options: OAuthErrorOptions = {},
   ) {
@@ -60,8 +60,4 @@ export class OAuthError {
   toJSON(): { error: OAuthErrorCode; error_description?: string } {
     return this.description === undefined ? { error: this.code } : { error: this.code, error_description: this.description };
   }
-}
-
-export function isOAuthError(value: unknown): value is OAuthError {
-  return value instanceof OAuthError;
 }
