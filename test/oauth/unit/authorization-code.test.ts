@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { sha256Hex } from "../../../src/crypto/secrets.js";
-import { OAuthError } from "../../../src/oauth/domain/errors.js";
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "../../../src/oauth/domain/lifetimes.js";
 import { s256Challenge } from "../../../src/oauth/domain/pkce.js";
 import { handle } from "../../../src/oauth/grants/authorization-code.js";
 import type { IdTokenMinter } from "../../../src/oauth/ports.js";
-import type { TokenResponse } from "../../../src/oauth/tokens.js";
-import { FakeGrants, grantDeps, grantInput, NOW, OTHER, REDIRECT_URI, REFRESH_LIFETIME, WEB } from "./fakes.js";
+import { FakeGrants, grantDeps, grantInput, issued, NOW, OTHER, REDIRECT_URI, REFRESH_LIFETIME, refused, WEB } from "./fakes.js";
 
 /**
  * The authorization_code grant (RFC 6749 §4.1.3, PKCE RFC 7636, replay RFC 9700 §4.5) on an
@@ -15,16 +13,6 @@ import { FakeGrants, grantDeps, grantInput, NOW, OTHER, REDIRECT_URI, REFRESH_LI
  */
 
 const VERIFIER = "v".repeat(43);
-
-function refused(result: TokenResponse | OAuthError): OAuthError {
-  assert.ok(result instanceof OAuthError, `expected a refusal, got ${JSON.stringify(result)}`);
-  return result;
-}
-
-function issued(result: TokenResponse | OAuthError): TokenResponse {
-  assert.ok(!(result instanceof OAuthError), `expected tokens, got ${JSON.stringify(result)}`);
-  return result;
-}
 
 describe("the authorization_code grant", () => {
   it("a valid code is redeemed once: a Bearer pair for the code's user, stored as hashes, the code consumed", async () => {

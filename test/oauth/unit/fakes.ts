@@ -1,4 +1,6 @@
+import assert from "node:assert/strict";
 import { sha256Hex } from "../../../src/crypto/secrets.js";
+import { OAuthError } from "../../../src/oauth/domain/errors.js";
 import type { GrantDeps, GrantInput } from "../../../src/oauth/grants/types.js";
 import type {
   AccessTokenRecord,
@@ -11,6 +13,7 @@ import type {
   RefreshTokenRecord,
 } from "../../../src/oauth/ports.js";
 import type { EventLog, TokenRequest } from "../../../src/oauth/token-request.js";
+import type { TokenResponse } from "../../../src/oauth/tokens.js";
 
 /**
  * In-memory stand-ins for the OAuth ports, for tests that run a rule without booting the app or a
@@ -227,4 +230,22 @@ export function grantInput(
 
 export function tokenRequest(body: Record<string, unknown>, authorization?: string): TokenRequest {
   return { body, authorization, userAgent: undefined };
+}
+
+/** A grant's refusal; fails the test when the grant issued tokens. */
+export function refused(result: unknown): OAuthError {
+  assert.ok(result instanceof OAuthError, `expected a refusal, got ${JSON.stringify(result)}`);
+  return result;
+}
+
+/**
+ * The token response of a grant that issued tokens; fails the test on a refusal. Read from
+ * `result.response` when the grant answers it with more (what it committed), else the result itself,
+ * so these tests check the rules and not the endpoint's plumbing around them.
+ */
+export function issued(result: unknown): TokenResponse {
+  assert.ok(!(result instanceof OAuthError), `expected tokens, got ${JSON.stringify(result)}`);
+  const response = (result as { response?: TokenResponse }).response ?? (result as TokenResponse);
+  assert.equal(typeof response.access_token, "string", JSON.stringify(result));
+  return response;
 }

@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { sha256Hex } from "../../../src/crypto/secrets.js";
-import { OAuthError } from "../../../src/oauth/domain/errors.js";
 import { handle } from "../../../src/oauth/grants/refresh-token.js";
-import type { TokenResponse } from "../../../src/oauth/tokens.js";
-import { FakeGrants, grantDeps, grantInput, NOW, OTHER, REFRESH_LIFETIME, WEB } from "./fakes.js";
+import { FakeGrants, grantDeps, grantInput, issued, NOW, OTHER, REFRESH_LIFETIME, refused, WEB } from "./fakes.js";
 
 /**
  * The refresh_token grant (RFC 6749 §6) with rotation and reuse detection (RFC 9700 §4.14.2) on an
@@ -12,16 +10,6 @@ import { FakeGrants, grantDeps, grantInput, NOW, OTHER, REFRESH_LIFETIME, WEB } 
  */
 
 const MIRALL_2_4_2 = "Mozilla/5.0 (Linux) mirall/2.4.2 (build 10163) (ownCloud)";
-
-function refused(result: TokenResponse | OAuthError): OAuthError {
-  assert.ok(result instanceof OAuthError, `expected a refusal, got ${JSON.stringify(result)}`);
-  return result;
-}
-
-function issued(result: TokenResponse | OAuthError): TokenResponse {
-  assert.ok(!(result instanceof OAuthError), `expected tokens, got ${JSON.stringify(result)}`);
-  return result;
-}
 
 describe("the refresh_token grant", () => {
   it("a live refresh token rotates: a new pair under the same grant, the presented token marked rotated", async () => {
