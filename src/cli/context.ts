@@ -11,7 +11,8 @@ export interface OpenOptions {
   /**
    * A command that adds something (user:add, oauth2:add-client, config:system:set, migrate …) may
    * start a new instance where none is, and says so on stderr. Every other command needs an
-   * existing one: reading an empty data directory must not leave a database behind.
+   * existing one: reading an empty data directory must not leave a database behind (occ pointed at
+   * the wrong directory would otherwise report success against a new, empty instance).
    */
   create?: boolean;
   /** Apply pending migrations first (the default); `status` looks at the database as it is. */

@@ -36,7 +36,7 @@ export class OAuthError {
 
   constructor(
     readonly code: OAuthErrorCode,
-    /** The `error_description` the client sees (docs/upstream/owncloud-oauth2.md A.1 wording), or none. */
+    /** The `error_description` the client sees (ownCloud's wording, docs/upstream/owncloud-oauth2.md A.1), or none. */
     readonly description?: string,
     options: OAuthErrorOptions = {},
   ) {

@@ -7,7 +7,7 @@ export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 /** spec: expired items are kept one week after their expiry, then cleaned up. */
 export const RETENTION_AFTER_EXPIRY_SECONDS = 7 * 86_400;
 
-/** docs/upstream/owncloud-oauth2.md A.4: expired when now ≥ expires. */
+/** Expired when now ≥ expires, as in ownCloud (docs/upstream/owncloud-oauth2.md A.4). */
 export function isExpired(expiresAt: number, now: number): boolean {
   return now >= expiresAt;
 }
