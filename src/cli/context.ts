@@ -137,12 +137,3 @@ export class CommandContext {
     this.err(`${line}\n`);
   }
 }
-
-/** Parses an ownCloud-style boolean argument (`true`/`false`, also 1/0, yes/no). */
-export function parseBooleanArgument(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  const lowered = value.toLowerCase();
-  if (["true", "1", "yes"].includes(lowered)) return true;
-  if (["false", "0", "no"].includes(lowered)) return false;
-  throw new CommandError(`${name} must be true or false, got "${value}"`);
-}

@@ -2,7 +2,7 @@ import type { Storage } from "../../src/storage/connect.js";
 
 /**
  * The statements `work` sends to the storage (each one round trip on PostgreSQL), and its result:
- * how the round-trip tests (token-commits, userinfo-round-trips, page-reads) count.
+ * how the performance contracts (test/performance-contracts/) count.
  */
 export async function statementsOf<T>(
   storage: Pick<Storage, "observeQueries">,

@@ -61,7 +61,3 @@ export class OAuthError {
     return this.description === undefined ? { error: this.code } : { error: this.code, error_description: this.description };
   }
 }
-
-export function isOAuthError(value: unknown): value is OAuthError {
-  return value instanceof OAuthError;
-}

@@ -4,15 +4,8 @@
 export const CODE_LIFETIME_SECONDS = 600;
 /** spec: an access token older than 3600 seconds is expired and rejected. */
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
-/**
- * spec: refresh tokens expire, default 90 days from each rotation (`oauth2.refresh_token_lifetime`);
- * ownCloud's never do (docs/upstream/owncloud-oauth2.md A.4).
- */
-export const DEFAULT_REFRESH_TOKEN_LIFETIME_SECONDS = 90 * 86_400;
 /** spec: expired items are kept one week after their expiry, then cleaned up. */
 export const RETENTION_AFTER_EXPIRY_SECONDS = 7 * 86_400;
-/** spec: the cleanup job runs daily. */
-export const DEFAULT_CLEANUP_INTERVAL_SECONDS = 86_400;
 
 /** Expired when now ≥ expires, as in ownCloud (docs/upstream/owncloud-oauth2.md A.4). */
 export function isExpired(expiresAt: number, now: number): boolean {

@@ -1,15 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { basicAuthFor, fileEvent, get, ids, ocsData, publish } from "../activity/support.js";
 import { createOAuthTestApp, exchangeCode, issueCode } from "../oauth/support.js";
 import { createAppOn, type TestApp } from "../support/app.js";
 import { statementsOf } from "../support/statements.js";
 import { testDatabaseDialect } from "../support/storage.js";
-import { basicAuthFor, fileEvent, get, ids, ocsData, publish } from "./support.js";
 
 /**
- * How a stream page reads the database (issue 17, sixth pass): the stream settings, the page's
- * ids and the display names of the users it names are read together, for what the reader's
- * previous page needed (one statement on PostgreSQL). What that may never do: serve a page for
+ * How a stream page reads the database: the stream settings, the page's ids and the display names
+ * of the users it names are read together, for what the reader's previous page needed (one statement on PostgreSQL). What that may never do: serve a page for
  * stale settings or stale names, on any node.
  */
 const API = "/ocs/v2.php/apps/activity/api/v2/activity";

@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createOAuthTestApp, exchangeCode, issueCode, PNG, userinfo, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { statementsOf } from "../support/statements.js";
 import { testDatabaseDialect } from "../support/storage.js";
-import { createOAuthTestApp, exchangeCode, issueCode, PNG, userinfo, WEB_CLIENT } from "./support.js";
 
 /**
- * Issue 17: UserInfo reads the bearer token, its user and the user's avatar (whether there is one,
- * and its type) in one statement, so on PostgreSQL a UserInfo request is one round trip instead of
- * two. The statements are counted through the storage's query observer (every statement sent,
+ * UserInfo reads the bearer token, its user and the user's avatar (whether there is one, and its
+ * type) in one statement, so on PostgreSQL a UserInfo request is one round trip. The statements are counted through the storage's query observer (every statement sent,
  * through Kysely or directly on the SQLite handle); the count holds on both databases.
  */
 describe(`a UserInfo request is one round trip to the database (${testDatabaseDialect})`, () => {

@@ -3,17 +3,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { SQLITE_FILE } from "../../src/storage/connect.js";
+import { createOAuthTestApp, exchangeCode, issueCode, refresh } from "../oauth/support.js";
 import { statementsOf } from "../support/statements.js";
 import { testDatabaseDialect } from "../support/storage.js";
-import { createOAuthTestApp, exchangeCode, issueCode, refresh } from "./support.js";
 
 /**
- * Issue 17: a token request that issues tokens settles its throttle reservation in the transaction
- * that writes the tokens, so it commits twice (the reservation, then the issue with its settlement)
- * instead of three times. Counted in SQLite's write-ahead log: every commit ends with one frame
- * marked as a commit frame. On PostgreSQL the redemption and the rotation are one statement each,
- * and the settlement becomes part of it: four round trips per request instead of five; two since
- * the client and the code or refresh token are read in the reservation's statement (read-ahead.ts).
+ * A token request that issues tokens settles its throttle reservation in the transaction that writes
+ * the tokens, so it commits twice (the reservation, then the issue with its settlement), not three
+ * times. Counted in SQLite's write-ahead log: every commit ends with one frame marked as a commit
+ * frame. On PostgreSQL the redemption and the rotation are one statement each, the settlement is
+ * part of it, and the client and the code or refresh token are read in the reservation's statement
+ * (src/oauth/read-ahead.ts): two round trips per request.
  */
 
 /** The commits in the WAL's current generation (frames whose salts match the header's). */
@@ -55,8 +55,10 @@ describe("a token request commits its throttle settlement with the tokens it iss
     const response = await exchangeCode(t, code);
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(walCommits(t.testStorage.dataDir) - before, 2);
-    // Settled as before: no attempt left in flight, no failure on record.
-    for (const row of await throttleRows()) assert.deepEqual([Number(row.failures), Number(row.in_flight)], [0, 0]);
+    // Settled: the request's one bucket (its address) has no attempt in flight and no failure on record.
+    const rows = await throttleRows();
+    assert.equal(rows.length, 1);
+    assert.deepEqual([Number(rows[0]?.failures), Number(rows[0]?.in_flight)], [0, 0]);
   });
 
   it("a refresh rotation commits twice: the throttle reservation, then the new pair with the settlement", async () => {
@@ -65,7 +67,9 @@ describe("a token request commits its throttle settlement with the tokens it iss
     const response = await refresh(t, tokens.refresh_token);
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(walCommits(t.testStorage.dataDir) - before, 2);
-    for (const row of await throttleRows()) assert.deepEqual([Number(row.failures), Number(row.in_flight)], [0, 0]);
+    const rows = await throttleRows();
+    assert.equal(rows.length, 1);
+    assert.deepEqual([Number(rows[0]?.failures), Number(rows[0]?.in_flight)], [0, 0]);
   });
 
   it("a refused exchange still settles its reservation on its own, as a failure", async () => {
@@ -99,7 +103,7 @@ describe("a token request settles its throttle reservation within the statement 
     const code = await issueCode(t);
     const { statements, result } = await statementsOf(t.services.storage, () => exchangeCode(t, code));
     assert.equal(result.statusCode, 200, result.body);
-    // Four until the client and the code were read in one statement with the reservation (issue 17).
+    // The reservation reads the client and the code in its statement; the redemption settles the reservation.
     assert.equal(statements, 2);
     assert.deepEqual(await bucket(), [0, 0]);
   });
@@ -108,7 +112,7 @@ describe("a token request settles its throttle reservation within the statement 
     const tokens = (await exchangeCode(t, await issueCode(t))).json();
     const { statements, result } = await statementsOf(t.services.storage, () => refresh(t, tokens.refresh_token));
     assert.equal(result.statusCode, 200, result.body);
-    // Four until the client and the refresh token were read in one statement with the reservation (issue 17).
+    // The reservation reads the client and the refresh token in its statement; the rotation settles the reservation.
     assert.equal(statements, 2);
     assert.deepEqual(await bucket(), [0, 0]);
   });
