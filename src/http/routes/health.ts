@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { readinessChecker } from "../../observability/readiness.js";
 import type { Services } from "../../services.js";
+import { readinessChecker } from "../readiness.js";
 
 export const HEALTH_LIVE_PATH = "/health/live";
 export const HEALTH_READY_PATH = "/health/ready";
@@ -15,7 +15,7 @@ export function isHealthPath(url: string): boolean {
  * listener and on the metrics listener. No authentication, no throttling, never cached, and their
  * access-log lines below info (`logLevel: "warn"`): a probe every few seconds would drown the log.
  * Live answers 200 whenever the event loop runs; ready answers 503 with the failing checks listed
- * (observability/readiness.ts). Each check's `reason` only on the metrics listener (`withReasons`):
+ * (http/readiness.ts). Each check's `reason` only on the metrics listener (`withReasons`):
  * a config.json parse error quotes the file's text, which is nobody's business on the public port.
  */
 export async function healthRoutes(app: FastifyInstance, options: { services: Services; withReasons?: boolean }): Promise<void> {
