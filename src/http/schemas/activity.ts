@@ -15,7 +15,7 @@ import {
 } from "./common.js";
 
 /**
- * The activity API v2 (spec activity-api.md), its events endpoint and the legacy v1 list: what
+ * The activity API v2 (docs/spec/activity-api.md), its events endpoint and the legacy v1 list: what
  * each route validates and answers. The stream's query follows upstream's PHP casts (anything
  * unreadable means the default, never an error), so its schema refuses nothing; the events body is
  * validated by the domain (`activity/domain/event.ts`, shared with `occ activity:publish`), whose

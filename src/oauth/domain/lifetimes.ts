@@ -1,10 +1,10 @@
-/** Lifetimes and retention (spec: Limits). All times are epoch seconds from the injected clock. */
+/** Lifetimes and retention (docs/spec/oauth2-service.md, Limits). All times are epoch seconds from the injected clock. */
 
-/** spec: an authorization code older than 600 seconds is expired. */
+/** An authorization code older than 600 seconds is expired. */
 export const CODE_LIFETIME_SECONDS = 600;
-/** spec: an access token older than 3600 seconds is expired and rejected. */
+/** An access token older than 3600 seconds is expired and rejected. */
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
-/** spec: expired items are kept one week after their expiry, then cleaned up. */
+/** Expired items are kept one week after their expiry, then cleaned up. */
 export const RETENTION_AFTER_EXPIRY_SECONDS = 7 * 86_400;
 
 /** Expired when now ≥ expires, as in ownCloud (docs/upstream/owncloud-oauth2.md A.4). */

@@ -48,7 +48,7 @@ export function hostMatches(registeredHost: string, actualHost: string, allowSub
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
 
 /**
- * Does a redirect URI sent in a request match the client's registered one? (spec: Client, redirect-url;
+ * Does a redirect URI sent in a request match the client's registered one? (docs/spec/oauth2-service.md, Client, redirect-url;
  * owncloud/oauth2 lib/Utilities.php, docs/upstream/owncloud-oauth2.md A.3). A URI with a control,
  * whitespace or non-ASCII character matches nothing (see PRINTABLE_ASCII), so the request is unproven:
  * the error page, never a redirect. Otherwise WHATWG URL comparison of protocol, host, port, path and
