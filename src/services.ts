@@ -26,10 +26,10 @@ import {
   Throttle,
   TOKEN_THROTTLE,
 } from "./security/throttle.js";
-import { ActivityStore } from "./storage/activity-store.js";
+import { SqlFileLogStore } from "./storage/activity-file-log-store.js";
+import { SqlIdempotencyStore } from "./storage/activity-idempotency-store.js";
+import { SqlActivityStore } from "./storage/activity-store.js";
 import type { Storage } from "./storage/connect.js";
-import { FileLogStore } from "./storage/file-log-store.js";
-import { IdempotencyStore } from "./storage/idempotency-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
 
@@ -104,7 +104,7 @@ export function createServices(options: ServiceOptions): Services {
       await sessions.deleteExpired();
     },
   });
-  const activity = new ActivityService(new ActivityStore(db, storage.dialect), new IdempotencyStore(db), clock, () =>
+  const activity = new ActivityService(new SqlActivityStore(db, storage.dialect), new SqlIdempotencyStore(db), clock, () =>
     settings.get("activity_expire_days"),
   );
   const loginThrottle = new Throttle(db, clock, LOGIN_THROTTLE);
@@ -122,7 +122,7 @@ export function createServices(options: ServiceOptions): Services {
       await loginFlowPollThrottle.purgeStale();
     },
   });
-  const fileLogStore = new FileLogStore(db);
+  const fileLogStore = new SqlFileLogStore(db);
   const fileLog = new FileLogFollower({ activity, cursors: fileLogStore, clock, log });
   registerActivityJobs(jobs, activity, fileLogStore, log);
   // Authorizing and revoking a client lands in the user's activity stream (issue 4).

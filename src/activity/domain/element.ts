@@ -133,3 +133,8 @@ export function toStreamEntry(group: ActivityGroup, context: RenderContext): Str
   };
   return { element, subject, message };
 }
+
+/** The element as the API answers it, as JSON text. */
+export function elementJson(group: ActivityGroup, context: RenderContext): string {
+  return JSON.stringify(toStreamEntry(group, context).element);
+}
