@@ -47,11 +47,11 @@ function addTo(total: FileLogReport, part: FileLogReport): void {
 
 /**
  * Turns the proxy's access log into file activities (docs/deployment.md "File activities from
- * the proxy log"). A log is known by the hash of its first line: the same file
- * has the same identity on every node, a rotated or truncated file starts a new one, and a file
- * renamed by rotation keeps its own (so its last lines are still read, from its cursor). Reading
- * resumes at the stored cursor and takes complete lines only; each batch is published and the
- * cursor advanced in one transaction (ports.ts FileLogStore.commit), once per request id.
+ * the proxy log"). A log is known by the hash of its first line: the same file has the same
+ * identity on every node, a rotated or truncated file starts a new one, and a file renamed by
+ * rotation keeps its own (so its last lines are still read, from its cursor). Reading resumes at
+ * the stored cursor and takes complete lines only; each batch is published and the cursor advanced
+ * in one transaction (ports.ts FileLogStore.commit), once per request id.
  */
 export class FileLogFollower {
   private readonly linesPerBatch: number;

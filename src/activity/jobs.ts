@@ -3,8 +3,9 @@ import type { FileLogStore } from "./ports.js";
 import type { ActivityService } from "./service.js";
 
 /**
- * docs/upstream/nextcloud-activity.md §7: retention runs once a day; expired idempotency keys are purged hourly (on one node,
- * through the scheduler's lease); proxy-log request ids past retention are forgotten daily.
+ * docs/upstream/nextcloud-activity.md §7: retention runs once a day; expired idempotency keys are
+ * purged hourly (on one node, through the scheduler's lease); proxy-log request ids past retention
+ * are forgotten daily.
  */
 export function registerActivityJobs(
   jobs: JobScheduler,

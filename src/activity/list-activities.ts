@@ -82,9 +82,9 @@ export function streamEntries(groups: readonly ActivityGroup[], context: RenderC
 }
 
 /**
- * docs/upstream/nextcloud-activity.md §3: X-Activity-First-Known is the user's newest (desc) or oldest (asc) activity across
- * every filter. A page of the whole stream from its start already begins with it, so the extra
- * statement is only needed when the page is filtered.
+ * docs/upstream/nextcloud-activity.md §3: X-Activity-First-Known is the user's newest (desc) or
+ * oldest (asc) activity across every filter. A page of the whole stream from its start already
+ * begins with it, so the extra statement is only needed when the page is filtered.
  */
 async function firstKnownOf(
   store: ActivityStore,

@@ -22,7 +22,10 @@ export interface ActivityRow {
   affecteduser: string;
   /** 1 when `user = affecteduser`: the `self`/`by` filters are an equality prefix of an index. */
   is_self: number;
-  /** Id of the type filter the row belongs to (`files`, `files_sharing`, `security`) or `''` (domain/filters.ts). */
+  /**
+   * Id of the type filter the row belongs to (`files`, `files_sharing`, `security`) or `''`
+   * (domain/filters.ts).
+   */
   category: string;
   subject: string;
   /** JSON array of parameters, `[{"type","value"(,"id")}]`. */
@@ -35,7 +38,10 @@ export interface ActivityRow {
   object_name: string;
 }
 
-/** A validated event's row, ready to insert (domain/event.ts): every column but the id the database assigns. */
+/**
+ * A validated event's row, ready to insert (domain/event.ts): every column but the id the database
+ * assigns.
+ */
 export type NewActivity = Omit<ActivityRow, "activity_id">;
 
 declare const storedRow: unique symbol;

@@ -17,9 +17,9 @@ export interface PublishAnswer {
 }
 
 /**
- * Publishes one event or an array of events (docs/upstream/nextcloud-activity.md §9.1 validation), all-or-nothing: every
- * element is validated and every affected user checked first; then all rows are inserted in one
- * transaction. Returns the ids written, in input order.
+ * Publishes one event or an array of events (docs/upstream/nextcloud-activity.md §9.1 validation),
+ * all-or-nothing: every element is validated and every affected user checked first; then all rows
+ * are inserted in one transaction. Returns the ids written, in input order.
  */
 export async function publishActivities(store: ActivityStore, input: unknown, now: number): Promise<Result<number[]>> {
   const rows = await validatedRows(store, input, now);
@@ -94,7 +94,10 @@ function affectedUsersOf(rows: readonly NewActivity[]): string[] {
   return [...new Set(rows.map((r) => r.affecteduser))];
 }
 
-/** docs/upstream/nextcloud-activity.md §9.1: an activity for a user that does not exist is refused, naming the users. */
+/**
+ * docs/upstream/nextcloud-activity.md §9.1: an activity for a user that does not exist is refused,
+ * naming the users.
+ */
 function withKnownUsers(rows: NewActivity[], existing: ReadonlySet<string>): Result<NewActivity[]> {
   const missing = affectedUsersOf(rows).filter((uid) => !existing.has(uid));
   if (missing.length > 0) {

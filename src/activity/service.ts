@@ -17,7 +17,10 @@ const COMMA = Buffer.from(",");
 const CLOSE_ARRAY = Buffer.from("]");
 const EMPTY_PREVIEWS_AND_CLOSE = Buffer.from(',"previews":[]}');
 
-/** What the HTTP layer puts around a page's JSON (the OCS envelope), as UTF-8; one object per kind of answer. */
+/**
+ * What the HTTP layer puts around a page's JSON (the OCS envelope), as UTF-8; one object per kind
+ * of answer.
+ */
 export interface JsonEnvelope {
   head: Buffer;
   tail: Buffer;
@@ -105,7 +108,10 @@ export class ActivityService {
     return ok(await this.streamSettings(uid));
   }
 
-  /** docs/upstream/nextcloud-activity.md §7: deletes activities older than max(1, activity_expire_days) days; returns the count. */
+  /**
+   * docs/upstream/nextcloud-activity.md §7: deletes activities older than max(1,
+   * activity_expire_days) days; returns the count.
+   */
   expire(): Promise<number> {
     return this.store.deleteOlderThan(this.retentionCutoff());
   }

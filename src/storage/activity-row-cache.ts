@@ -10,7 +10,7 @@ export const ACTIVITY_ROW_CACHE_SIZE = 10_000;
  *
  * Eviction drops the rows least recently used first, by two generations instead of an exact LRU
  * order: a hit in the current generation is one lookup (moving an entry to the end of one Map on
- * every hit cost 4 % of a page); when the current generation is full it becomes the previous one
+ * every hit costs 4 % of a page); when the current generation is full it becomes the previous one
  * and the previous one is dropped, so a row used since the last turn survives it. (The same scheme
  * as activity/bounded-cache.ts, which the domain side uses; storage keeps its own.)
  */

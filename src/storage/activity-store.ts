@@ -84,7 +84,10 @@ export class SqlActivityStore implements ActivityStore {
     return q.orderBy("timestamp", query.sort).orderBy("activity_id", query.sort).limit(query.fetch);
   }
 
-  /** The query behind a stream page, whole rows in one statement; exposed so tests and the bench can EXPLAIN it. */
+  /**
+   * The query behind a stream page, whole rows in one statement; exposed so tests and the bench can
+   * EXPLAIN it.
+   */
   pageQuery(query: StreamPageQuery) {
     return this.pageRange(query).selectAll();
   }
@@ -149,7 +152,10 @@ export class SqlActivityStore implements ActivityStore {
     return this.rowCache.keep(await this.pageQuery(query).execute());
   }
 
-  /** docs/upstream/nextcloud-activity.md §3: the user's newest (desc) or oldest (asc) activity, across every filter. */
+  /**
+   * docs/upstream/nextcloud-activity.md §3: the user's newest (desc) or oldest (asc) activity,
+   * across every filter.
+   */
   async firstKnown(uid: string, sort: SortOrder): Promise<number | undefined> {
     return (await this.statements.firstKnown[sort].first(this.db, { uid }))?.activity_id;
   }

@@ -2,10 +2,11 @@ import type { ActivityRow } from "../ports.js";
 import { decodeParameters, type Parameter, type ScalarParameter, sameParameter } from "./parameters.js";
 
 /**
- * Grouping of the API v2 era (research §5.4): consecutive activities of one author, app, type,
- * subject and object type that differ in at most one subject parameter collapse into one element;
- * that parameter becomes a `collection` and `activity_ids` lists the members. Never across pages
- * (the caller groups one page), never for an empty author, never when a message is set.
+ * Grouping of the API v2 era (docs/upstream/nextcloud-activity.md §5.4): consecutive activities of
+ * one author, app, type, subject and object type that differ in at most one subject parameter
+ * collapse into one element; that parameter becomes a `collection` and `activity_ids` lists the
+ * members. Never across pages (the caller groups one page), never for an empty author, never when a
+ * message is set.
  */
 export const GROUP_WINDOW_SECONDS = 3 * 86_400;
 export const MAX_GROUP_MEMBERS = 6;

@@ -2,7 +2,7 @@ import type { Generated } from "kysely";
 import type { EpochSeconds } from "./accounts.js";
 
 /**
- * One row per activity and affected user (research/activity-upstream.md §7). Strings that
+ * One row per activity and affected user (docs/upstream/nextcloud-activity.md §7). Strings that
  * upstream leaves nullable are `''` here, so conditions never have to think about NULL.
  */
 export interface ActivityTable {
@@ -16,7 +16,10 @@ export interface ActivityTable {
   affecteduser: string;
   /** 1 when `user = affecteduser`: the `self`/`by` filters become an equality prefix of an index. */
   is_self: number;
-  /** Id of the type filter the row belongs to (`files`, `files_sharing`, `security`) or `''` (domain/filters.ts). */
+  /**
+   * Id of the type filter the row belongs to (`files`, `files_sharing`, `security`) or `''`
+   * (domain/filters.ts).
+   */
   category: string;
   subject: string;
   /** JSON array of parameters, `[{"type","value"(,"id")}]`. */
