@@ -15,14 +15,14 @@ import type { StoredRow } from "./ports.js";
  */
 
 /** Readers (and filters) whose expectations are remembered: a few hundred bytes each. */
-export const PAGE_EXPECTATIONS_SIZE = 10_000;
+const PAGE_EXPECTATIONS_SIZE = 10_000;
 /**
  * Renderings remembered: each holds its page's rows and, through the answer cache, its answer's
  * bytes (≈ 45 KB at 50 elements), so far fewer than the readers: the pages being polled right now.
  */
-export const PAGE_RENDERINGS_SIZE = 256;
+const PAGE_RENDERINGS_SIZE = 256;
 /** Elements kept as JSON text (≈ 1 KB each): the first pages of some hundred users. */
-export const ELEMENT_JSON_CACHE_SIZE = 10_000;
+const ELEMENT_JSON_CACHE_SIZE = 10_000;
 
 /** What a reader's next page of one filter is expected to need. */
 export interface PageExpectation {
@@ -64,7 +64,7 @@ interface Answer {
 const NOTHING_YET: PageExpectation = { hiddenTypes: [], names: [] };
 
 /** Bounds of the caches (tests make them small). */
-export interface PageCacheSizes {
+interface PageCacheSizes {
   expectations: number;
   renderings: number;
   elements: number;

@@ -1,7 +1,7 @@
 import type { ActivityRow, StoredRow } from "../activity/ports.js";
 
 /** Stored rows kept in memory by id (≈ 1 KB each): the first pages of some hundred users. */
-export const ACTIVITY_ROW_CACHE_SIZE = 10_000;
+const ACTIVITY_ROW_CACHE_SIZE = 10_000;
 
 /**
  * Stored activity rows by id, at most `capacity` of them: the one place a StoredRow is made

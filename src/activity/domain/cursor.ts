@@ -41,9 +41,3 @@ export function resolveSince(
   if (row.affecteduser !== uid) return { kind: "foreign" };
   return { kind: "bound", bound: boundAfter({ timestamp: row.timestamp, activityId: row.activity_id }, sort) };
 }
-
-/** Orders rows the way the stream reads them (used by tests and grouping checks). */
-export function comparePositions(a: Position, b: Position, sort: SortOrder): number {
-  const diff = a.timestamp - b.timestamp || a.activityId - b.activityId;
-  return sort === "asc" ? diff : -diff;
-}

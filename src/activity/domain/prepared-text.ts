@@ -1,6 +1,6 @@
 import { type MessageKey, supportedLanguage, translatorFor } from "../../i18n/index.js";
 import type { CollectionParameter, Parameter, ScalarParameter } from "./parameters.js";
-import { findTemplate } from "./templates.js";
+import { DEFAULT_ICON, findTemplate } from "./templates.js";
 
 /**
  * Subject and message text, rendered once into segments and then serialised three ways: the
@@ -74,7 +74,7 @@ export function renderFreeText(text: string, params: readonly Parameter[]): Segm
 }
 
 export function iconOf(app: string, subject: string): string {
-  return findTemplate(app, subject)?.icon ?? "activity";
+  return findTemplate(app, subject)?.icon ?? DEFAULT_ICON;
 }
 
 // ---- prepared markup (spec: Markup in prepared texts; docs/upstream/nextcloud-activity.md §6.4) ----

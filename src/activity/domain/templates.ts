@@ -73,6 +73,7 @@ export const SUBJECT_TEMPLATES: Readonly<Record<string, Readonly<Record<string, 
   },
 };
 
+/** The icon of a subject without a template. */
 export const DEFAULT_ICON = "activity";
 
 export function findTemplate(app: string, subject: string): SubjectTemplate | undefined {
