@@ -109,8 +109,8 @@ export class ActivityService {
   }
 
   /**
-   * docs/upstream/nextcloud-activity.md §7: deletes activities older than max(1,
-   * activity_expire_days) days; returns the count.
+   * docs/upstream/nextcloud-activity.md §7: deletes activities older than
+   * max(1, activity_expire_days) days; returns the count.
    */
   expire(): Promise<number> {
     return this.store.deleteOlderThan(this.retentionCutoff());

@@ -83,9 +83,10 @@ export function pageRange(db: Db, shape: StreamPageQuery, slot: SlotFactory<Reco
 
 /**
  * The statements of every activity page, compiled once (PreparedQuery: building and compiling
- * them with Kysely costs more than running them, docs/performance.md). The page's keys have a few shapes (the
- * filter's conditions, a bound or not, the sort, how many types are hidden): one statement per
- * shape, made on first use; a bounded set, as hidden types are among the stream-setting types.
+ * them with Kysely costs more than running them, docs/performance.md). The page's keys have a few
+ * shapes (the filter's conditions, a bound or not, the sort, how many types are hidden): one
+ * statement per shape, made on first use; a bounded set, as hidden types are among the
+ * stream-setting types.
  */
 export class ActivityStatements {
   private readonly pageKeyStatements = new Map<string, PreparedQuery<Record<string, unknown>, PageKey>>();
