@@ -14,13 +14,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pino from "pino";
-import type { NewActivity } from "../src/activity/domain/event.js";
 import { categoryOf } from "../src/activity/domain/filters.js";
+import type { NewActivity } from "../src/activity/ports.js";
 import { buildApp } from "../src/app.js";
 import { ManualClock } from "../src/clock.js";
 import { HostSettings } from "../src/config/host-settings.js";
 import { createServices } from "../src/services.js";
-import { ActivityStore } from "../src/storage/activity-store.js";
+import { SqlActivityStore } from "../src/storage/activity-store.js";
 import type { Storage } from "../src/storage/connect.js";
 import type { Db } from "../src/storage/database.js";
 import { createTestStorage, testDatabaseDialect } from "../test/support/storage.js";
@@ -94,8 +94,8 @@ export async function fillActivities(
   db: Db,
   targetRows: number,
   insertBatch: (db: Db, rows: NewActivity[]) => Promise<void> = async (db, rows) => {
-    const store = new ActivityStore(db);
-    await db.transaction().execute((trx) => store.insertInto(trx, rows));
+    const store = new SqlActivityStore(db);
+    await db.transaction().execute((trx) => store.insertRows(trx, rows));
   },
 ): Promise<number> {
   const uids = Array.from({ length: USERS }, (_, i) => `user${String(i).padStart(3, "0")}`);

@@ -30,11 +30,11 @@ import { SqlAvatarStore } from "./storage/account-avatar-store.js";
 import { SqlPreferenceStore } from "./storage/account-preference-store.js";
 import { SqlSessionStore } from "./storage/account-session-store.js";
 import { SqlUserStore } from "./storage/account-user-store.js";
-import { ActivityStore } from "./storage/activity-store.js";
+import { SqlFileLogStore } from "./storage/activity-file-log-store.js";
+import { SqlIdempotencyStore } from "./storage/activity-idempotency-store.js";
+import { SqlActivityStore } from "./storage/activity-store.js";
 import { isDatabaseUnavailable } from "./storage/availability.js";
 import type { Storage } from "./storage/connect.js";
-import { FileLogStore } from "./storage/file-log-store.js";
-import { IdempotencyStore } from "./storage/idempotency-store.js";
 import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
@@ -120,7 +120,7 @@ export function createServices(options: ServiceOptions): Services {
       await sessions.deleteExpired();
     },
   });
-  const activity = new ActivityService(new ActivityStore(db, storage.dialect), new IdempotencyStore(db), clock, () =>
+  const activity = new ActivityService(new SqlActivityStore(db, storage.dialect), new SqlIdempotencyStore(db), clock, () =>
     settings.get("activity_expire_days"),
   );
   const throttle = (policy: ThrottlePolicy, store = new SqlThrottleStore(db, policy)) => new Throttle(store, clock, policy);
@@ -140,7 +140,7 @@ export function createServices(options: ServiceOptions): Services {
       await loginFlowPollThrottle.purgeStale();
     },
   });
-  const fileLogStore = new FileLogStore(db);
+  const fileLogStore = new SqlFileLogStore(db);
   const fileLog = new FileLogFollower({ activity, cursors: fileLogStore, clock, log });
   registerActivityJobs(jobs, activity, fileLogStore, log);
   // One box (one key file) seals every secret kept at rest.

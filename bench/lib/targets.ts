@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
-import type { NewActivity } from "../../src/activity/domain/event.js";
+import type { NewActivity } from "../../src/activity/ports.js";
 import { createServices } from "../../src/services.js";
 import { openStorage } from "../../src/storage/connect.js";
 import { migrateToLatest } from "../../src/storage/migrate.js";

@@ -1,10 +1,9 @@
 import fs from "node:fs/promises";
 import type { Clock } from "../clock.js";
 import { sha256Hex } from "../crypto/secrets.js";
-import type { FileLogClaim, FileLogStore } from "../storage/file-log-store.js";
 import { activityErrorMessage } from "./domain/errors.js";
-import type { NewActivity } from "./domain/event.js";
 import { fileActivityEvent, fileChangeOf, parseProxyLogLine } from "./domain/file-changes.js";
+import type { FileLogClaim, FileLogStore, NewActivity } from "./ports.js";
 import { validateEachForPublish } from "./publish-activity.js";
 import type { ActivityService } from "./service.js";
 
@@ -47,12 +46,12 @@ function addTo(total: FileLogReport, part: FileLogReport): void {
 }
 
 /**
- * Turns the proxy's access log into file activities (issue 14; docs/deployment.md "File
- * activities from the proxy log"). A log is known by the hash of its first line: the same file
- * has the same identity on every node, a rotated or truncated file starts a new one, and a file
- * renamed by rotation keeps its own (so its last lines are still read, from its cursor). Reading
- * resumes at the stored cursor and takes complete lines only; each batch is published and the
- * cursor advanced in one transaction (storage/file-log-store.ts), once per request id.
+ * Turns the proxy's access log into file activities (docs/deployment.md "File activities from
+ * the proxy log"). A log is known by the hash of its first line: the same file has the same
+ * identity on every node, a rotated or truncated file starts a new one, and a file renamed by
+ * rotation keeps its own (so its last lines are still read, from its cursor). Reading resumes at
+ * the stored cursor and takes complete lines only; each batch is published and the cursor advanced
+ * in one transaction (ports.ts FileLogStore.commit), once per request id.
  */
 export class FileLogFollower {
   private readonly linesPerBatch: number;

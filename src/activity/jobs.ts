@@ -1,10 +1,11 @@
 import type { JobScheduler } from "../jobs/scheduler.js";
-import type { FileLogStore } from "../storage/file-log-store.js";
+import type { FileLogStore } from "./ports.js";
 import type { ActivityService } from "./service.js";
 
 /**
- * research §7: retention runs once a day; expired idempotency keys are purged hourly (on one node,
- * through the scheduler's lease); proxy-log request ids past retention are forgotten daily.
+ * docs/upstream/nextcloud-activity.md §7: retention runs once a day; expired idempotency keys are
+ * purged hourly (on one node, through the scheduler's lease); proxy-log request ids past retention
+ * are forgotten daily.
  */
 export function registerActivityJobs(
   jobs: JobScheduler,

@@ -1,14 +1,14 @@
-import type { ActivityRow, ActivityStore } from "../storage/activity-store.js";
 import { resolveSince } from "./domain/cursor.js";
 import { type StreamEntry, toStreamEntry } from "./domain/element.js";
 import { fail, ok, type Result } from "./domain/errors.js";
 import { findFilter, streamDisabled } from "./domain/filters.js";
-import { type ActivityGroup, groupActivities, type StoredActivity } from "./domain/grouping.js";
-import { LastPages, type PageExpectation, type PageRendering } from "./domain/last-pages.js";
+import { type ActivityGroup, decodeRow, groupActivities, type StoredActivity } from "./domain/grouping.js";
 import { cutPage, etagOf, type ListQuery, nextPageQuery } from "./domain/page.js";
-import { decodeParameters, type Parameter } from "./domain/parameters.js";
+import type { Parameter } from "./domain/parameters.js";
 import type { RenderContext } from "./domain/prepared-text.js";
 import { effectiveStreamSettings, hiddenTypes } from "./domain/stream-settings.js";
+import type { PageCache, PageExpectation, PageRead, PageRendering } from "./page-cache.js";
+import type { ActivityRow, ActivityStore } from "./ports.js";
 
 export interface StreamPage {
   query: ListQuery;
@@ -25,41 +25,6 @@ export interface StreamPage {
   etag: string;
 }
 
-/**
- * Decoded rows by row object: the store hands out the same object for a row it has cached, and a
- * stored row never changes (storage/activity-store.ts), so it is decoded once. Nothing mutates a
- * StoredActivity (grouping copies what it changes).
- */
-const decoded = new WeakMap<ActivityRow, StoredActivity>();
-
-function decodeCached(row: ActivityRow): StoredActivity {
-  let activity = decoded.get(row);
-  if (activity === undefined) {
-    activity = decodeRow(row);
-    decoded.set(row, activity);
-  }
-  return activity;
-}
-
-export function decodeRow(row: ActivityRow): StoredActivity {
-  return {
-    activity_id: row.activity_id,
-    timestamp: Number(row.timestamp),
-    app: row.app,
-    type: row.type,
-    user: row.user,
-    affecteduser: row.affecteduser,
-    subject: row.subject,
-    subjectparams: decodeParameters(row.subjectparams),
-    message: row.message,
-    messageparams: decodeParameters(row.messageparams),
-    link: row.link,
-    object_type: row.object_type,
-    object_id: Number(row.object_id),
-    object_name: row.object_name,
-  };
-}
-
 function userIdsIn(params: readonly Parameter[], into: Set<string>): void {
   for (const p of params) {
     if (p.type === "user" && p.value !== "") into.add(p.value);
@@ -74,18 +39,17 @@ interface NamesRead {
 }
 
 /**
- * Rows → grouped elements, the context to render them in, and the users they name (display
- * names read once for the page: those not in `read` now).
+ * Decoded rows → grouped elements, the context to render them in, and the users they name
+ * (display names read once for the page: those not already in `read`).
  */
-export async function groupRows(
+async function groupRows(
   store: ActivityStore,
-  rows: readonly ActivityRow[],
+  activities: readonly StoredActivity[],
   baseUrl: string,
   group = true,
   language?: string,
   read: NamesRead = { asked: [], names: new Map() },
 ): Promise<{ groups: ActivityGroup[]; context: RenderContext; named: string[] }> {
-  const activities = rows.map(decodeCached);
   const groups = group
     ? groupActivities(activities)
     : activities.map((row) => ({ members: [row], subjectparams: row.subjectparams }));
@@ -100,7 +64,7 @@ export async function groupRows(
   return { groups, context: { baseUrl, language, displayName: (uid: string) => names.get(uid) }, named };
 }
 
-/** Rows → grouped, rendered entries. */
+/** Rows read whole (not StoredRows, so decoded each time) → grouped, rendered entries. */
 export async function renderRows(
   store: ActivityStore,
   rows: readonly ActivityRow[],
@@ -108,7 +72,7 @@ export async function renderRows(
   group = true,
   language?: string,
 ): Promise<{ entries: StreamEntry[]; context: RenderContext }> {
-  const { groups, context } = await groupRows(store, rows, baseUrl, group, language);
+  const { groups, context } = await groupRows(store, rows.map(decodeRow), baseUrl, group, language);
   return { entries: streamEntries(groups, context), context };
 }
 
@@ -118,9 +82,9 @@ export function streamEntries(groups: readonly ActivityGroup[], context: RenderC
 }
 
 /**
- * research §3: X-Activity-First-Known is the user's newest (desc) or oldest (asc) activity across
- * every filter. A page of the whole stream from its start already begins with it, so the extra
- * statement is only needed when the page is filtered.
+ * docs/upstream/nextcloud-activity.md §3: X-Activity-First-Known is the user's newest (desc) or
+ * oldest (asc) activity across every filter. A page of the whole stream from its start already
+ * begins with it, so the extra statement is only needed when the page is filtered.
  */
 async function firstKnownOf(
   store: ActivityStore,
@@ -135,19 +99,20 @@ async function firstKnownOf(
 const hiddenTypesOf = (stored: ReadonlyMap<string, boolean>) => hiddenTypes(effectiveStreamSettings(stored));
 
 /**
- * One page of a user's stream. Checks in upstream's order (research §1.5): filter (404), stream
- * settings (204), `since` of another user (403); the caller then answers 304 or 200. The settings,
- * the page and the display names are read together (store.streamRead), for what the reader's
- * previous page of this filter needed (`lastPages`); any name it did not foresee is read after.
+ * One page of a user's stream. Checks in upstream's order (docs/upstream/nextcloud-activity.md
+ * §1.5): filter (404), stream settings (204), `since` of another user (403); the caller then
+ * answers 304 or 200. The settings, the page and the display names are read together
+ * (store.streamRead), for what the reader's previous page of this filter needed (`cache`); any
+ * name it did not foresee is read after.
  */
 export async function listActivities(
   store: ActivityStore,
+  cache: PageCache,
   uid: string,
   query: ListQuery,
   baseUrl: string,
-  /** The reader's language (issue 19); the stored activities stay untranslated. */
+  /** The reader's language; the stored activities stay untranslated. */
   language?: string,
-  lastPages: LastPages = new LastPages(),
 ): Promise<Result<StreamPage>> {
   const filter = findFilter(query.filter);
   if (!filter) return fail({ code: "unknown_filter", filter: query.filter });
@@ -159,7 +124,7 @@ export async function listActivities(
     return fail({ code: "foreign_since", since: query.since ?? 0 });
   }
   const selection = filter.select(query);
-  const expected = lastPages.expectation(uid, filter.id);
+  const expected = cache.expectation(uid, filter.id);
   const read = await store.streamRead({
     uid,
     selection,
@@ -179,9 +144,9 @@ export async function listActivities(
   const cut = cutPage(fetched, query.limit);
   const page = { rows: cut.rows, baseUrl, language, names: read.names };
   const rendering =
-    lastPages.rendering(uid, filter.id, expected, page) ??
-    (await groupPage(store, page, expected, (named, made) =>
-      lastPages.remember(uid, filter.id, { hiddenTypes: read.hiddenTypes, names: named }, made),
+    cache.rendering(uid, filter.id, expected, page) ??
+    (await groupPage(store, cache, page, expected, (named, made) =>
+      cache.remember(uid, filter.id, { hiddenTypes: read.hiddenTypes, names: named }, made),
     ));
   return ok({
     query,
@@ -197,11 +162,13 @@ export async function listActivities(
 /** Groups a page's rows (reading the names `expected` did not foresee) and tells `remember` the result. */
 async function groupPage(
   store: ActivityStore,
-  page: { rows: readonly ActivityRow[]; baseUrl: string; language: string | undefined; names: Map<string, string> },
+  cache: PageCache,
+  page: PageRead & { names: Map<string, string> },
   expected: PageExpectation,
   remember: (named: string[], rendering: PageRendering) => void,
 ): Promise<PageRendering> {
-  const { groups, context, named } = await groupRows(store, page.rows, page.baseUrl, true, page.language, {
+  const activities = page.rows.map((row) => cache.decode(row));
+  const { groups, context, named } = await groupRows(store, activities, page.baseUrl, true, page.language, {
     asked: expected.names,
     names: page.names,
   });

@@ -1,7 +1,5 @@
-import type { ActivityStore } from "../storage/activity-store.js";
-import type { IdempotencyStore } from "../storage/idempotency-store.js";
 import { fail, ok, type Result } from "./domain/errors.js";
-import { type NewActivity, validateBatch, validateEvent } from "./domain/event.js";
+import { validateBatch, validateEvent } from "./domain/event.js";
 import {
   IDEMPOTENCY_KEY_LIFETIME_SECONDS,
   type Publisher,
@@ -9,6 +7,7 @@ import {
   publisherScope,
   requestFingerprint,
 } from "./domain/idempotency.js";
+import type { ActivityStore, IdempotencyStore, NewActivity } from "./ports.js";
 
 /** What a publish made with an idempotency key answers: the ids, and whether they are a replay. */
 export interface PublishAnswer {
@@ -18,9 +17,9 @@ export interface PublishAnswer {
 }
 
 /**
- * Publishes one event or an array of events (research §9.1 validation), all-or-nothing: every
- * element is validated and every affected user checked first; then all rows are inserted in one
- * transaction. Returns the ids written, in input order.
+ * Publishes one event or an array of events (docs/upstream/nextcloud-activity.md §9.1 validation),
+ * all-or-nothing: every element is validated and every affected user checked first; then all rows
+ * are inserted in one transaction. Returns the ids written, in input order.
  */
 export async function publishActivities(store: ActivityStore, input: unknown, now: number): Promise<Result<number[]>> {
   const rows = await validatedRows(store, input, now);
@@ -95,7 +94,10 @@ function affectedUsersOf(rows: readonly NewActivity[]): string[] {
   return [...new Set(rows.map((r) => r.affecteduser))];
 }
 
-/** research §9.1: an activity for a user that does not exist is refused, naming the users. */
+/**
+ * docs/upstream/nextcloud-activity.md §9.1: an activity for a user that does not exist is refused,
+ * naming the users.
+ */
 function withKnownUsers(rows: NewActivity[], existing: ReadonlySet<string>): Result<NewActivity[]> {
   const missing = affectedUsersOf(rows).filter((uid) => !existing.has(uid));
   if (missing.length > 0) {

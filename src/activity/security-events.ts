@@ -1,15 +1,18 @@
 import type { ActivityService } from "./service.js";
 
 /**
- * The authorization service's own events in the user's stream (issue 4: "a user sees who has
- * access to the account"): app `oauth2`, type `security`. The OAuth module calls these with the
+ * The authorization service's own events in the user's stream (so that a user sees who has
+ * access to the account): app `oauth2`, type `security`. The OAuth module calls these with the
  * user concerned and the client's display name; they never throw for a vanished user (the
  * event is then dropped and the failure logged by the caller if it wants to).
  */
 export interface ClientEvent {
   uid: string;
   clientName: string;
-  /** The acting user (the one who authorized or revoked); defaults to `uid`. An admin revoking via occ passes ''. */
+  /**
+   * The acting user (the one who authorized or revoked); defaults to `uid`. An admin revoking via
+   * occ passes ''.
+   */
   actor?: string;
   /** Epoch seconds; defaults to the service clock. */
   at?: number;

@@ -1,17 +1,14 @@
 import type { Clock } from "../clock.js";
-import type { ActivityStore } from "../storage/activity-store.js";
-import type { IdempotencyStore } from "../storage/idempotency-store.js";
 import type { StreamEntry } from "./domain/element.js";
-import { ElementJsonCache } from "./domain/element-json.js";
 import { activityErrorMessage, fail, ok, type Result } from "./domain/errors.js";
 import { type FilterDefinition, listedFilters } from "./domain/filters.js";
-import type { ActivityGroup } from "./domain/grouping.js";
 import { IDEMPOTENCY_KEY_LIFETIME_SECONDS, type Publisher } from "./domain/idempotency.js";
-import { LastPages } from "./domain/last-pages.js";
 import type { ListQuery } from "./domain/page.js";
 import type { RenderContext } from "./domain/prepared-text.js";
 import { effectiveStreamSettings, parseStreamSettingsUpdate, type StreamSettings } from "./domain/stream-settings.js";
 import { listActivities, renderRows, type StreamPage, streamEntries } from "./list-activities.js";
+import { PageCache } from "./page-cache.js";
+import type { ActivityStore, IdempotencyStore } from "./ports.js";
 import { type PublishAnswer, publishActivities, publishActivitiesOnce } from "./publish-activity.js";
 
 const DAY = 86_400;
@@ -20,7 +17,10 @@ const COMMA = Buffer.from(",");
 const CLOSE_ARRAY = Buffer.from("]");
 const EMPTY_PREVIEWS_AND_CLOSE = Buffer.from(',"previews":[]}');
 
-/** What the HTTP layer puts around a page's JSON (the OCS envelope), as UTF-8; one object per kind of answer. */
+/**
+ * What the HTTP layer puts around a page's JSON (the OCS envelope), as UTF-8; one object per kind
+ * of answer.
+ */
 export interface JsonEnvelope {
   head: Buffer;
   tail: Buffer;
@@ -28,12 +28,8 @@ export interface JsonEnvelope {
 
 /** The activity stream as one service, shared by HTTP, the CLI, background jobs and other modules. */
 export class ActivityService {
-  /** Per process: what it holds is checked against the database on every page (element-json.ts). */
-  private readonly elementJson = new ElementJsonCache();
-  /** Per process: each reader's last page, what it needed and how it was rendered (last-pages.ts). */
-  private readonly lastPages = new LastPages();
-  /** A page's answer bytes by its groups, which a reused rendering keeps (bounded by last-pages.ts). */
-  private readonly answers = new WeakMap<ActivityGroup[], { envelope: JsonEnvelope; previews: boolean; body: Buffer }>();
+  /** Per process: what it holds is checked against the database on every page (page-cache.ts). */
+  private readonly pageCache = new PageCache();
 
   constructor(
     readonly store: ActivityStore,
@@ -66,7 +62,7 @@ export class ActivityService {
 
   /** A page of the stream, rendered in `language` (the reader's; English when absent). */
   list(uid: string, query: ListQuery, baseUrl: string, language?: string): Promise<Result<StreamPage>> {
-    return listActivities(this.store, uid, query, baseUrl, language, this.lastPages);
+    return listActivities(this.store, this.pageCache, uid, query, baseUrl, language);
   }
 
   /** A page's elements with their segments (the web page, the XML answer). */
@@ -78,22 +74,22 @@ export class ActivityService {
    * A page's answer as UTF-8: `envelope.head`, its elements as a JSON array, `envelope.tail`. With
    * `previews` each element also has `"previews":[]` as its last member (withPreviews, the Nextcloud
    * client's form), spliced into the cached element's bytes. The same bytes are answered again while
-   * the page's rendering is reused (last-pages.ts: same rows, base URL, language and names).
+   * the page's rendering is reused (page-cache.ts: same rows, base URL, language and names).
    */
   answerJson(page: StreamPage, envelope: JsonEnvelope, previews = false): Buffer {
-    const answered = this.answers.get(page.groups);
-    if (answered?.envelope === envelope && answered.previews === previews) return answered.body;
+    const answered = this.pageCache.answer(page.groups, envelope, previews);
+    if (answered !== undefined) return answered;
     const parts: Buffer[] = [envelope.head, OPEN_ARRAY];
     page.groups.forEach((group, i) => {
       if (i > 0) parts.push(COMMA);
-      const json = this.elementJson.json(group, page.context);
+      const json = this.pageCache.elements.json(group, page.context);
       // An element is a JSON object: its last byte is the closing brace.
       if (previews) parts.push(json.subarray(0, json.length - 1), EMPTY_PREVIEWS_AND_CLOSE);
       else parts.push(json);
     });
     parts.push(CLOSE_ARRAY, envelope.tail);
     const body = Buffer.concat(parts);
-    this.answers.set(page.groups, { envelope, previews, body });
+    this.pageCache.rememberAnswer(page.groups, envelope, previews, body);
     return body;
   }
 
@@ -112,7 +108,10 @@ export class ActivityService {
     return ok(await this.streamSettings(uid));
   }
 
-  /** research §7: deletes activities older than max(1, activity_expire_days) days; returns the count. */
+  /**
+   * docs/upstream/nextcloud-activity.md §7: deletes activities older than
+   * max(1, activity_expire_days) days; returns the count.
+   */
   expire(): Promise<number> {
     return this.store.deleteOlderThan(this.retentionCutoff());
   }

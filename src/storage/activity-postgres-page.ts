@@ -1,13 +1,12 @@
 import { sql } from "kysely";
-import { pageRange, pageShape, pageValues } from "./activity-statements.js";
-import type { StreamPageQuery } from "./activity-store.js";
+import { pageRange, pageShape, pageValues, type StreamPageQuery } from "./activity-statements.js";
 import type { Db } from "./database.js";
 import { PreparedQuery } from "./prepared.js";
 
 /**
- * PostgreSQL only: an activity page's reads as one statement (issue 17, sixth pass). A page needs
- * the reader's stream settings, the ids of its rows and the display names of the users they name;
- * as three statements that was three round trips, each ≈ 50–100 µs of `pg` driver and Kysely CPU.
+ * PostgreSQL only: an activity page's reads as one statement. A page needs the reader's stream
+ * settings, the ids of its rows and the display names of the users they name; as three statements
+ * they would be three round trips, each ≈ 50–100 µs of `pg` driver and Kysely CPU.
  * Here each is a scalar subquery aggregated to JSON (which the driver parses), in one row. SQLite
  * runs the same reads as separate statements (activity-store.ts): there a statement costs µs.
  *

@@ -1,6 +1,12 @@
-import type { StreamPageQuery } from "./activity-store.js";
+import type { StreamPageRange } from "../activity/ports.js";
 import type { Db } from "./database.js";
 import { PreparedQuery, type SlotFactory } from "./prepared.js";
+
+/** A page's range with the types skipped in it: what every page statement reads. */
+export interface StreamPageQuery extends StreamPageRange {
+  /** Types the user hid; rows of these types are skipped (a residual condition on the range scan). */
+  hiddenTypes: readonly string[];
+}
 
 /** A page's key: in every stream index, so the range scan needs no row (activity-store.ts). */
 export interface PageKey {
@@ -76,10 +82,11 @@ export function pageRange(db: Db, shape: StreamPageQuery, slot: SlotFactory<Reco
 }
 
 /**
- * The statements of every activity page, compiled once (PreparedQuery; issue 17: building and
- * compiling them with Kysely cost more than running them). The page's keys have a few shapes (the
- * filter's conditions, a bound or not, the sort, how many types are hidden): one statement per
- * shape, made on first use; a bounded set, as hidden types are among the stream-setting types.
+ * The statements of every activity page, compiled once (PreparedQuery: building and compiling
+ * them with Kysely costs more than running them, docs/performance.md). The page's keys have a few
+ * shapes (the filter's conditions, a bound or not, the sort, how many types are hidden): one
+ * statement per shape, made on first use; a bounded set, as hidden types are among the
+ * stream-setting types.
  */
 export class ActivityStatements {
   private readonly pageKeyStatements = new Map<string, PreparedQuery<Record<string, unknown>, PageKey>>();

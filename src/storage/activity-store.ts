@@ -1,64 +1,32 @@
-import type { Selectable } from "kysely";
-import { BoundedCache } from "../activity/domain/bounded-cache.js";
-import type { KeysetBound, SortOrder } from "../activity/domain/cursor.js";
-import type { NewActivity } from "../activity/domain/event.js";
-import type { StreamSelection } from "../activity/domain/filters.js";
+import type { SortOrder } from "../activity/domain/cursor.js";
+import type {
+  ActivityPosition,
+  ActivityRow,
+  ActivityStore,
+  NewActivity,
+  StoredRow,
+  StreamRead,
+  StreamReadQuery,
+  WriteTransaction,
+} from "../activity/ports.js";
 import { PostgresPageStatements } from "./activity-postgres-page.js";
-import { ActivityStatements } from "./activity-statements.js";
+import { ActivityRowCache } from "./activity-row-cache.js";
+import { ActivityStatements, type StreamPageQuery } from "./activity-statements.js";
+import { borrowed } from "./activity-write-transaction.js";
 import type { Db, DbOrTx, Dialect } from "./database.js";
 import { transaction } from "./prepared.js";
-import type { ActivityTable } from "./schema/activity.js";
-
-export type ActivityRow = Selectable<ActivityTable>;
-
-export interface StreamPageQuery {
-  uid: string;
-  selection: StreamSelection;
-  bound: KeysetBound | undefined;
-  sort: SortOrder;
-  /** Types the user hid; rows of these types are skipped (a residual condition on the range scan). */
-  hiddenTypes: readonly string[];
-  /** limit + 1: the extra row only tells whether there is a next page. */
-  fetch: number;
-}
-
-/** A page with what it needs besides its rows: ActivityStore.streamRead. */
-export interface StreamReadQuery extends Omit<StreamPageQuery, "hiddenTypes"> {
-  /** The stream-settings rule (activity/domain): the types to skip, given the user's stored choices. */
-  hiddenTypesOf(stored: ReadonlyMap<string, boolean>): readonly string[];
-  /**
-   * The types expected to be hidden (those of the user's previous page): on PostgreSQL the page is
-   * read with the settings, in one statement, for these; when the settings say otherwise it is read
-   * again. Never decides what is served, only whether a second statement is needed.
-   */
-  expectedHiddenTypes: readonly string[];
-  /** Users whose display names are read with the page (those the previous page named). */
-  names: readonly string[];
-}
-
-export interface StreamRead {
-  /** The user's stored stream settings (type → shown). */
-  settings: Map<string, boolean>;
-  /** The hidden types the page was read with: hiddenTypesOf(settings). */
-  hiddenTypes: readonly string[];
-  rows: ActivityRow[];
-  /** Display names of the users asked for (query.names) that exist. */
-  names: Map<string, string>;
-}
 
 /** Rows per INSERT statement: 16 columns × 500 stays below SQLite's 32 766 bound variables. */
 const INSERT_CHUNK = 500;
 
-/** Stored rows kept in memory by id (≈ 1 KB each): the first pages of some hundred users. */
-export const ACTIVITY_ROW_CACHE_SIZE = 10_000;
-
 /**
  * The activity tables, one Kysely implementation for SQLite and PostgreSQL. Every stream read is
  * `affecteduser = ? AND <prefix of one index> AND (timestamp, activity_id) <|> (?, ?)
- * ORDER BY timestamp, activity_id LIMIT n`: a range scan of one index, whatever the depth.
+ * ORDER BY timestamp, activity_id LIMIT n`: a range scan of one index, whatever the depth. Pages
+ * hand out their rows from the row cache (activity-row-cache.ts), as StoredRows.
  */
-export class ActivityStore {
-  private readonly rowCache = new BoundedCache<number, ActivityRow>(ACTIVITY_ROW_CACHE_SIZE);
+export class SqlActivityStore implements ActivityStore {
+  private readonly rowCache = new ActivityRowCache();
   private readonly statements: ActivityStatements;
   /** PostgreSQL: a page's reads in one round trip (activity-postgres-page.ts). */
   private readonly postgresPage: PostgresPageStatements | undefined;
@@ -72,13 +40,16 @@ export class ActivityStore {
     this.postgresPage = dialect === "postgres" ? new PostgresPageStatements(db) : undefined;
   }
 
-  /** All rows in one transaction (every row or none); returns their ids in input order. */
   async insertAll(rows: readonly NewActivity[]): Promise<number[]> {
-    return transaction(this.db, (trx) => this.insertInto(trx, rows));
+    return transaction(this.db, (trx) => this.insertRows(trx, rows));
   }
 
-  /** Inside the caller's transaction (bulk loads batch many calls into one). */
-  async insertInto(trx: DbOrTx, rows: readonly NewActivity[]): Promise<number[]> {
+  async insertInto(into: WriteTransaction, rows: readonly NewActivity[]): Promise<number[]> {
+    return this.insertRows(borrowed(into), rows);
+  }
+
+  /** Inside `trx` (bulk loads batch many calls into one transaction). */
+  async insertRows(trx: DbOrTx, rows: readonly NewActivity[]): Promise<number[]> {
     const ids: number[] = [];
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const inserted = await trx
@@ -91,7 +62,7 @@ export class ActivityStore {
     return ids;
   }
 
-  async findPosition(activityId: number): Promise<{ affecteduser: string; timestamp: number; activity_id: number } | undefined> {
+  async findPosition(activityId: number): Promise<ActivityPosition | undefined> {
     return this.statements.position.first(this.db, { activityId });
   }
 
@@ -113,7 +84,10 @@ export class ActivityStore {
     return q.orderBy("timestamp", query.sort).orderBy("activity_id", query.sort).limit(query.fetch);
   }
 
-  /** The query behind a stream page, whole rows in one statement; exposed so tests and the bench can EXPLAIN it. */
+  /**
+   * The query behind a stream page, whole rows in one statement; exposed so tests and the bench can
+   * EXPLAIN it.
+   */
   pageQuery(query: StreamPageQuery) {
     return this.pageRange(query).selectAll();
   }
@@ -128,22 +102,21 @@ export class ActivityStore {
   }
 
   /**
-   * One page of rows, each read from the database once per process (issue 17: turning 16 columns
-   * into JavaScript values was a fifth of a page's CPU). A stored activity never changes: nothing
-   * updates the table, and ids are never reused (AUTOINCREMENT, bigserial). So the page's ids are
-   * read on every call, which decides which rows it holds (a deleted row is never served); when
-   * every row is cached (for this user) the page is answered from the cache, otherwise it is read
-   * whole in one statement and its rows are kept. (The ids alone: until the sixth pass the keys
-   * also carried the timestamp, compared with the cached row's; a check of one column of a row
-   * that cannot change, which cost a third of the statement.)
+   * One page of rows, each read from the database once per process (turning 16 columns into
+   * JavaScript values is a fifth of a page's CPU, docs/performance.md). A stored activity never
+   * changes: nothing updates the table, and ids are never reused (AUTOINCREMENT, bigserial). So the
+   * page's ids are read on every call, which decides which rows it holds (a deleted row is never
+   * served); when every row is cached (for this user) the page is answered from the cache,
+   * otherwise it is read whole in one statement and its rows are kept. The ids alone are enough:
+   * any other column of the key would be compared with a cached row that cannot change.
    */
-  async page(query: StreamPageQuery): Promise<ActivityRow[]> {
+  async page(query: StreamPageQuery): Promise<StoredRow[]> {
     return this.rowsFor(query, await this.statements.pageIds(query));
   }
 
   /**
    * A page, the user's stream settings (whose hidden types it skips) and the display names of the
-   * users the caller expects it to name (issue 17). Everything is read now, from the database: on
+   * users the caller expects it to name. Everything is read from the database on each call: on
    * SQLite as three statements, on PostgreSQL as one (one round trip; a second when the hidden
    * types expected were not the settings' ones).
    */
@@ -163,8 +136,8 @@ export class ActivityStore {
   }
 
   /** The page of `ids` (read by `query` just now): from the row cache when it holds every row. */
-  private async rowsFor(query: StreamPageQuery, ids: readonly number[]): Promise<ActivityRow[]> {
-    const rows: ActivityRow[] = [];
+  private async rowsFor(query: StreamPageQuery, ids: readonly number[]): Promise<StoredRow[]> {
+    const rows: StoredRow[] = [];
     for (const id of ids) {
       const cached = this.rowCache.get(id);
       if (cached === undefined || cached.affecteduser !== query.uid) return this.readWhole(query);
@@ -173,20 +146,21 @@ export class ActivityStore {
     return rows;
   }
 
-  private async readWhole(query: StreamPageQuery): Promise<ActivityRow[]> {
-    // Any row missing: the page is read whole in one statement, as before the cache (a read by id
+  private async readWhole(query: StreamPageQuery): Promise<StoredRow[]> {
+    // Any row missing: the page is read whole in one statement (a read of the missing rows by id
     // made cold pages at 1M rows 3–9× slower than at 10k on SQLite), and its rows are kept.
-    const whole = await this.pageQuery(query).execute();
-    for (const row of whole) this.rowCache.set(row.activity_id, row);
-    return whole;
+    return this.rowCache.keep(await this.pageQuery(query).execute());
   }
 
-  /** research §3: the newest (desc) or oldest (asc) activity of the user, across every filter. */
+  /**
+   * docs/upstream/nextcloud-activity.md §3: the user's newest (desc) or oldest (asc) activity,
+   * across every filter.
+   */
   async firstKnown(uid: string, sort: SortOrder): Promise<number | undefined> {
     return (await this.statements.firstKnown[sort].first(this.db, { uid }))?.activity_id;
   }
 
-  /** Legacy API v1 only: the newest rows from an offset (the v2 stream never uses OFFSET). */
+  /** Legacy API v1 only (the v2 stream never uses OFFSET). */
   async newestWithOffset(uid: string, offset: number, count: number): Promise<ActivityRow[]> {
     return this.db
       .selectFrom("activity")
@@ -199,7 +173,6 @@ export class ActivityStore {
       .execute();
   }
 
-  /** Retention: deletes rows older than `before` (epoch seconds); returns how many. */
   async deleteOlderThan(before: number): Promise<number> {
     const result = await this.db.deleteFrom("activity").where("timestamp", "<", before).executeTakeFirst();
     return Number(result.numDeletedRows);
@@ -228,7 +201,6 @@ export class ActivityStore {
     return found;
   }
 
-  /** Display names of these users (those that exist). */
   async displayNames(uids: readonly string[]): Promise<Map<string, string>> {
     if (uids.length === 0) return new Map();
     const rows = await this.statements.displayNames(uids);

@@ -4,10 +4,10 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import pino from "pino";
 import { FileLogFollower } from "../../src/activity/file-log-follower.js";
+import type { FileLogClaim, FileLogStretch, WriteTransaction } from "../../src/activity/ports.js";
 import { parseHostSetting } from "../../src/config/host-settings.js";
+import { SqlFileLogStore } from "../../src/storage/activity-file-log-store.js";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
-import type { DbOrTx } from "../../src/storage/database.js";
-import { type FileLogClaim, FileLogStore, type FileLogStretch } from "../../src/storage/file-log-store.js";
 import { createAppOn, createTestApp, type TestApp } from "../support/app.js";
 import { runOccInProcess } from "../support/occ.js";
 import { basicAuthFor, get, ocsData, proxyLogLine } from "./support.js";
@@ -16,10 +16,10 @@ const NOW = 4_000_000_000;
 const silent = pino({ level: "silent" });
 
 /** A follower as a node builds it, on `storage` (another node: another storage on the same database). */
-function followerOn(t: TestApp, storage: Storage = t.testStorage.storage, linesPerBatch = 500, cursors?: FileLogStore) {
+function followerOn(t: TestApp, storage: Storage = t.testStorage.storage, linesPerBatch = 500, cursors?: SqlFileLogStore) {
   return new FileLogFollower({
     activity: t.services.activity,
-    cursors: cursors ?? new FileLogStore(storage.db),
+    cursors: cursors ?? new SqlFileLogStore(storage.db),
     clock: t.clock,
     log: silent,
     linesPerBatch,
@@ -219,7 +219,7 @@ describe("file activities from the proxy's access log (activity.file_log, occ ac
       const a = followerOn(t, t.testStorage.storage, 3);
       const b = new FileLogFollower({
         activity: nodeB.services.activity,
-        cursors: new FileLogStore(secondStorage.db),
+        cursors: new SqlFileLogStore(secondStorage.db),
         clock: t.clock,
         log: silent,
         linesPerBatch: 3,
@@ -238,12 +238,12 @@ describe("file activities from the proxy's access log (activity.file_log, occ ac
     for (let i = 1; i <= 7; i++) write(proxyLogLine({ id: i, uri: `/remote.php/webdav/f${i}.txt` }));
     // The node dies in its second batch, after claiming a request id and writing its activity,
     // before the transaction commits.
-    class DyingStore extends FileLogStore {
+    class DyingStore extends SqlFileLogStore {
       private batches = 0;
       override commit<R>(
         stretch: FileLogStretch,
         claims: readonly FileLogClaim<R>[],
-        write: (trx: DbOrTx, rows: R) => Promise<unknown>,
+        write: (trx: WriteTransaction, rows: R) => Promise<unknown>,
       ) {
         this.batches++;
         if (this.batches < 2) return super.commit(stretch, claims, write);

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import type { WriteTransaction } from "../../src/activity/ports.js";
 import { publishActivitiesOnce } from "../../src/activity/publish-activity.js";
-import { ActivityStore } from "../../src/storage/activity-store.js";
-import type { DbOrTx } from "../../src/storage/database.js";
+import { SqlActivityStore } from "../../src/storage/activity-store.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { runOccInProcess } from "../support/occ.js";
 import { basicAuthFor, fileEvent } from "./support.js";
@@ -119,8 +119,8 @@ describe("idempotency keys on publishing (Idempotency-Key, occ activity:publish 
 
   it("the key is written in the events' transaction: a publish that fails while writing leaves no key, and its retry publishes", async () => {
     const real = t.services.activity.store;
-    const failing = new (class extends ActivityStore {
-      override async insertInto(trx: DbOrTx, rows: Parameters<ActivityStore["insertInto"]>[1]): Promise<number[]> {
+    const failing = new (class extends SqlActivityStore {
+      override async insertInto(trx: WriteTransaction, rows: Parameters<SqlActivityStore["insertInto"]>[1]): Promise<number[]> {
         await super.insertInto(trx, rows);
         throw new Error("crash after the events were written");
       }

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { CompiledQuery, sql } from "kysely";
 import { boundAfter, type SortOrder } from "../../src/activity/domain/cursor.js";
 import { findFilter } from "../../src/activity/domain/filters.js";
-import { ActivityStore } from "../../src/storage/activity-store.js";
+import { SqlActivityStore } from "../../src/storage/activity-store.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
 /**
@@ -37,7 +37,7 @@ describe("stream queries use keyset range scans (EXPLAIN QUERY PLAN)", {
   for (const [filterId, index] of Object.entries(expected)) {
     for (const sort of ["desc", "asc"] as SortOrder[]) {
       it(`${filterId} ${sort} → ${index}, no sort step`, async () => {
-        const store = new ActivityStore(s.storage.db);
+        const store = new SqlActivityStore(s.storage.db);
         const query = store
           .pageQuery({
             uid: "u",
@@ -92,7 +92,7 @@ describe("PostgreSQL: a user's first page uses the per-user index, whatever the 
   after(() => s.cleanup());
 
   it("all desc, no since → Index Scan Backward using activity_user_time, nothing filtered", async () => {
-    const store = new ActivityStore(s.storage.db);
+    const store = new SqlActivityStore(s.storage.db);
     const query = store
       .pageQuery({
         uid: "u0",

@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { CompiledQuery } from "kysely";
 import { boundAfter, type SortOrder } from "../../src/activity/domain/cursor.js";
-import { ElementJsonCache, elementJson } from "../../src/activity/domain/element-json.js";
+import { elementJson } from "../../src/activity/domain/element.js";
 import { FILTERS } from "../../src/activity/domain/filters.js";
-import { groupActivities } from "../../src/activity/domain/grouping.js";
+import { decodeRow, groupActivities } from "../../src/activity/domain/grouping.js";
 import type { RenderContext } from "../../src/activity/domain/prepared-text.js";
-import { decodeRow } from "../../src/activity/list-activities.js";
-import { ActivityStore } from "../../src/storage/activity-store.js";
+import { ElementJsonCache } from "../../src/activity/page-cache.js";
+import { SqlActivityStore } from "../../src/storage/activity-store.js";
 import { createAppOn, createTestApp, type TestApp } from "../support/app.js";
 import { basicAuthFor, fileEvent, get, ids, ocsData, publish } from "./support.js";
 
@@ -114,8 +114,8 @@ describe("activity page caches", () => {
       }),
     );
     const published = await publish(t, events);
-    const cold = new ActivityStore(t.testStorage.storage.db);
-    const warm = new ActivityStore(t.testStorage.storage.db);
+    const cold = new SqlActivityStore(t.testStorage.storage.db);
+    const warm = new SqlActivityStore(t.testStorage.storage.db);
     const middle = await warm.findPosition(published[15]!);
     for (const filter of FILTERS) {
       for (const sort of ["desc", "asc"] as SortOrder[]) {
@@ -140,7 +140,7 @@ describe("activity page caches", () => {
   });
 
   it("a page's keys are read by a range scan of the filter's index, from the index alone when no type is hidden", async () => {
-    const store = new ActivityStore(t.testStorage.storage.db);
+    const store = new SqlActivityStore(t.testStorage.storage.db);
     for (const [filter, index] of [
       ["all", "activity_user_time"],
       ["self", "activity_user_self"],

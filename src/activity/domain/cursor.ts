@@ -1,5 +1,5 @@
 /**
- * Keyset paging over the pair (timestamp, activity_id) (research §3, style rule 11).
+ * Keyset paging over the pair (timestamp, activity_id) (docs/upstream/nextcloud-activity.md §3).
  *
  * Upstream bounds `timestamp <= T AND activity_id < since`, which skips a row published later
  * with an older timestamp (publish accepts a `datetime`). Comparing the pair lexicographically
@@ -22,7 +22,7 @@ export function boundAfter(position: Position, sort: SortOrder): KeysetBound {
   return { ...position, comparison: sort === "desc" ? "<" : ">" };
 }
 
-/** What the `since` id means for this user (research §3). */
+/** What the `since` id means for this user (docs/upstream/nextcloud-activity.md §3). */
 export type SinceResolution =
   | { kind: "none" }
   /** Unknown id: start from the top, and tell the client the first known id (X-Activity-First-Known). */
@@ -40,10 +40,4 @@ export function resolveSince(
   if (!row) return { kind: "unknown" };
   if (row.affecteduser !== uid) return { kind: "foreign" };
   return { kind: "bound", bound: boundAfter({ timestamp: row.timestamp, activityId: row.activity_id }, sort) };
-}
-
-/** Orders rows the way the stream reads them (used by tests and grouping checks). */
-export function comparePositions(a: Position, b: Position, sort: SortOrder): number {
-  const diff = a.timestamp - b.timestamp || a.activityId - b.activityId;
-  return sort === "asc" ? diff : -diff;
 }

@@ -1,14 +1,14 @@
 import { safeLink } from "../../security/same-origin.js";
-import type { ActivityTable } from "../../storage/schema/activity.js";
+import type { NewActivity } from "../ports.js";
 import { categoryOf } from "./filters.js";
 import { type Parameter, parseParameterList } from "./parameters.js";
 
-/**
- * A published event, validated as research §9.1 (the server's IEvent setters): lengths,
- * required fields, parameter shapes. The input uses the element's own field names; the result is
- * a row ready to insert (the table's columns, less the id the database assigns).
+/*
+ * A published event, validated as docs/upstream/nextcloud-activity.md §9.1 (the server's IEvent
+ * setters, nextcloud/server `lib/private/Activity/Event.php`): lengths, required fields, parameter
+ * shapes. The input uses the element's own field names; the result is a row ready to insert
+ * (NewActivity: the table's columns, less the id the database assigns).
  */
-export type NewActivity = Omit<ActivityTable, "activity_id">;
 
 export const MAX_AFFECTED_USERS = 1000;
 

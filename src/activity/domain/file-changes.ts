@@ -1,10 +1,11 @@
 import { pathInUserRoot } from "./user-root.js";
 
 /**
- * File activities from the reverse proxy's access log (issue 14, "File activities"). The file
- * server knows nothing of Keystream; nginx, which asked Keystream who the user is (forward auth),
- * logs each WebDAV request as one JSON line (deploy/nginx/keystream-files-log.conf), and each
- * successful write becomes one activity for that user.
+ * File activities from the reverse proxy's access log (docs/deployment.md "File activities from the
+ * proxy log"). The file server knows nothing of Keystream; nginx, which asked Keystream who the
+ * user is (forward auth), logs each WebDAV request as one JSON line
+ * (deploy/nginx/keystream-files-log.conf), and each successful write becomes one activity for that
+ * user.
  */
 
 /** One line of the `keystream_files` log format, as nginx writes it (every value a string). */
@@ -108,7 +109,10 @@ function parentOf(path: string): string {
   return path.slice(0, path.lastIndexOf("/"));
 }
 
-/** Upstream's type and own-action subject per change (research §8.1; templates.ts `files`). */
+/**
+ * Upstream's type and own-action subject per change (docs/upstream/nextcloud-activity.md §8.1;
+ * templates.ts `files`).
+ */
 const ACTIVITY_OF: Record<FileChange["kind"], { type: string; subject: string }> = {
   created: { type: "file_created", subject: "created_self" },
   changed: { type: "file_changed", subject: "changed_self" },

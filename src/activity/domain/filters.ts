@@ -1,9 +1,10 @@
 import type { StreamSettings } from "./stream-settings.js";
 
 /**
- * The one table of stream filters (research §1.6, §2.2). Each entry carries everything about the
- * filter: what `GET …/activity/filters` lists, which stream-setting types it can show (for the
- * 204 rule) and the selection it adds to the query. Nothing else switches on filter ids.
+ * The one table of stream filters (docs/upstream/nextcloud-activity.md §1.6, §2.2). Each entry
+ * carries everything about the filter: what `GET …/activity/filters` lists, which stream-setting
+ * types it can show (for the 204 rule) and the selection it adds to the query. Nothing else
+ * switches on filter ids.
  */
 
 /** Conditions a filter adds to `affecteduser = me`; each is an equality prefix of an index. */
@@ -73,8 +74,9 @@ export const FILTERS: readonly FilterDefinition[] = [
     select: () => ({ category: "security" }),
   },
   {
-    // research §2: only object_type and object_id together select an object; otherwise the
-    // filter shows the activities without an object (object_type '' and object_id 0), as upstream.
+    // docs/upstream/nextcloud-activity.md §2: only object_type and object_id together select an
+    // object; otherwise the filter shows the activities without an object (object_type '' and
+    // object_id 0), as upstream.
     id: "filter",
     name: "Object",
     priority: 100,
@@ -89,7 +91,7 @@ export function findFilter(id: string): FilterDefinition | undefined {
   return FILTERS.find((filter) => filter.id === id);
 }
 
-/** research §1.6: sorted by priority, ties by id. */
+/** docs/upstream/nextcloud-activity.md §1.6: sorted by priority, ties by id. */
 export function listedFilters(): FilterDefinition[] {
   return FILTERS.filter((f) => f.listed).sort((a, b) => a.priority - b.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -1,10 +1,12 @@
-import { type Parameter, type ScalarParameter, sameParameter } from "./parameters.js";
+import type { ActivityRow } from "../ports.js";
+import { decodeParameters, type Parameter, type ScalarParameter, sameParameter } from "./parameters.js";
 
 /**
- * Grouping of the API v2 era (research §5.4): consecutive activities of one author, app, type,
- * subject and object type that differ in at most one subject parameter collapse into one element;
- * that parameter becomes a `collection` and `activity_ids` lists the members. Never across pages
- * (the caller groups one page), never for an empty author, never when a message is set.
+ * Grouping of the API v2 era (docs/upstream/nextcloud-activity.md §5.4): consecutive activities of
+ * one author, app, type, subject and object type that differ in at most one subject parameter
+ * collapse into one element; that parameter becomes a `collection` and `activity_ids` lists the
+ * members. Never across pages (the caller groups one page), never for an empty author, never when a
+ * message is set.
  */
 export const GROUP_WINDOW_SECONDS = 3 * 86_400;
 export const MAX_GROUP_MEMBERS = 6;
@@ -24,6 +26,26 @@ export interface StoredActivity {
   object_type: string;
   object_id: number;
   object_name: string;
+}
+
+/** A stored row as grouping and rendering read it: its parameters decoded, its numbers numbers. */
+export function decodeRow(row: ActivityRow): StoredActivity {
+  return {
+    activity_id: row.activity_id,
+    timestamp: Number(row.timestamp),
+    app: row.app,
+    type: row.type,
+    user: row.user,
+    affecteduser: row.affecteduser,
+    subject: row.subject,
+    subjectparams: decodeParameters(row.subjectparams),
+    message: row.message,
+    messageparams: decodeParameters(row.messageparams),
+    link: row.link,
+    object_type: row.object_type,
+    object_id: Number(row.object_id),
+    object_name: row.object_name,
+  };
 }
 
 export interface ActivityGroup {

@@ -1,7 +1,10 @@
 import { hash } from "node:crypto";
 import type { SortOrder } from "./cursor.js";
 
-/** spec Limits: 50 by default; research §2: at most 200 (upstream clamp since activity 25). */
+/**
+ * spec Limits: 50 by default; docs/upstream/nextcloud-activity.md §2: at most 200 (upstream clamp
+ * since activity 25).
+ */
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
 
@@ -11,12 +14,18 @@ export interface ListQuery {
   since: number | undefined;
   limit: number;
   sort: SortOrder;
-  /** Set only when both object_type and object_id were given (research §2: one alone is ignored). */
+  /**
+   * Set only when both object_type and object_id were given (docs/upstream/nextcloud-activity.md
+   * §2: one alone is ignored).
+   */
   objectType: string | undefined;
   objectId: number | undefined;
   /** `json` or `xml` when the request named one; carried into the next link. */
   format: string | undefined;
-  /** `previews=true`: each element carries a `previews` list (research §2, §5.2). */
+  /**
+   * `previews=true`: each element carries a `previews` list (docs/upstream/nextcloud-activity.md
+   * §2, §5.2).
+   */
   previews: boolean;
 }
 
@@ -71,7 +80,10 @@ export function cutPage<R extends { activity_id: number }>(fetched: R[], limit: 
   return { rows, hasMore: fetched.length > limit, lastGiven: rows.at(-1)?.activity_id };
 }
 
-/** The next request's query, in upstream's order: since, limit, sort, object, format (research §3). */
+/**
+ * The next request's query, in upstream's order: since, limit, sort, object, format
+ * (docs/upstream/nextcloud-activity.md §3).
+ */
 export function nextPageQuery(query: ListQuery, lastGiven: number): string {
   const params = new URLSearchParams();
   params.set("since", String(lastGiven));
@@ -85,13 +97,19 @@ export function nextPageQuery(query: ListQuery, lastGiven: number): string {
   return params.toString();
 }
 
-/** research §3: MD5 hex of the JSON list of the returned element ids (`[]` → d751713988987e9331980363e24189ce). */
+/**
+ * docs/upstream/nextcloud-activity.md §3: MD5 hex of the JSON list of the returned element ids
+ * (`[]` → d751713988987e9331980363e24189ce).
+ */
 export function etagOf(ids: readonly number[]): string {
-  // One-shot `hash` (Node ≥ 20.12): no Hash object per page (issue 17, as in security/secrets.ts).
+  // One-shot `hash` (Node ≥ 20.12): no Hash object per page (as in crypto/secrets.ts).
   return hash("md5", JSON.stringify(ids), "hex");
 }
 
-/** research §3: 304 when there is nothing to return, or the client already holds this exact page. */
+/**
+ * docs/upstream/nextcloud-activity.md §3: 304 when there is nothing to return, or the client
+ * already holds this exact page.
+ */
 export function isNotModified(elementCount: number, etag: string, ifNoneMatch: string | undefined): boolean {
   if (elementCount === 0) return true;
   if (ifNoneMatch === undefined) return false;

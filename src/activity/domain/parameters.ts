@@ -14,7 +14,10 @@ export type Parameter = ScalarParameter | CollectionParameter;
 
 export const PARAMETER_TYPES = ["file", "user", "federated-cloud-id", "parameter", "collection"] as const;
 
-/** research §9.1: parameters beyond 4000 characters are "overly long" upstream; we refuse them. */
+/**
+ * docs/upstream/nextcloud-activity.md §9.1: parameters beyond 4000 characters are "overly long"
+ * upstream; we refuse them.
+ */
 export const MAX_PARAMETER_LENGTH = 4000;
 export const MAX_COLLECTION_ITEMS = 100;
 export const MAX_PARAMETERS = 20;

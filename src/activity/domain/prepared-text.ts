@@ -1,11 +1,11 @@
 import { type MessageKey, supportedLanguage, translatorFor } from "../../i18n/index.js";
 import type { CollectionParameter, Parameter, ScalarParameter } from "./parameters.js";
-import { findTemplate } from "./templates.js";
+import { DEFAULT_ICON, findTemplate } from "./templates.js";
 
 /**
  * Subject and message text, rendered once into segments and then serialised three ways: the
- * spec's prepared markup (`subject_prepared`), today's rich strings (`subject_rich`, research
- * §6.1) and plain text (legacy API v1, the web page's fallback).
+ * spec's prepared markup (`subject_prepared`), today's rich strings (`subject_rich`,
+ * docs/upstream/nextcloud-activity.md §6.1) and plain text (legacy API v1, the web page's fallback).
  */
 export type Segment = { text: string } | { name: string; parameter: Parameter };
 
@@ -15,9 +15,9 @@ export interface RenderContext {
   /** Display name of a local user, if there is one. */
   displayName(uid: string): string | undefined;
   /**
-   * The language the texts are rendered in (issue 19); undefined is English. Everything rendering
-   * depends on besides the stored rows is in this context, and every rendering cache keys on it
-   * (element-json.ts).
+   * The language the texts are rendered in; undefined is English. Everything rendering depends on
+   * besides the stored rows is in this context, and every rendering cache keys on it
+   * (activity/page-cache.ts).
    */
   language?: string | undefined;
 }
@@ -74,10 +74,10 @@ export function renderFreeText(text: string, params: readonly Parameter[]): Segm
 }
 
 export function iconOf(app: string, subject: string): string {
-  return findTemplate(app, subject)?.icon ?? "activity";
+  return findTemplate(app, subject)?.icon ?? DEFAULT_ICON;
 }
 
-// ---- prepared markup (spec: Markup in prepared texts; research §6.4) ----
+// ---- prepared markup (spec: Markup in prepared texts; docs/upstream/nextcloud-activity.md §6.4) ----
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#039;" };
 
@@ -95,7 +95,10 @@ function basename(path: string): string {
   return trimmed.slice(trimmed.lastIndexOf("/") + 1);
 }
 
-/** Where a file can be viewed: the files app at its folder, scrolled to it (research §6.4). */
+/**
+ * Where a file can be viewed: the files app at its folder, scrolled to it
+ * (docs/upstream/nextcloud-activity.md §6.4).
+ */
 export function fileLink(baseUrl: string, path: string): string {
   const trimmed = trimmedPath(path);
   const slash = trimmed.lastIndexOf("/");
@@ -155,7 +158,7 @@ export function preparedText(segments: readonly Segment[], context: RenderContex
   return segments.map((s) => ("text" in s ? escapeMarkup(s.text) : parameterMarkup(s.parameter, context))).join("");
 }
 
-// ---- rich strings (research §6.1, read by today's clients) ----
+// ---- rich strings (docs/upstream/nextcloud-activity.md §6.1, read by today's clients) ----
 
 export type RichObject = Record<string, string>;
 export type RichString = [string, Record<string, RichObject> | []];
@@ -184,7 +187,10 @@ function messages(language: string | undefined) {
   return translatorFor(supportedLanguage(language) ?? "en");
 }
 
-/** "a", "a and b", "a, b and c" (research §5.3's connector strings), in the reader's language. */
+/**
+ * "a", "a and b", "a, b and c" (docs/upstream/nextcloud-activity.md §5.3's connector strings), in
+ * the reader's language.
+ */
 export function joinList(items: readonly string[], language?: string | undefined): string {
   if (items.length <= 1) return items.join("");
   const { t } = messages(language);

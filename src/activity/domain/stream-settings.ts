@@ -1,7 +1,7 @@
 /**
- * The activity types a user can show or hide in the stream (research §4.2, the per-type stream
- * settings of the API v2 era). Types not listed here (published by other apps or by an admin)
- * cannot be hidden and always show under `all`, `self`, `by` and `filter`.
+ * The activity types a user can show or hide in the stream (docs/upstream/nextcloud-activity.md
+ * §4.2, the per-type stream settings of the API v2 era). Types not listed here (published by other
+ * apps or by an admin) cannot be hidden and always show under `all`, `self`, `by` and `filter`.
  */
 export interface StreamSettingType {
   type: string;

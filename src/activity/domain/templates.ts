@@ -1,8 +1,8 @@
 /**
  * Subject templates: the parameters each `{name}` placeholder is bound to (subjectparams
  * positions) and the icon; the texts, in every language, are the `activity` catalogue's
- * (src/i18n/catalogues/<language>/activity.ts, keyed `<app>.<subject>`).
- * files and files_sharing from research §8.1/§8.2 (parameter order as upstream emits them);
+ * (src/i18n/catalogues/<language>/activity.ts, keyed `<app>.<subject>`). files and files_sharing
+ * from docs/upstream/nextcloud-activity.md §8.1/§8.2 (parameter order as upstream emits them);
  * oauth2 is Keystream's own (security events of the authorization service).
  */
 export interface SubjectTemplate {
@@ -73,6 +73,7 @@ export const SUBJECT_TEMPLATES: Readonly<Record<string, Readonly<Record<string, 
   },
 };
 
+/** The icon of a subject without a template. */
 export const DEFAULT_ICON = "activity";
 
 export function findTemplate(app: string, subject: string): SubjectTemplate | undefined {

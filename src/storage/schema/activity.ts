@@ -17,7 +17,10 @@ export interface ActivityTable {
   affecteduser: string;
   /** 1 when `user = affecteduser`: the `self`/`by` filters become an equality prefix of an index. */
   is_self: number;
-  /** Id of the type filter the row belongs to (`files`, `files_sharing`, `security`) or `''` (domain/filters.ts). */
+  /**
+   * Id of the type filter the row belongs to (`files`, `files_sharing`, `security`) or `''`
+   * (domain/filters.ts).
+   */
   category: string;
   subject: string;
   /** JSON array of parameters, `[{"type","value"(,"id")}]`. */

@@ -1,28 +1,13 @@
+import type { FileLogClaim, FileLogCommit, FileLogStore, FileLogStretch, WriteTransaction } from "../activity/ports.js";
+import { lent } from "./activity-write-transaction.js";
 import type { Db, DbOrTx } from "./database.js";
 import { transaction } from "./prepared.js";
-
-/** A stretch of one log read by a node: from the cursor it found to just past its last line. */
-export interface FileLogStretch {
-  logId: string;
-  from: number;
-  to: number;
-  now: number;
-}
-
-/** One request read in the stretch that should become activities, with what to write for it. */
-export interface FileLogClaim<R> {
-  requestId: string;
-  requestedAt: number;
-  rows: R;
-}
-
-export type FileLogCommit = { kind: "committed"; published: number } | { kind: "moved" };
 
 /** Another node advanced the cursor first: this node's transaction is rolled back, it re-reads. */
 class CursorMoved extends Error {}
 
 /**
- * `file_log_cursors` and `file_log_requests` (issue 14, file activities from the proxy log).
+ * `file_log_cursors` and `file_log_requests` (activity/ports.ts FileLogStore states the contract).
  * A stretch of a log is committed in one transaction: the cursor moves from where this node found
  * it to past the stretch (a conditional write: when another node moved it meanwhile, nothing is
  * written), each request id is claimed (primary key, ON CONFLICT DO NOTHING), and only the
@@ -30,10 +15,9 @@ class CursorMoved extends Error {}
  * neither loses nor repeats a line; two nodes on one log, or on copies of it, never publish a
  * request twice.
  */
-export class FileLogStore {
+export class SqlFileLogStore implements FileLogStore {
   constructor(private readonly db: Db) {}
 
-  /** Where reading `logId` resumes; 0 for a log never read. */
   async position(logId: string): Promise<number> {
     const row = await this.db.selectFrom("file_log_cursors").select("position").where("log_id", "=", logId).executeTakeFirst();
     return row ? Number(row.position) : 0;
@@ -42,7 +26,7 @@ export class FileLogStore {
   async commit<R>(
     stretch: FileLogStretch,
     claims: readonly FileLogClaim<R>[],
-    write: (trx: DbOrTx, rows: R) => Promise<unknown>,
+    write: (transaction: WriteTransaction, rows: R) => Promise<unknown>,
   ): Promise<FileLogCommit> {
     try {
       const published = await transaction(this.db, async (trx) => {
@@ -56,7 +40,7 @@ export class FileLogStore {
             .returning("request_id")
             .executeTakeFirst();
           if (!inserted) continue;
-          await write(trx, claim.rows);
+          await write(lent(trx), claim.rows);
           claimed++;
         }
         return claimed;
@@ -91,11 +75,6 @@ export class FileLogStore {
     if (Number(moved.numUpdatedRows) !== 1) throw new CursorMoved();
   }
 
-  /**
-   * Forgets request ids made before `cutoff` and cursors untouched since (logs rotated away long
-   * ago). Lines that old are skipped when read (the follower's retention rule, the same cutoff),
-   * so a forgotten id can never publish again.
-   */
   async forgetBefore(cutoff: number): Promise<number> {
     const requests = await this.db.deleteFrom("file_log_requests").where("requested_at", "<", cutoff).executeTakeFirst();
     await this.db.deleteFrom("file_log_cursors").where("updated_at", "<", cutoff).execute();

@@ -1,0 +1,260 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { BoundedCache } from "../../src/activity/bounded-cache.js";
+import { elementJson } from "../../src/activity/domain/element.js";
+import { type ActivityGroup, groupActivities } from "../../src/activity/domain/grouping.js";
+import type { RenderContext } from "../../src/activity/domain/prepared-text.js";
+import { ElementJsonCache, PageCache, type PageExpectation, type PageRendering } from "../../src/activity/page-cache.js";
+import type { ActivityRow, StoredRow } from "../../src/activity/ports.js";
+import { ActivityRowCache } from "../../src/storage/activity-row-cache.js";
+
+/**
+ * The activity page's caches, unit by unit, without a server or a database: the row cache hands
+ * out one object per stored row (StoredRow, activity/ports.ts), and the caches built on that
+ * identity reuse a page only for the very same rows, base URL, language and display names, and
+ * stay within their bounds.
+ */
+
+function row(id: number, changes: Partial<ActivityRow> = {}): ActivityRow {
+  return {
+    activity_id: id,
+    timestamp: 1_790_000_000 + id,
+    app: "files",
+    type: "file_changed",
+    user: "frank",
+    affecteduser: "erin",
+    is_self: 0,
+    category: "files",
+    subject: "changed_by",
+    subjectparams: JSON.stringify([
+      { type: "file", value: `/f${id}.txt`, id },
+      { type: "user", value: "frank" },
+    ]),
+    message: "",
+    messageparams: "[]",
+    link: "",
+    object_type: "files",
+    object_id: id,
+    object_name: `/f${id}.txt`,
+    ...changes,
+  };
+}
+
+/** Rows as the store hands them out: through a row cache, the one maker of StoredRows. */
+function stored(...rows: ActivityRow[]): StoredRow[] {
+  return new ActivityRowCache().keep(rows);
+}
+
+const context = (
+  baseUrl = "https://cloud.example",
+  language: string | undefined = undefined,
+  name = "Frank F",
+): RenderContext => ({
+  baseUrl,
+  language,
+  displayName: (uid) => (uid === "frank" ? name : undefined),
+});
+
+/** What listActivities remembers for a page of `rows` named by frank. */
+function renderingOf(cache: PageCache, rows: readonly StoredRow[], named: readonly string[], at = context()): PageRendering {
+  const groups = groupActivities(rows.map((r) => cache.decode(r)));
+  return {
+    rows,
+    baseUrl: at.baseUrl,
+    language: at.language,
+    named,
+    nameValues: named.map(at.displayName),
+    groups,
+    etag: "etag",
+  };
+}
+
+function pageOf(rows: readonly StoredRow[], at = context(), names = new Map([["frank", "Frank F"]])) {
+  return { rows, baseUrl: at.baseUrl, language: at.language, names };
+}
+
+describe("StoredRow: only a row cache makes one", () => {
+  it("a plain row is not a StoredRow (checked by the type checker)", () => {
+    const cache = new PageCache();
+    // @ts-expect-error a row that did not come from a row cache cannot be decoded through the page cache
+    assert.equal(cache.decode(row(1)).activity_id, 1);
+  });
+});
+
+describe("the row cache (storage)", () => {
+  it("hands out the same object for a row it keeps, each time", () => {
+    const cache = new ActivityRowCache();
+    const [a, b] = cache.keep([row(1), row(2)]);
+    assert.equal(cache.get(1), a);
+    assert.equal(cache.get(1), a);
+    assert.equal(cache.get(2), b);
+    assert.equal(cache.get(3), undefined);
+  });
+
+  it("keeps the rows as read: the same objects, in the same array", () => {
+    const cache = new ActivityRowCache();
+    const read = [row(1), row(2)];
+    const kept = cache.keep(read);
+    assert.equal(kept, read);
+    assert.equal(kept[0], read[0]);
+  });
+
+  it("a row read again replaces the one kept: a new object, so nothing keyed on the old one is reused", () => {
+    const cache = new ActivityRowCache();
+    const [first] = cache.keep([row(1)]);
+    const [again] = cache.keep([row(1)]);
+    assert.notEqual(again, first);
+    assert.deepEqual(again, first);
+    assert.equal(cache.get(1), again);
+  });
+
+  it("holds at most its capacity, dropping the rows least recently used first", () => {
+    const cache = new ActivityRowCache(4);
+    cache.keep([row(1), row(2)]);
+    cache.get(1);
+    cache.keep([row(3), row(4)]);
+    assert.ok(cache.size <= 4);
+    assert.ok(cache.get(1), "used since the last turn: kept");
+    for (let id = 5; id < 105; id++) cache.keep([row(id)]);
+    assert.ok(cache.size <= 4, `size ${cache.size}`);
+    assert.equal(cache.get(1), undefined);
+    assert.equal(cache.get(2), undefined);
+    assert.ok(cache.get(104));
+  });
+});
+
+describe("the page cache", () => {
+  it("decodes a stored row once: the same value for the same object, another for another object", () => {
+    const cache = new PageCache();
+    const [a] = stored(row(1));
+    const [b] = stored(row(1));
+    assert.equal(cache.decode(a!), cache.decode(a!));
+    assert.notEqual(cache.decode(b!), cache.decode(a!));
+    assert.deepEqual(cache.decode(b!), cache.decode(a!));
+  });
+
+  it("expects nothing of a reader it has not seen, and what the reader's last page needed after", () => {
+    const cache = new PageCache();
+    assert.deepEqual(cache.expectation("erin", "all"), { hiddenTypes: [], names: [] });
+    const rows = stored(row(1));
+    const expectation: PageExpectation = { hiddenTypes: ["shared"], names: ["frank"] };
+    cache.remember("erin", "all", expectation, renderingOf(cache, rows, expectation.names));
+    assert.equal(cache.expectation("erin", "all"), expectation);
+    assert.deepEqual(cache.expectation("erin", "self"), { hiddenTypes: [], names: [] });
+    assert.deepEqual(cache.expectation("frank", "all"), { hiddenTypes: [], names: [] });
+  });
+
+  it("reuses a reader's rendering for the same row objects, base URL, language and names", () => {
+    const cache = new PageCache();
+    const rows = stored(row(1), row(2));
+    const expectation: PageExpectation = { hiddenTypes: [], names: ["frank"] };
+    const made = renderingOf(cache, rows, expectation.names);
+    cache.remember("erin", "all", expectation, made);
+    const expected = cache.expectation("erin", "all");
+    assert.equal(cache.rendering("erin", "all", expected, pageOf([...rows])), made);
+    assert.equal(cache.rendering("erin", "all", expected, pageOf([...rows])), made, "again");
+  });
+
+  it("does not reuse a rendering when anything it shows may differ", () => {
+    const cache = new PageCache();
+    const rows = stored(row(1), row(2));
+    const expectation: PageExpectation = { hiddenTypes: [], names: ["frank"] };
+    cache.remember("erin", "all", expectation, renderingOf(cache, rows, expectation.names));
+    const expected = cache.expectation("erin", "all");
+    const miss = (why: string, page: ReturnType<typeof pageOf>, asked: PageExpectation = expected) =>
+      assert.equal(cache.rendering("erin", "all", asked, page), undefined, why);
+    miss("a renamed user", pageOf(rows, context(), new Map([["frank", "Frank Renamed"]])));
+    miss("a deleted user", pageOf(rows, context(), new Map()));
+    miss("another base URL", pageOf(rows, context("https://other.example")));
+    miss("another language", pageOf(rows, context(undefined, "de")));
+    miss("the same rows read again (other objects, equal content)", pageOf(stored(row(1), row(2))));
+    miss("another order", pageOf([rows[1]!, rows[0]!]));
+    miss("a row fewer", pageOf([rows[0]!]));
+    miss("a row more", pageOf([...rows, ...stored(row(3))]));
+    miss("names read for another expectation", pageOf(rows), { hiddenTypes: [], names: ["frank"] });
+    assert.equal(cache.rendering("erin", "self", expected, pageOf(rows)), undefined, "another filter");
+    assert.equal(cache.rendering("gina", "all", expected, pageOf(rows)), undefined, "another reader");
+  });
+
+  it("keeps at most its bounds of expectations and renderings", () => {
+    const cache = new PageCache({ expectations: 4, renderings: 4, elements: 4 });
+    const rows = stored(row(1));
+    const expectation: PageExpectation = { hiddenTypes: [], names: ["frank"] };
+    for (let i = 0; i < 20; i++) cache.remember(`reader${i}`, "all", expectation, renderingOf(cache, rows, expectation.names));
+    assert.deepEqual(cache.expectation("reader0", "all"), { hiddenTypes: [], names: [] }, "evicted");
+    assert.equal(cache.rendering("reader0", "all", expectation, pageOf(rows)), undefined, "evicted");
+    assert.equal(cache.expectation("reader19", "all"), expectation);
+    assert.ok(cache.rendering("reader19", "all", expectation, pageOf(rows)));
+  });
+
+  it("answers the bytes made for a page's groups only for the same groups, envelope and previews", () => {
+    const cache = new PageCache();
+    const groups = groupActivities(stored(row(1)).map((r) => cache.decode(r)));
+    const envelope = { head: Buffer.from("{"), tail: Buffer.from("}") };
+    const body = Buffer.from("answer");
+    assert.equal(cache.answer(groups, envelope, false), undefined);
+    cache.rememberAnswer(groups, envelope, false, body);
+    assert.equal(cache.answer(groups, envelope, false), body);
+    assert.equal(cache.answer(groups, envelope, true), undefined, "with previews");
+    assert.equal(cache.answer(groups, { ...envelope }, false), undefined, "another envelope");
+    assert.equal(cache.answer([...groups], envelope, false), undefined, "other groups");
+  });
+});
+
+describe("the element JSON cache", () => {
+  const [group] = groupActivities(stored(row(1)).map((r) => new PageCache().decode(r))) as [ActivityGroup];
+
+  function counting() {
+    let renders = 0;
+    const cache = new ElementJsonCache((g, c) => {
+      renders++;
+      return elementJson(g, c);
+    }, 4);
+    return { cache, renders: () => renders };
+  }
+
+  it("renders an element once for the same rows, base URL, language and names", () => {
+    const { cache, renders } = counting();
+    const first = cache.json(group, context());
+    assert.equal(cache.json(group, context()), first);
+    assert.equal(renders(), 1);
+    assert.deepEqual(JSON.parse(first.toString()), JSON.parse(elementJson(group, context())));
+  });
+
+  it("renders again for a renamed user, another base URL or another language", () => {
+    const { cache, renders } = counting();
+    cache.json(group, context());
+    assert.match(cache.json(group, context(undefined, undefined, "Frank Renamed")).toString(), /Frank Renamed/);
+    assert.match(cache.json(group, context("https://other.example")).toString(), /https:\/\/other\.example\//);
+    cache.json(group, context(undefined, "de"));
+    assert.equal(renders(), 4);
+  });
+
+  it("keeps at most its capacity of elements", () => {
+    const { cache, renders } = counting();
+    for (let i = 0; i < 10; i++) cache.json(group, context(`https://host${i}.example`));
+    assert.equal(renders(), 10);
+    cache.json(group, context("https://host9.example"));
+    assert.equal(renders(), 10, "the last one is kept");
+    cache.json(group, context("https://host0.example"));
+    assert.equal(renders(), 11, "the first one was evicted");
+  });
+});
+
+describe("the bounded cache", () => {
+  it("keeps at most its capacity, and an entry used since the last turn survives it", () => {
+    const cache = new BoundedCache<string, number>(4);
+    cache.set("a", 1);
+    cache.set("b", 2);
+    assert.equal(cache.get("a"), 1);
+    cache.set("c", 3);
+    cache.set("d", 4);
+    assert.equal(cache.get("a"), 1, "used since the turn");
+    for (let i = 0; i < 50; i++) {
+      cache.set(`k${i}`, i);
+      assert.ok(cache.size <= 4, `size ${cache.size}`);
+    }
+    assert.equal(cache.get("b"), undefined);
+    assert.equal(cache.get("k49"), 49);
+  });
+});
