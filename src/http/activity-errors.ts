@@ -18,7 +18,7 @@ function jsonEnvelope(status: number, meta: object): JsonEnvelope & { headText: 
 }
 
 /**
- * The one place activity errors become HTTP (research §1.5): unknown filter → 404, `since` of
+ * The one place activity errors become HTTP (docs/upstream/nextcloud-activity.md §1.5): unknown filter → 404, `since` of
  * another user → 403 (both an OCS envelope with `data: []`), no selected type → 204 (empty
  * body), refused input → 400 with a message naming the element and field, an idempotency key
  * reused for another body → 422 (draft-ietf-httpapi-idempotency-key-header §2.7).
@@ -42,7 +42,7 @@ export function sendActivityError(request: FastifyRequest, reply: FastifyReply, 
 
 /**
  * The OCS v2 envelope for the activity API: JSON unless `format=xml` (or an Accept header that
- * asks for XML and not JSON), as issue 4 asks; meta.message is "OK" on success, "" otherwise.
+ * asks for XML and not JSON), as Nextcloud's OCS answers; meta.message is "OK" on success, "" otherwise.
  */
 export function sendActivityOcs(request: FastifyRequest, reply: FastifyReply, data: unknown, status = 200): FastifyReply {
   return sendActivityStream(request, reply, { value: () => data, json: () => JSON.stringify(data) }, status);

@@ -12,7 +12,7 @@ import {
 } from "./prepared-text.js";
 
 /**
- * The activity element on the wire: every field of the spec's table, in its order, then the fields
+ * The activity element on the wire: every field of the table in docs/spec/activity-api.md, in its order, then the fields
  * today's clients read (docs/upstream/nextcloud-activity.md §5.1: subject_rich, message_rich,
  * objects, icon).
  */

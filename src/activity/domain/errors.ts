@@ -3,11 +3,11 @@
  * these into statuses (404, 403, 204, 400, 422); the CLI prints `message`.
  */
 export type ActivityError =
-  /** The path names no filter (spec: 404). */
+  /** The path names no filter (docs/spec/activity-api.md: 404). */
   | { code: "unknown_filter"; filter: string }
-  /** `since` is an activity of another user (spec: 403). */
+  /** `since` is an activity of another user (docs/spec/activity-api.md: 403). */
   | { code: "foreign_since"; since: number }
-  /** The user's stream settings select no type for this filter (spec: 204). */
+  /** The user's stream settings select no type for this filter (docs/spec/activity-api.md: 204). */
   | { code: "stream_disabled"; filter: string }
   /** A published event failed validation; nothing was written. */
   | { code: "invalid_event"; message: string }

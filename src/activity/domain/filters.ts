@@ -107,7 +107,7 @@ export function categoryOf(app: string, type: string): string {
 }
 
 /**
- * The 204 rule (spec: "the user has selected no activities to be listed"): a type filter whose
+ * The 204 rule (docs/spec/activity-api.md: "the user has selected no activities to be listed"): a type filter whose
  * types are all switched off, or any other filter when every known type is switched off.
  */
 export function streamDisabled(filter: FilterDefinition, settings: StreamSettings): boolean {

@@ -2,7 +2,7 @@ import { hash } from "node:crypto";
 import type { SortOrder } from "./cursor.js";
 
 /**
- * spec Limits: 50 by default; docs/upstream/nextcloud-activity.md §2: at most 200 (upstream clamp
+ * docs/spec/activity-api.md, Limits: 50 by default; docs/upstream/nextcloud-activity.md §2: at most 200 (upstream clamp
  * since activity 25).
  */
 export const DEFAULT_LIMIT = 50;

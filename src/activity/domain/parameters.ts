@@ -1,5 +1,5 @@
 /**
- * Subject and message parameters (spec: subjectparams): one `{type, value}` per parameter;
+ * Subject and message parameters (docs/spec/activity-api.md, subjectparams): one `{type, value}` per parameter;
  * `collection` holds other parameters. Files may carry their file-cache `id`.
  */
 export type ScalarParameter =

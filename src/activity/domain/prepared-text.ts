@@ -4,7 +4,7 @@ import { DEFAULT_ICON, findTemplate } from "./templates.js";
 
 /**
  * Subject and message text, rendered once into segments and then serialised three ways: the
- * spec's prepared markup (`subject_prepared`), today's rich strings (`subject_rich`,
+ * specification's prepared markup (docs/spec/activity-api.md) (`subject_prepared`), today's rich strings (`subject_rich`,
  * docs/upstream/nextcloud-activity.md §6.1) and plain text (legacy API v1, the web page's fallback).
  */
 export type Segment = { text: string } | { name: string; parameter: Parameter };
@@ -77,7 +77,7 @@ export function iconOf(app: string, subject: string): string {
   return findTemplate(app, subject)?.icon ?? DEFAULT_ICON;
 }
 
-// ---- prepared markup (spec: Markup in prepared texts; docs/upstream/nextcloud-activity.md §6.4) ----
+// ---- prepared markup (docs/spec/activity-api.md, Markup in prepared texts; docs/upstream/nextcloud-activity.md §6.4) ----
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#039;" };
 

@@ -2,7 +2,7 @@
  * Where a WebDAV request lands in a user's files. The ownCloud client writes under
  * `/remote.php/webdav/<path>` (the authorized user's root), the Nextcloud client under
  * `/remote.php/dav/files/<user>/<path>`; both name the same storage, so both give the same
- * path relative to the user's root (spec: object_name, "the path relative to the user's root").
+ * path relative to the user's root (docs/spec/activity-api.md, object_name: "the path relative to the user's root").
  */
 
 const OWNCLOUD_ROOT = ["remote.php", "webdav"];
