@@ -1,36 +1,16 @@
 import type { Generated } from "kysely";
+import type { ActivityRow } from "../../activity/ports.js";
 import type { EpochSeconds } from "./accounts.js";
 
 /**
  * One row per activity and affected user, as nextcloud/activity's `activity` table
  * (docs/upstream/nextcloud-activity.md §7). Strings that
- * upstream leaves nullable are `''` here, so conditions never have to think about NULL.
+ * upstream leaves nullable are `''` here, so conditions never have to think about NULL. The
+ * columns are activity/ports.ts ActivityRow's.
  */
-export interface ActivityTable {
+export interface ActivityTable extends Omit<ActivityRow, "activity_id" | "timestamp"> {
   activity_id: Generated<number>;
   timestamp: EpochSeconds;
-  app: string;
-  type: string;
-  /** Author uid; `''` for public-link or remote actions. */
-  user: string;
-  /** The user whose stream holds the row (references users.uid, ON DELETE CASCADE). */
-  affecteduser: string;
-  /** 1 when `user = affecteduser`: the `self`/`by` filters become an equality prefix of an index. */
-  is_self: number;
-  /**
-   * Id of the type filter the row belongs to (`files`, `files_sharing`, `security`) or `''`
-   * (domain/filters.ts).
-   */
-  category: string;
-  subject: string;
-  /** JSON array of parameters, `[{"type","value"(,"id")}]`. */
-  subjectparams: string;
-  message: string;
-  messageparams: string;
-  link: string;
-  object_type: string;
-  object_id: number;
-  object_name: string;
 }
 
 /** A user's choice for one stream setting type; absent rows mean the type's default. */
