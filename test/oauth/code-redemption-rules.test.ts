@@ -79,7 +79,7 @@ async function assertAlive(t: TestApp, pair: Pair, why: string): Promise<void> {
 
 const DOES_NOT_EXIST = { error: "invalid_grant", error_description: "authorization code does not exist" };
 
-describe(`a used code revokes only for its proven client (finding 3, ${testDatabaseDialect})`, () => {
+describe(`a used code revokes only for its proven client (${testDatabaseDialect})`, () => {
   let t: TestApp;
   before(async () => {
     t = await createOAuthTestApp();
@@ -149,7 +149,7 @@ describe(`a used code revokes only for its proven client (finding 3, ${testDatab
   });
 });
 
-describe(`the code is bound to its authorization request's redirect_uri (finding 4, ${testDatabaseDialect})`, () => {
+describe(`the code is bound to its authorization request's redirect_uri (${testDatabaseDialect})`, () => {
   let t: TestApp;
   before(async () => {
     t = await createOAuthTestApp();
@@ -212,7 +212,7 @@ describe(`the code is bound to its authorization request's redirect_uri (finding
   });
 });
 
-describe(`PKCE input is validated (finding 5, ${testDatabaseDialect})`, () => {
+describe(`PKCE input is validated (${testDatabaseDialect})`, () => {
   let t: TestApp;
   before(async () => {
     t = await createOAuthTestApp();
