@@ -10,7 +10,7 @@
 /** Domain folders: the rules of the product, written against their own ports. */
 const DOMAIN_FOLDERS = ["accounts", "oauth", "oidc", "activity", "login-flow", "security", "jobs"];
 /** Support: what any layer may use, depending on nothing of the product. */
-const SUPPORT_FOLDERS = ["crypto", "config", "i18n", "observability"];
+const SUPPORT_FOLDERS = ["crypto", "collections", "config", "i18n", "observability"];
 const SUPPORT_FILES = ["clock.ts", "product.ts", "entry-point.ts"];
 /**
  * What sits above the domain: storage (the ports' implementations), the HTTP and CLI front ends,

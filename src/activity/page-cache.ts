@@ -1,4 +1,4 @@
-import { BoundedCache } from "./bounded-cache.js";
+import { BoundedCache } from "../collections/bounded-cache.js";
 import { elementJson } from "./domain/element.js";
 import { type ActivityGroup, decodeRow, type StoredActivity } from "./domain/grouping.js";
 import type { RenderContext } from "./domain/prepared-text.js";

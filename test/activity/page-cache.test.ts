@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { BoundedCache } from "../../src/activity/bounded-cache.js";
 import { elementJson } from "../../src/activity/domain/element.js";
 import { type ActivityGroup, groupActivities } from "../../src/activity/domain/grouping.js";
 import type { RenderContext } from "../../src/activity/domain/prepared-text.js";
 import { ElementJsonCache, PageCache, type PageExpectation, type PageRendering } from "../../src/activity/page-cache.js";
 import type { ActivityRow, StoredRow } from "../../src/activity/ports.js";
+import { BoundedCache } from "../../src/collections/bounded-cache.js";
 import { ActivityRowCache } from "../../src/storage/activity-row-cache.js";
 
 /**

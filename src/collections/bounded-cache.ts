@@ -1,7 +1,7 @@
 /**
  * A map that keeps at most `capacity` entries, dropping those least recently used first: the
- * caches of the activity page (page-cache.ts) stay bounded in memory whatever the number of users
- * and pages. Two generations instead of an exact LRU order: a hit in the current generation is one
+ * activity page's caches (activity/page-cache.ts, storage/activity-row-cache.ts) stay bounded in
+ * memory whatever the number of users and pages. Two generations instead of an exact LRU order: a hit in the current generation is one
  * lookup (moving an entry to the end of one Map on every hit costs 4 % of a page); when the current
  * generation is full it becomes the previous one and the previous one is dropped, so an entry
  * used since the last turn survives it.
