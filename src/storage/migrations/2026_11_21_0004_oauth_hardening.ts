@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue 5 (security hardening):
+ * Security hardening:
  * - `oauth2_grants.public_client`: 1 when the grant's code was redeemed by a public client (client_id
  *   and PKCE, no secret), so its refresh tokens may be used with `client_id` alone (RFC 6749 §6).
  * - `oauth2_refresh_grace`: for the refresh-reuse grace window (`oauth2.refresh_reuse_grace`), the

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue 6 (speed of the token endpoint): drops two indexes that every code exchange and refresh
+ * Speed of the token endpoint: drops two indexes that every code exchange and refresh
  * rotation had to update (each a B-tree page written to the WAL per token) and that no request reads:
  * - `oauth2_refresh_tokens_expires`: the daily cleanup deletes refresh tokens that are expired *or*
  *   rotated, and `rotated_at` has no index, so that delete scans the table anyway;

@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { Dialect } from "../database.js";
 
 /**
- * Issue 6 (speed of the token endpoint), SQLite only: the two token tables lose `AUTOINCREMENT`
+ * Speed of the token endpoint, SQLite only: the two token tables lose `AUTOINCREMENT`
  * and number their rows with plain rowids.
  *
  * With `AUTOINCREMENT`, SQLite reads and rewrites `sqlite_sequence` on every insert, so each code

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue 16 (retries after a lost answer): `idempotency_keys`, one row per (scope, key) for 24 h.
+ * Retries after a lost answer: `idempotency_keys`, one row per (scope, key) for 24 h.
  * The primary key is what makes a concurrent retry wait for the first attempt's transaction and
  * then find its answer (PostgreSQL blocks the second INSERT on the uncommitted row; SQLite runs
  * one write transaction at a time). `created_at` is indexed for the purge job.

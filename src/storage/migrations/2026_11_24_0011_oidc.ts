@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue 15 (OpenID Connect):
+ * OpenID Connect:
  * - `oauth2_grants.scope`, `auth_time`, `nonce`: what an authorization granted (the request's
  *   `scope`, as sent), when its user last logged in (OIDC Core §2 `auth_time`) and the request's
  *   `nonce` (§3.1.2.1). On the grant, not the code: every code and token of a grant shares them, so

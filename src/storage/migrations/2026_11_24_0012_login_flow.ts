@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue 13: `login_flows`, one row per Nextcloud Login Flow v2 (docs/security.md "Login Flow v2").
+ * `login_flows`, one row per Nextcloud Login Flow v2 (docs/security.md "Login Flow v2").
  * Both tokens are stored as SHA-256 hex only; the app password a grant created is kept sealed
  * (secret-box) until its one poll deletes the row. `app_password_id` cascades: revoking that app
  * password in personal settings before the poll ends the flow too. `created_at` is indexed for the

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue 14 (file activities from the proxy's access log):
+ * File activities from the proxy's access log:
  * - `file_log_cursors`: how far each log has been read, per log identity (a hash of its first
  *   line, so a rotated or truncated file is a new log and every node reading the same file
  *   shares one cursor). Advanced in the transaction that writes the activities it read.

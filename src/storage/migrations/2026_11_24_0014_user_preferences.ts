@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue 19: a user's own language and time zone, and ownCloud's per-user preferences
+ * A user's own language and time zone, and ownCloud's per-user preferences
  * (`./occ user:setting <uid> <app> <key> <value>`).
  *
  * `core lang` and `core timezone` are columns of `users`, not rows of `user_preferences`: every

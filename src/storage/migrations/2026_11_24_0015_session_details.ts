@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue 19: personal settings lists one's browser sessions. A session remembers the browser that
+ * Personal settings lists one's browser sessions. A session remembers the browser that
  * logged in (its User-Agent, cut to 255 characters) and when it was last seen (written at most
  * once a minute, as app passwords' last use, so a page view is not a write each time).
  */
