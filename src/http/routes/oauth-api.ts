@@ -122,7 +122,8 @@ async function clientEndpoint<T>(
         ? parsed
         : endpoint.run(parsed, {
             readAhead: admission.read,
-            settleOnIssue: admission.settlementOf({ kind: "success", reset: buckets }),
+            // Only an endpoint whose write can commit the settlement is handed one.
+            settleOnIssue: endpoint.settledByWrite && admission.settlementOf({ kind: "success", reset: buckets }),
           }),
     (result) => endOf(endpoint, buckets, result),
     reserveWithRead,
