@@ -10,9 +10,11 @@ import {
   MODIFIABLE_KEYS,
   type ModifiableKey,
   type NewClientArguments,
+  normalizedTrustedScopes,
   parseLenientBoolean,
   parseStrictBoolean,
   redirectUriProblemOf,
+  trustedScopesField,
   trustRefused,
   validateNewClient,
 } from "./domain/client-rules.js";
@@ -72,6 +74,8 @@ export class ClientAdministration {
     resourceServer: boolean;
     /** Empty: none (OpenID Connect RP-initiated logout). */
     postLogoutRedirectUri?: string;
+    /** Empty: a trusted client skips consent for every scope. */
+    trustedScopes?: string;
   }): Promise<AdminResult<OAuthClient>> {
     const name = input.name.trim();
     const redirectUri = input.redirectUri.trim();
@@ -84,6 +88,9 @@ export class ClientAdministration {
     const postLogoutRedirectUri = (input.postLogoutRedirectUri ?? "").trim();
     const postLogoutProblem = fieldProblem("post-logout-redirect-url", postLogoutRedirectUri);
     if (postLogoutProblem) return refused(postLogoutProblem);
+    const trustedScopes = input.trustedScopes ?? "";
+    const trustedScopesProblem = fieldProblem("trusted-scopes", trustedScopes);
+    if (trustedScopesProblem) return refused(trustedScopesProblem);
     if (await this.clients.findByName(name)) return refused(clientProblem("nameExists", { name }));
     if (trustRefused(redirectUri, input.trusted, false)) return refused(clientProblem("localhostTrusted"));
     return this.insert({
@@ -95,6 +102,7 @@ export class ClientAdministration {
       trusted: input.trusted,
       resourceServer: input.resourceServer,
       ...(postLogoutRedirectUri === "" ? {} : { postLogoutRedirectUri }),
+      ...trustedScopesField(trustedScopes),
     });
   }
 
@@ -147,6 +155,9 @@ export class ClientAdministration {
       case "post-logout-redirect-url":
         changes.postLogoutRedirectUri = value === "" ? null : value;
         break;
+      case "trusted-scopes":
+        changes.trustedScopes = normalizedTrustedScopes(value);
+        break;
     }
     const next = { ...client, ...changes };
     if (trustRefused(next.redirectUri, next.trusted, forceTrust)) return refused(clientProblem("localhostTrusted"));
@@ -181,6 +192,8 @@ export class ClientAdministration {
         return String(client.resourceServer);
       case "post-logout-redirect-url":
         return client.postLogoutRedirectUri ?? "";
+      case "trusted-scopes":
+        return client.trustedScopes ?? "";
     }
   }
 

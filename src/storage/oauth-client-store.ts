@@ -19,6 +19,7 @@ export const CLIENT_COLUMNS = [
   "trusted",
   "resource_server",
   "post_logout_redirect_uri",
+  "trusted_scopes",
   "created_at",
 ] as const;
 
@@ -91,6 +92,7 @@ export class KyselyClientStore implements ClientStore {
       trusted: fields.trusted ? 1 : 0,
       resource_server: fields.resourceServer ? 1 : 0,
       post_logout_redirect_uri: fields.postLogoutRedirectUri ?? null,
+      trusted_scopes: fields.trustedScopes ?? null,
       created_at: now,
     };
   }
@@ -117,6 +119,7 @@ export class KyselyClientStore implements ClientStore {
       trusted: row.trusted === 1,
       resourceServer: row.resource_server === 1,
       ...(row.post_logout_redirect_uri === null ? {} : { postLogoutRedirectUri: row.post_logout_redirect_uri }),
+      ...(row.trusted_scopes === null ? {} : { trustedScopes: row.trusted_scopes }),
     };
   }
 
@@ -186,6 +189,7 @@ export class KyselyClientStore implements ClientStore {
     if (changes.trusted !== undefined) set.trusted = changes.trusted ? 1 : 0;
     if (changes.resourceServer !== undefined) set.resource_server = changes.resourceServer ? 1 : 0;
     if (changes.postLogoutRedirectUri !== undefined) set.post_logout_redirect_uri = changes.postLogoutRedirectUri;
+    if (changes.trustedScopes !== undefined) set.trusted_scopes = changes.trustedScopes;
     try {
       await this.db.updateTable("oauth2_clients").set(set).where("id", "=", id).execute();
       return true;

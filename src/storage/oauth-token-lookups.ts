@@ -177,6 +177,7 @@ export class KyselyTokenLookups implements TokenLookups {
       trusted: row.cl_trusted,
       resource_server: row.cl_resource_server,
       post_logout_redirect_uri: row.cl_post_logout_redirect_uri,
+      trusted_scopes: row.cl_trusted_scopes,
       created_at: row.cl_created_at,
     });
   }

@@ -36,6 +36,7 @@ function clientEditForm(c: OAuthClient, csrfToken: string, t: SettingsContext["t
 <label for="${id}-post-logout">${t("settings:clients.postLogoutRedirect")}</label><input type="text" id="${id}-post-logout" name="post_logout_redirect_uri" value="${c.postLogoutRedirectUri ?? ""}">
 ${checkbox("allow_subdomains", c.allowSubdomains, t("settings:clients.allowSubdomains"))}
 ${checkbox("trusted", c.trusted, t("settings:clients.trusted"))}
+<label for="${id}-trusted-scopes">${t("settings:clients.trustedScopes")}</label><input type="text" id="${id}-trusted-scopes" name="trusted_scopes" value="${c.trustedScopes ?? ""}">
 ${checkbox("resource_server", c.resourceServer, t("settings:clients.resourceServer"))}
 ${checkbox("force_trust", false, t("settings:clients.forceTrust"))}
 <p><button type="submit">${t("settings:clients.save")}</button></p>
@@ -77,7 +78,7 @@ export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
         const options = (c: (typeof clients)[number]) =>
           [
             c.allowSubdomains ? t("pages:oauth.allowSubdomains") : undefined,
-            c.trusted ? label.trusted : undefined,
+            c.trusted ? (c.trustedScopes ? `${label.trusted} (${c.trustedScopes})` : label.trusted) : undefined,
             c.resourceServer ? t("pages:oauth.resourceServer") : undefined,
           ]
             .filter((flag) => flag !== undefined)
@@ -110,6 +111,7 @@ ${clients.map(
 <label for="oauth2-post-logout-redirect">${t("pages:oauth.postLogoutRedirectUriLabel")}</label><input type="text" id="oauth2-post-logout-redirect" name="post_logout_redirect_uri" value="${formValues.post_logout_redirect_uri ?? ""}">
 <label class="check"><input type="checkbox" name="allow_subdomains" value="1"${ticked("allow_subdomains")}> ${t("pages:oauth.allowSubdomainsLabel")}</label>
 <label class="check"><input type="checkbox" name="trusted" value="1"${ticked("trusted")}> ${label.trusted}</label>
+<label for="oauth2-trusted-scopes">${t("settings:clients.trustedScopes")}</label><input type="text" id="oauth2-trusted-scopes" name="trusted_scopes" value="${formValues.trusted_scopes ?? ""}">
 <label class="check"><input type="checkbox" name="resource_server" value="1"${ticked("resource_server")}> ${t("pages:oauth.resourceServerLabel")}</label>
 <div class="actions"><button type="submit">${t("pages:oauth.add")}</button></div>
 </form>`;
@@ -154,6 +156,7 @@ ${clients.map(
           post_logout_redirect_uri: field(request, "post_logout_redirect_uri"),
           allow_subdomains: field(request, "allow_subdomains"),
           trusted: field(request, "trusted"),
+          trusted_scopes: field(request, "trusted_scopes"),
           resource_server: field(request, "resource_server"),
         };
         const result = await oauth.clients.addFromAdminPage({
@@ -163,6 +166,7 @@ ${clients.map(
           trusted: sent.trusted !== undefined,
           resourceServer: sent.resource_server !== undefined,
           postLogoutRedirectUri: sent.post_logout_redirect_uri ?? "",
+          trustedScopes: sent.trusted_scopes ?? "",
         });
         const translator = userTranslator(request, principal);
         const { t } = translator;
@@ -206,6 +210,7 @@ ${clients.map(
             "post-logout-redirect-url": (field(request, "post_logout_redirect_uri") ?? "").trim(),
             "allow-sub-domains": flag("allow_subdomains"),
             trusted: flag("trusted"),
+            "trusted-scopes": (field(request, "trusted_scopes") ?? "").trim(),
             "resource-server": flag("resource_server"),
           },
           field(request, "force_trust") !== undefined,

@@ -49,6 +49,8 @@ const TokenParameters = oauthParameters({
   redirect_uri: "The redirect URI the code was issued for (authorization_code).",
   code_verifier: "RFC 7636 PKCE verifier, when the code was issued with a challenge.",
   refresh_token: "The refresh token (refresh_token).",
+  scope:
+    "RFC 6749 §6 (refresh_token): no more than the grant's scope, else `invalid_scope`; the new token keeps the grant's scope.",
   client_id: CLIENT_ID,
   client_secret: CLIENT_SECRET,
 });
@@ -74,7 +76,7 @@ const CLIENT_ERROR_RESPONSES = {
   400: {
     ...ErrorBody,
     description:
-      "RFC 6749 §5.2 error: `invalid_request` (malformed, repeated, non-string, oversized or too many parameters), `invalid_client`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `unsupported_token_type`.",
+      "RFC 6749 §5.2 error: `invalid_request` (malformed, repeated, non-string, oversized or too many parameters), `invalid_client`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `unsupported_token_type`, `invalid_scope` (a refresh asking for more than its grant).",
     headers: NO_STORE_HEADERS,
   },
   401: {
@@ -97,6 +99,9 @@ export const TokenSuccess = Type.Object(
     expires_in: Type.Integer({ minimum: 1 }),
     refresh_token: Type.String(),
     user_id: Type.String(),
+    scope: Type.String({
+      description: "RFC 6749 §5.1: what the token may do, space-separated (`account` when the request sent no `scope`).",
+    }),
     message_url: Type.String({ format: "uri", description: 'ownCloud\'s "authorization successful" page.' }),
     id_token: Type.Optional(
       Type.String({ description: "OpenID Connect Core §3.1.3.3: an RS256 JWT, only when the grant's scope contains `openid`." }),
@@ -141,6 +146,7 @@ export const IntrospectionResponse = Type.Union(
     Type.Object(
       {
         active: Type.Literal(true),
+        scope: Type.String({ description: "What the token may do, space-separated (RFC 7662 §2.2)." }),
         client_id: Type.String(),
         username: Type.String(),
         sub: Type.String(),

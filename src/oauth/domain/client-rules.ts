@@ -1,6 +1,7 @@
 import type { clientErrors } from "../../i18n/catalogues/en/client-errors.js";
 import type { MessageValues, Phrase } from "../../i18n/index.js";
 import { redirectHostname, redirectUriProblem } from "./redirect-uri.js";
+import { isScopeName, SCOPE_NAMES, scopeValues } from "./scope.js";
 
 /** docs/spec/oauth2-service.md, Client: client-id and client-secret, at least 32 characters. */
 export const MIN_CLIENT_ID_LENGTH = 32;
@@ -30,6 +31,12 @@ export interface ClientFields {
    * equal to its fields without the key.
    */
   postLogoutRedirectUri?: string | null;
+  /**
+   * For a trusted client: the scopes it receives without the consent page (space-separated names
+   * of src/oauth/domain/scope.ts). Absent or null: every scope, as ownCloud's trusted clients skip
+   * consent altogether. Absent rather than null on clients read back, as above.
+   */
+  trustedScopes?: string | null;
 }
 
 export const MODIFIABLE_KEYS = [
@@ -41,6 +48,7 @@ export const MODIFIABLE_KEYS = [
   "trusted",
   "resource-server",
   "post-logout-redirect-url",
+  "trusted-scopes",
 ] as const;
 export type ModifiableKey = (typeof MODIFIABLE_KEYS)[number];
 
@@ -120,6 +128,8 @@ export function fieldProblem(key: ModifiableKey, value: string): ClientProblem |
     case "post-logout-redirect-url":
       // Empty removes it; otherwise the registration rule of redirect URIs (redirect-uri.ts).
       return value === "" ? undefined : redirectUriProblemOf(value, clientProblem("invalidPostLogoutRedirect"));
+    case "trusted-scopes":
+      return trustedScopesProblem(value);
   }
 }
 
@@ -139,6 +149,8 @@ export interface NewClientArguments {
   resourceServer?: string | undefined;
   /** `--post-logout-redirect-url`: absent or empty means none. */
   postLogoutRedirectUri?: string | undefined;
+  /** `--trusted-scopes`: absent or empty means every scope. */
+  trustedScopes?: string | undefined;
 }
 
 export function validateNewClient(input: NewClientArguments): { fields: ClientFields } | { problem: ClientProblem } {
@@ -150,6 +162,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
     ["trusted", input.trusted],
     ["resource-server", input.resourceServer ?? "false"],
     ["post-logout-redirect-url", input.postLogoutRedirectUri ?? ""],
+    ["trusted-scopes", input.trustedScopes ?? ""],
     ["name", input.name],
   ];
   for (const [key, value] of checks) {
@@ -166,6 +179,30 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
       trusted: input.trusted === "true",
       resourceServer: input.resourceServer === "true",
       ...(input.postLogoutRedirectUri ? { postLogoutRedirectUri: input.postLogoutRedirectUri } : {}),
+      ...trustedScopesField(input.trustedScopes ?? ""),
     },
   };
+}
+
+/**
+ * The trusted scopes as an administrator types them (space- or comma-separated names), as stored:
+ * the names in the catalogue's order, or null for an empty value (every scope).
+ */
+export function normalizedTrustedScopes(value: string): string | null {
+  const names = scopeValues(value.replaceAll(",", " "));
+  if (names.size === 0) return null;
+  return SCOPE_NAMES.filter((name) => names.has(name)).join(" ");
+}
+
+/** The `trustedScopes` field for a typed value: absent when empty (every scope). */
+export function trustedScopesField(value: string): { trustedScopes?: string } {
+  const trustedScopes = normalizedTrustedScopes(value);
+  return trustedScopes === null ? {} : { trustedScopes };
+}
+
+function trustedScopesProblem(value: string): ClientProblem | undefined {
+  for (const name of scopeValues(value.replaceAll(",", " "))) {
+    if (!isScopeName(name)) return clientProblem("unknownScope", { scope: name, known: SCOPE_NAMES.join(", ") });
+  }
+  return undefined;
 }

@@ -2,6 +2,7 @@ import { sha256Hex } from "../../crypto/secrets.js";
 import { OAuthError } from "../domain/errors.js";
 import { isLegacyDesktopRefreshLoop } from "../domain/legacy-clients.js";
 import { isExpired } from "../domain/lifetimes.js";
+import { ACCOUNT_SCOPE, consentCovers, scopeValues } from "../domain/scope.js";
 import type { RefreshTokenRecord } from "../ports.js";
 import { newTokens, tokenResponse } from "../tokens.js";
 import { withIdToken } from "./id-token.js";
@@ -9,7 +10,7 @@ import type { GrantDeps, GrantInput, GrantResult } from "./types.js";
 
 /** RFC 6749 §6 with rotation (docs/upstream/owncloud-oauth2.md A.1.2, `refresh_token`), with refresh tokens that expire (`oauth2.refresh_token_lifetime`). */
 export const grantType = "refresh_token";
-export const parameters: ReadonlySet<string> = new Set(["refresh_token"]);
+export const parameters: ReadonlySet<string> = new Set(["refresh_token", "scope"]);
 
 const doesNotExist = () => new OAuthError("invalid_grant", "refresh token does not exist");
 const unknownToken = () => new OAuthError("invalid_grant", "refresh token does not exist", { guess: true });
@@ -48,11 +49,16 @@ async function reused(deps: GrantDeps, input: GrantInput, record: RefreshTokenRe
         { event: "oauth2_refresh_grace", client: input.client.clientId, uid: record.uid, grant: record.grantId },
         "a rotated refresh token was retried within the grace window: the same pair is sent again",
       );
-      const response = await withIdToken(deps, input, tokenResponse(pair.access_token, pair.refresh_token, record.uid), {
-        uid: record.uid,
-        identity: record,
-        withNonce: false,
-      });
+      const response = await withIdToken(
+        deps,
+        input,
+        tokenResponse(pair.access_token, pair.refresh_token, record.uid, record.scope),
+        {
+          uid: record.uid,
+          identity: record,
+          withNonce: false,
+        },
+      );
       // No write: the request's throttle settlement is the endpoint's to make.
       return { response, settlementCommitted: false };
     }
@@ -96,6 +102,12 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
   if (isExpired(record.expiresAt, deps.now)) return refreshError(new OAuthError("invalid_grant", "refresh token expired"));
 
   if (!record.userEnabled) return new OAuthError("unauthorized_client", "user not enabled");
+  // RFC 6749 §6: a refresh may not ask for more than the grant has. The new token keeps the
+  // grant's scope (the response's `scope` says so), so asking for less narrows nothing.
+  const asked = input.params.scope;
+  if (asked !== undefined && !consentCovers(scopeValues(record.scope ?? ACCOUNT_SCOPE), asked)) {
+    return new OAuthError("invalid_scope", "the requested scope exceeds the scope of the grant");
+  }
 
   const issued = newTokens(deps.now, deps.refreshTokenLifetime);
   const refreshToken = issued.refreshToken as string;
@@ -108,7 +120,7 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
       : undefined;
   // OIDC Core §12.2: a refresh of an `openid` grant answers a new ID token too (same sub, auth_time;
   // no nonce). Signed before the write: a key that cannot sign leaves the refresh token unrotated.
-  const response = await withIdToken(deps, input, tokenResponse(issued.accessToken, refreshToken, record.uid), {
+  const response = await withIdToken(deps, input, tokenResponse(issued.accessToken, refreshToken, record.uid, record.scope), {
     uid: record.uid,
     identity: record,
     withNonce: false,
