@@ -72,6 +72,7 @@ export class ClientAdministration {
     allowSubdomains: boolean;
     trusted: boolean;
     resourceServer: boolean;
+    accountAccess?: boolean;
     /** Empty: none (OpenID Connect RP-initiated logout). */
     postLogoutRedirectUri?: string;
     /** Empty: a trusted client skips consent for every scope. */
@@ -101,6 +102,7 @@ export class ClientAdministration {
       allowSubdomains: input.allowSubdomains,
       trusted: input.trusted,
       resourceServer: input.resourceServer,
+      ...(input.accountAccess ? { accountAccess: true } : {}),
       ...(postLogoutRedirectUri === "" ? {} : { postLogoutRedirectUri }),
       ...trustedScopesField(trustedScopes),
     });
@@ -152,6 +154,9 @@ export class ClientAdministration {
       case "resource-server":
         changes.resourceServer = parseStrictBoolean(value) as boolean;
         break;
+      case "account-access":
+        changes.accountAccess = parseStrictBoolean(value) as boolean;
+        break;
       case "post-logout-redirect-url":
         changes.postLogoutRedirectUri = value === "" ? null : value;
         break;
@@ -190,6 +195,8 @@ export class ClientAdministration {
         return String(client.trusted);
       case "resource-server":
         return String(client.resourceServer);
+      case "account-access":
+        return String(client.accountAccess === true);
       case "post-logout-redirect-url":
         return client.postLogoutRedirectUri ?? "";
       case "trusted-scopes":

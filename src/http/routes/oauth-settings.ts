@@ -38,6 +38,7 @@ ${checkbox("allow_subdomains", c.allowSubdomains, t("settings:clients.allowSubdo
 ${checkbox("trusted", c.trusted, t("settings:clients.trusted"))}
 <label for="${id}-trusted-scopes">${t("settings:clients.trustedScopes")}</label><input type="text" id="${id}-trusted-scopes" name="trusted_scopes" value="${c.trustedScopes ?? ""}">
 ${checkbox("resource_server", c.resourceServer, t("settings:clients.resourceServer"))}
+${checkbox("account_access", c.accountAccess === true, t("pages:oauth.accountAccessLabel"))}
 ${checkbox("force_trust", false, t("settings:clients.forceTrust"))}
 <p><button type="submit">${t("settings:clients.save")}</button></p>
 </form></details>`;
@@ -80,6 +81,7 @@ export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
             c.allowSubdomains ? t("pages:oauth.allowSubdomains") : undefined,
             c.trusted ? (c.trustedScopes ? `${label.trusted} (${c.trustedScopes})` : label.trusted) : undefined,
             c.resourceServer ? t("pages:oauth.resourceServer") : undefined,
+            c.accountAccess ? t("pages:oauth.accountAccess") : undefined,
           ]
             .filter((flag) => flag !== undefined)
             .join(", ") || "–";
@@ -113,6 +115,7 @@ ${clients.map(
 <label class="check"><input type="checkbox" name="trusted" value="1"${ticked("trusted")}> ${label.trusted}</label>
 <label for="oauth2-trusted-scopes">${t("settings:clients.trustedScopes")}</label><input type="text" id="oauth2-trusted-scopes" name="trusted_scopes" value="${formValues.trusted_scopes ?? ""}">
 <label class="check"><input type="checkbox" name="resource_server" value="1"${ticked("resource_server")}> ${t("pages:oauth.resourceServerLabel")}</label>
+<label class="check"><input type="checkbox" name="account_access" value="1"${ticked("account_access")}> ${t("pages:oauth.accountAccessLabel")}</label>
 <div class="actions"><button type="submit">${t("pages:oauth.add")}</button></div>
 </form>`;
       },
@@ -158,6 +161,7 @@ ${clients.map(
           trusted: field(request, "trusted"),
           trusted_scopes: field(request, "trusted_scopes"),
           resource_server: field(request, "resource_server"),
+          account_access: field(request, "account_access"),
         };
         const result = await oauth.clients.addFromAdminPage({
           name: sent.name ?? "",
@@ -165,6 +169,7 @@ ${clients.map(
           allowSubdomains: sent.allow_subdomains !== undefined,
           trusted: sent.trusted !== undefined,
           resourceServer: sent.resource_server !== undefined,
+          accountAccess: sent.account_access !== undefined,
           postLogoutRedirectUri: sent.post_logout_redirect_uri ?? "",
           trustedScopes: sent.trusted_scopes ?? "",
         });
@@ -212,6 +217,7 @@ ${clients.map(
             trusted: flag("trusted"),
             "trusted-scopes": (field(request, "trusted_scopes") ?? "").trim(),
             "resource-server": flag("resource_server"),
+            "account-access": flag("account_access"),
           },
           field(request, "force_trust") !== undefined,
         );

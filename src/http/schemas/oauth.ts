@@ -49,8 +49,7 @@ const TokenParameters = oauthParameters({
   redirect_uri: "The redirect URI the code was issued for (authorization_code).",
   code_verifier: "RFC 7636 PKCE verifier, when the code was issued with a challenge.",
   refresh_token: "The refresh token (refresh_token).",
-  scope:
-    "RFC 6749 §6 (refresh_token): no more than the grant's scope, else `invalid_scope`; the new token keeps the grant's scope.",
+  scope: "Accepted and ignored (refresh_token): the new token keeps the grant's scope, as the response's `scope` says.",
   client_id: CLIENT_ID,
   client_secret: CLIENT_SECRET,
 });
@@ -76,7 +75,7 @@ const CLIENT_ERROR_RESPONSES = {
   400: {
     ...ErrorBody,
     description:
-      "RFC 6749 §5.2 error: `invalid_request` (malformed, repeated, non-string, oversized or too many parameters), `invalid_client`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `unsupported_token_type`, `invalid_scope` (a refresh asking for more than its grant).",
+      "RFC 6749 §5.2 error: `invalid_request` (malformed, repeated, non-string, oversized or too many parameters), `invalid_client`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `unsupported_token_type`.",
     headers: NO_STORE_HEADERS,
   },
   401: {

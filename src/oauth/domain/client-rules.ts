@@ -25,6 +25,12 @@ export interface ClientFields {
    */
   resourceServer: boolean;
   /**
+   * An ownCloud or Nextcloud client (the seeded desktop and mobile apps): its tokens have the
+   * account scope whatever scope it asks for, since those apps sync files with tokens requested
+   * with sign-in scopes (docs/upstream/desktop-clients.md, ownCloud client §3). Absent: false.
+   */
+  accountAccess?: boolean;
+  /**
    * OpenID Connect RP-Initiated Logout 1.0 §3: the one URI the end-session endpoint may send the
    * browser back to after logout; absent or null: none registered, logout ends on Keystream's
    * page. Absent rather than null on clients read back, so a client registered without one compares
@@ -47,6 +53,7 @@ export const MODIFIABLE_KEYS = [
   "allow-sub-domains",
   "trusted",
   "resource-server",
+  "account-access",
   "post-logout-redirect-url",
   "trusted-scopes",
 ] as const;
@@ -125,6 +132,8 @@ export function fieldProblem(key: ModifiableKey, value: string): ClientProblem |
       return parseStrictBoolean(value) === undefined ? clientProblem("trustedNotBoolean") : undefined;
     case "resource-server":
       return parseStrictBoolean(value) === undefined ? clientProblem("resourceServerNotBoolean") : undefined;
+    case "account-access":
+      return parseStrictBoolean(value) === undefined ? clientProblem("accountAccessNotBoolean") : undefined;
     case "post-logout-redirect-url":
       // Empty removes it; otherwise the registration rule of redirect URIs (redirect-uri.ts).
       return value === "" ? undefined : redirectUriProblemOf(value, clientProblem("invalidPostLogoutRedirect"));
@@ -147,6 +156,8 @@ export interface NewClientArguments {
   forceTrust: string | undefined;
   /** `--resource-server`: `true` or `false`; absent means false. */
   resourceServer?: string | undefined;
+  /** `--account-access`: `true` or `false`; absent means false. */
+  accountAccess?: string | undefined;
   /** `--post-logout-redirect-url`: absent or empty means none. */
   postLogoutRedirectUri?: string | undefined;
   /** `--trusted-scopes`: absent or empty means every scope. */
@@ -161,6 +172,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
     ["allow-sub-domains", input.allowSubdomains],
     ["trusted", input.trusted],
     ["resource-server", input.resourceServer ?? "false"],
+    ["account-access", input.accountAccess ?? "false"],
     ["post-logout-redirect-url", input.postLogoutRedirectUri ?? ""],
     ["trusted-scopes", input.trustedScopes ?? ""],
     ["name", input.name],
@@ -178,6 +190,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
       allowSubdomains: input.allowSubdomains === "true",
       trusted: input.trusted === "true",
       resourceServer: input.resourceServer === "true",
+      ...(input.accountAccess === "true" ? { accountAccess: true } : {}),
       ...(input.postLogoutRedirectUri ? { postLogoutRedirectUri: input.postLogoutRedirectUri } : {}),
       ...trustedScopesField(input.trustedScopes ?? ""),
     },

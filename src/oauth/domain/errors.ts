@@ -9,7 +9,6 @@ export type OAuthErrorCode =
   | "invalid_grant"
   | "unauthorized_client"
   | "unsupported_response_type"
-  | "invalid_scope"
   | "server_error";
 
 export interface OAuthErrorOptions {

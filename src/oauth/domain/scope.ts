@@ -76,12 +76,13 @@ export function isOpenIdScope(scope: string | null | undefined): boolean {
  * What an authorization request is granted for its `scope` parameter: absent or empty, the account
  * scope (RFC 6749 §3.3 lets the server use a default; ownCloud's and Nextcloud's clients send
  * none). Otherwise the values Keystream knows, in the catalogue's order; unknown values are ignored,
- * as §3.3 allows ("fully or partially ignore"), and the token response says what was granted.
+ * as §3.3 allows ("fully or partially ignore"), and the token response says what was granted. A
+ * client with account access (an ownCloud or Nextcloud app) gets the account scope besides.
  * Undefined when no value is known: `invalid_scope` (§4.1.2.1).
  */
-export function grantedScope(requested: string | undefined): string | undefined {
+export function grantedScope(requested: string | undefined, accountAccess: boolean): string | undefined {
   const values = scopeValues(requested);
-  if (values.size === 0) return ACCOUNT_SCOPE;
+  if (values.size === 0 || accountAccess) values.add(ACCOUNT_SCOPE);
   const known = SCOPE_NAMES.filter((name) => values.has(name));
   return known.length === 0 ? undefined : known.join(" ");
 }

@@ -2,7 +2,6 @@ import { sha256Hex } from "../../crypto/secrets.js";
 import { OAuthError } from "../domain/errors.js";
 import { isLegacyDesktopRefreshLoop } from "../domain/legacy-clients.js";
 import { isExpired } from "../domain/lifetimes.js";
-import { ACCOUNT_SCOPE, consentCovers, scopeValues } from "../domain/scope.js";
 import type { RefreshTokenRecord } from "../ports.js";
 import { newTokens, tokenResponse } from "../tokens.js";
 import { withIdToken } from "./id-token.js";
@@ -10,7 +9,12 @@ import type { GrantDeps, GrantInput, GrantResult } from "./types.js";
 
 /** RFC 6749 §6 with rotation (docs/upstream/owncloud-oauth2.md A.1.2, `refresh_token`), with refresh tokens that expire (`oauth2.refresh_token_lifetime`). */
 export const grantType = "refresh_token";
-export const parameters: ReadonlySet<string> = new Set(["refresh_token", "scope"]);
+/**
+ * `scope` is not among them: the new token keeps the grant's scope, whatever a refresh asks for
+ * (RFC 6749 §3.3 lets the server ignore the requested scope; the response's `scope` says what the
+ * token has). The ownCloud desktop client sends its sign-in scopes with every refresh.
+ */
+export const parameters: ReadonlySet<string> = new Set(["refresh_token"]);
 
 const doesNotExist = () => new OAuthError("invalid_grant", "refresh token does not exist");
 const unknownToken = () => new OAuthError("invalid_grant", "refresh token does not exist", { guess: true });
@@ -102,12 +106,6 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
   if (isExpired(record.expiresAt, deps.now)) return refreshError(new OAuthError("invalid_grant", "refresh token expired"));
 
   if (!record.userEnabled) return new OAuthError("unauthorized_client", "user not enabled");
-  // RFC 6749 §6: a refresh may not ask for more than the grant has. The new token keeps the
-  // grant's scope (the response's `scope` says so), so asking for less narrows nothing.
-  const asked = input.params.scope;
-  if (asked !== undefined && !consentCovers(scopeValues(record.scope ?? ACCOUNT_SCOPE), asked)) {
-    return new OAuthError("invalid_scope", "the requested scope exceeds the scope of the grant");
-  }
 
   const issued = newTokens(deps.now, deps.refreshTokenLifetime);
   const refreshToken = issued.refreshToken as string;

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { DEFAULT_CLIENTS } from "../../oauth/domain/default-clients.js";
 
 /**
  * Scopes are enforced (src/oauth/domain/scope.ts):
@@ -7,6 +8,8 @@ import { type Kysely, sql } from "kysely";
  *   added to its scope, and a grant without one gets the account scope alone.
  * - `oauth2_clients.trusted_scopes`: the scopes a trusted client receives without the consent
  *   page; null means every scope (ownCloud's trusted clients skip consent altogether).
+ * - `oauth2_clients.account_access`: an ownCloud or Nextcloud client, whose tokens have the account
+ *   scope whatever it asks for; set for ownCloud's seeded desktop and mobile clients.
  */
 export function scopesMigration() {
   return {
@@ -15,8 +18,22 @@ export function scopesMigration() {
         WHEN scope IS NULL OR trim(scope) = '' THEN 'account'
         ELSE trim(scope) || ' account' END`.execute(db);
       await db.schema.alterTable("oauth2_clients").addColumn("trusted_scopes", "text").execute();
+      await db.schema
+        .alterTable("oauth2_clients")
+        .addColumn("account_access", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db
+        .updateTable("oauth2_clients")
+        .set({ account_access: 1 })
+        .where(
+          "client_id",
+          "in",
+          DEFAULT_CLIENTS.map((client) => client.clientId),
+        )
+        .execute();
     },
     async down(db: Kysely<any>): Promise<void> {
+      await db.schema.alterTable("oauth2_clients").dropColumn("account_access").execute();
       await db.schema.alterTable("oauth2_clients").dropColumn("trusted_scopes").execute();
     },
   };

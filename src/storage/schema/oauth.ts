@@ -17,6 +17,8 @@ export interface OAuthClientsTable {
   resource_server: Generated<number>;
   /** Where RP-initiated logout may send the browser back to (migration 0011); null: nowhere. */
   post_logout_redirect_uri: string | null;
+  /** 1: an ownCloud or Nextcloud client, its tokens have the account scope (migration 0016). */
+  account_access: Generated<number>;
   /** The scopes a trusted client receives without consent (migration 0016); null: every scope. */
   trusted_scopes: string | null;
 }

@@ -120,6 +120,9 @@ export const pages: Messages<typeof source> = {
   "oauth.postLogoutRedirectUriLabel": "Weiterleitungs-URI nach Abmeldung (OpenID Connect, optional)",
   "oauth.allowSubdomainsLabel": "Subdomains erlauben",
   "oauth.resourceServerLabel": "Ressourcenserver (darf die Tokens aller Clients prüfen)",
+  "oauth.accountAccess": "Voller Kontozugriff",
+  "oauth.accountAccessLabel":
+    "Voller Kontozugriff (ein ownCloud- oder Nextcloud-Client: seine Tokens öffnen die Dateien und alle Schnittstellen, unabhängig vom angefragten Scope)",
   "oauth.add": "Hinzufügen",
   "oauth.added": "Der Client „{{name}}“ wurde hinzugefügt.",
   "oauth.deleted": "Der Client „{{name}}“ wurde gelöscht.",

@@ -118,6 +118,9 @@ export const pages = {
   "oauth.postLogoutRedirectUriLabel": "Post-logout redirection URI (OpenID Connect, optional)",
   "oauth.allowSubdomainsLabel": "Allow subdomains",
   "oauth.resourceServerLabel": "Resource server (may introspect every client's tokens)",
+  "oauth.accountAccess": "Full account access",
+  "oauth.accountAccessLabel":
+    "Full account access (an ownCloud or Nextcloud client: its tokens open the files and every API, whatever scope it asks for)",
   "oauth.add": "Add",
   "oauth.added": "The client “{{name}}” has been added.",
   "oauth.deleted": "The client “{{name}}” has been deleted.",

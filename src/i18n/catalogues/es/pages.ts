@@ -116,6 +116,9 @@ export const pages: Messages<typeof source> = {
   "oauth.postLogoutRedirectUriLabel": "URI de redirección tras cerrar sesión (OpenID Connect, opcional)",
   "oauth.allowSubdomainsLabel": "Permitir subdominios",
   "oauth.resourceServerLabel": "Servidor de recursos (puede inspeccionar los tokens de todos los clientes)",
+  "oauth.accountAccess": "Acceso completo a la cuenta",
+  "oauth.accountAccessLabel":
+    "Acceso completo a la cuenta (un cliente de ownCloud o Nextcloud: sus tokens abren los archivos y todas las interfaces, pida el ámbito que pida)",
   "oauth.add": "Añadir",
   "oauth.added": "Se ha añadido el cliente «{{name}}».",
   "oauth.deleted": "Se ha eliminado el cliente «{{name}}».",

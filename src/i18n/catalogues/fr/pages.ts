@@ -117,6 +117,9 @@ export const pages: Messages<typeof source> = {
   "oauth.postLogoutRedirectUriLabel": "URI de redirection après déconnexion (OpenID Connect, facultatif)",
   "oauth.allowSubdomainsLabel": "Autoriser les sous-domaines",
   "oauth.resourceServerLabel": "Serveur de ressources (peut inspecter les jetons de tous les clients)",
+  "oauth.accountAccess": "Accès complet au compte",
+  "oauth.accountAccessLabel":
+    "Accès complet au compte (un client ownCloud ou Nextcloud : ses jetons ouvrent les fichiers et toutes les interfaces, quelle que soit la portée demandée)",
   "oauth.add": "Ajouter",
   "oauth.added": "Le client « {{name}} » a été ajouté.",
   "oauth.deleted": "Le client « {{name}} » a été supprimé.",

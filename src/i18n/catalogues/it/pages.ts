@@ -116,6 +116,9 @@ export const pages: Messages<typeof source> = {
   "oauth.postLogoutRedirectUriLabel": "URI di reindirizzamento dopo l’uscita (OpenID Connect, facoltativo)",
   "oauth.allowSubdomainsLabel": "Consenti i sottodomini",
   "oauth.resourceServerLabel": "Server di risorse (può esaminare i token di tutti i client)",
+  "oauth.accountAccess": "Accesso completo all’account",
+  "oauth.accountAccessLabel":
+    "Accesso completo all’account (un client ownCloud o Nextcloud: i suoi token aprono i file e tutte le interfacce, qualunque ambito chieda)",
   "oauth.add": "Aggiungi",
   "oauth.added": "Il client «{{name}}» è stato aggiunto.",
   "oauth.deleted": "Il client «{{name}}» è stato eliminato.",

@@ -115,6 +115,9 @@ export const pages: Messages<typeof source> = {
   "oauth.postLogoutRedirectUriLabel": "Omleidings-URI na afmelden (OpenID Connect, optioneel)",
   "oauth.allowSubdomainsLabel": "Subdomeinen toestaan",
   "oauth.resourceServerLabel": "Resourceserver (mag de tokens van alle clients inspecteren)",
+  "oauth.accountAccess": "Volledige accounttoegang",
+  "oauth.accountAccessLabel":
+    "Volledige accounttoegang (een ownCloud- of Nextcloud-client: zijn tokens openen de bestanden en alle interfaces, welke scope hij ook vraagt)",
   "oauth.add": "Toevoegen",
   "oauth.added": "De client ‘{{name}}’ is toegevoegd.",
   "oauth.deleted": "De client ‘{{name}}’ is verwijderd.",
