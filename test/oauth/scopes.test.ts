@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { LightMyRequestResponse } from "fastify";
-import { DEFAULT_CLIENTS } from "../../src/oauth/domain/default-clients.js";
 import { FORWARD_AUTH_PATH } from "../../src/http/routes/forward-auth.js";
+import { DEFAULT_CLIENTS } from "../../src/oauth/domain/default-clients.js";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";
 import { testDatabaseDialect } from "../support/storage.js";
@@ -64,7 +64,13 @@ const DESKTOP_CLIENT: TestClient = {
 const DESKTOP_SCOPE = "openid offline_access email profile";
 const STREAM = "/ocs/v2.php/apps/activity/api/v2/activity?format=json";
 
-function bearer(t: TestApp, method: "GET" | "PUT", url: string, token: string, payload?: object): Promise<LightMyRequestResponse> {
+function bearer(
+  t: TestApp,
+  method: "GET" | "PUT",
+  url: string,
+  token: string,
+  payload?: object,
+): Promise<LightMyRequestResponse> {
   return t.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
 }
 
@@ -99,7 +105,11 @@ describe(`scopes (${testDatabaseDialect})`, () => {
   it("a sign-in token does not open the file server", async () => {
     const tokens = await tokensFor(t, RELYING_PARTY, "openid profile email offline_access");
     assert.equal(tokens.scope, "openid profile email offline_access");
-    const files = await t.app.inject({ method: "GET", url: FORWARD_AUTH_PATH, headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const files = await t.app.inject({
+      method: "GET",
+      url: FORWARD_AUTH_PATH,
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     assertInsufficientScope(files, "files", "forward auth");
     assert.equal(files.headers["x-keystream-user"], undefined);
     assert.equal(files.body, "");
@@ -111,7 +121,11 @@ describe(`scopes (${testDatabaseDialect})`, () => {
     const token = tokens.access_token as string;
     assertInsufficientScope(await bearer(t, "GET", STREAM, token), "activity:read", "activity stream");
     assertInsufficientScope(await bearer(t, "GET", "/ocs/v2.php/cloud/user?format=json", token), "account", "OCS user");
-    assertInsufficientScope(await bearer(t, "GET", "/index.php/apps/activity/api/v2/settings", token), "activity:read", "settings");
+    assertInsufficientScope(
+      await bearer(t, "GET", "/index.php/apps/activity/api/v2/settings", token),
+      "activity:read",
+      "settings",
+    );
     assertInsufficientScope(await bearer(t, "GET", "/remote.php/dav/avatars/alice/64.png", token), "profile", "avatar");
     const refused = await bearer(t, "GET", STREAM, token);
     assert.equal(refused.json().error, "insufficient_scope");
@@ -178,7 +192,11 @@ describe(`scopes (${testDatabaseDialect})`, () => {
     assertInsufficientScope(await ask(site, files), "activity:read", "files token at an activity:read site");
     // A credential that is the account itself passes every site.
     const appPassword = (await t.services.appPasswords.create("alice", "sync")).secret;
-    const withAppPassword = await t.app.inject({ method: "GET", url: site, headers: { authorization: basic("alice", appPassword) } });
+    const withAppPassword = await t.app.inject({
+      method: "GET",
+      url: site,
+      headers: { authorization: basic("alice", appPassword) },
+    });
     assert.equal(withAppPassword.statusCode, 200);
     const unknown = await ask(`${FORWARD_AUTH_PATH}?scope=everything`, files);
     assert.equal(unknown.statusCode, 400, "a site naming no scope Keystream has is a configuration error");

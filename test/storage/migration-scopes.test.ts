@@ -25,7 +25,9 @@ describe(`migration 0016, scopes (${testDatabaseDialect})`, () => {
       }
       const mine = await db.selectFrom("oauth2_clients").select("id").where("name", "=", "mine").executeTakeFirstOrThrow();
       for (const scope of [null, "", "openid profile email"]) {
-        await sql`insert into oauth2_grants (client_id, uid, authorized_at, scope) values (${mine.id}, 'alice', 0, ${scope})`.execute(db);
+        await sql`insert into oauth2_grants (client_id, uid, authorized_at, scope) values (${mine.id}, 'alice', 0, ${scope})`.execute(
+          db,
+        );
       }
 
       assert.equal((await migrator.migrateToLatest()).error, undefined);
@@ -35,7 +37,11 @@ describe(`migration 0016, scopes (${testDatabaseDialect})`, () => {
         grants.map((g) => g.scope),
         ["account", "account", "openid profile email account"],
       );
-      const migrated = await db.selectFrom("oauth2_clients").select(["name", "account_access", "trusted_scopes"]).orderBy("name").execute();
+      const migrated = await db
+        .selectFrom("oauth2_clients")
+        .select(["name", "account_access", "trusted_scopes"])
+        .orderBy("name")
+        .execute();
       assert.deepEqual(
         migrated.map((c) => [c.name, Number(c.account_access), c.trusted_scopes]),
         [
