@@ -23,9 +23,7 @@ export function userLabel(user: { uid: string; displayName: string }): SafeHtml 
  * order (src/oauth/domain/scope.ts; src/oidc/claims.ts decides what each sign-in scope discloses).
  */
 function grantedAccess(t: Translator["t"], scope: string): string[] {
-  return scopeDefinitions(scope).flatMap((definition) =>
-    definition.consentLine === null ? [] : [t(`pages:${definition.consentLine}`)],
-  );
+  return scopeDefinitions(scope).flatMap((definition) => (definition.consentLine === null ? [] : [t(definition.consentLine)]));
 }
 
 export interface ConsentModel {

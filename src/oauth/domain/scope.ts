@@ -1,4 +1,4 @@
-import type { pages } from "../../i18n/catalogues/en/pages.js";
+import type { MessageKey } from "../../i18n/index.js";
 
 /**
  * The scopes Keystream grants (RFC 6749 §3.3), one catalogue for every place that reads them: the
@@ -16,7 +16,7 @@ import type { pages } from "../../i18n/catalogues/en/pages.js";
  */
 
 /** A key of the consent page's scope lines in the pages catalogue. */
-type ConsentLine = Extract<keyof typeof pages, `consent.scope.${string}`>;
+type ConsentLine = Extract<MessageKey, `pages:consent.scope.${string}`>;
 
 /** Full access to the account (the scope of every ownCloud and Nextcloud client's token). */
 export const ACCOUNT_SCOPE = "account";
@@ -27,7 +27,7 @@ export interface ScopeDefinition {
   readonly name: string;
   readonly kind: ScopeKind;
   /**
-   * The key of the consent page's line for it (`pages` catalogue); null when the scope adds nothing
+   * The key of the consent page's line for it; null when the scope adds nothing
    * the user must be told (`offline_access`: every code grant gets a refresh token, ownCloud's rule,
    * and the page says how long access lasts).
    */
@@ -35,13 +35,13 @@ export interface ScopeDefinition {
 }
 
 export const SCOPES = [
-  { name: ACCOUNT_SCOPE, kind: "account", consentLine: "consent.scope.account" },
-  { name: "files", kind: "api", consentLine: "consent.scope.files" },
-  { name: "activity:read", kind: "api", consentLine: "consent.scope.activityRead" },
-  { name: "activity:write", kind: "api", consentLine: "consent.scope.activityWrite" },
-  { name: "openid", kind: "sign-in", consentLine: "consent.scope.openid" },
-  { name: "profile", kind: "sign-in", consentLine: "consent.scope.profile" },
-  { name: "email", kind: "sign-in", consentLine: "consent.scope.email" },
+  { name: ACCOUNT_SCOPE, kind: "account", consentLine: "pages:consent.scope.account" },
+  { name: "files", kind: "api", consentLine: "pages:consent.scope.files" },
+  { name: "activity:read", kind: "api", consentLine: "pages:consent.scope.activityRead" },
+  { name: "activity:write", kind: "api", consentLine: "pages:consent.scope.activityWrite" },
+  { name: "openid", kind: "sign-in", consentLine: "pages:consent.scope.openid" },
+  { name: "profile", kind: "sign-in", consentLine: "pages:consent.scope.profile" },
+  { name: "email", kind: "sign-in", consentLine: "pages:consent.scope.email" },
   { name: "offline_access", kind: "sign-in", consentLine: null },
 ] as const satisfies readonly ScopeDefinition[];
 

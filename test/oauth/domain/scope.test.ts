@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { describe, it } from "node:test";
-import { pages } from "../../../src/i18n/catalogues/en/pages.js";
+import { inEnglish } from "../../../src/i18n/index.js";
 import { consentCovers, grantedScope, SCOPES, scopeAllows, scopeValues, trustCovers } from "../../../src/oauth/domain/scope.js";
 
 describe("the scope catalogue", () => {
@@ -52,7 +52,7 @@ describe("the scope catalogue", () => {
     );
     for (const [index, scope] of SCOPES.entries()) {
       if (scope.consentLine === null) continue;
-      assert.equal(rows[index]?.[3], pages[scope.consentLine], `the consent line of ${scope.name}`);
+      assert.equal(rows[index]?.[3], inEnglish({ key: scope.consentLine }), `the consent line of ${scope.name}`);
     }
   });
 });
