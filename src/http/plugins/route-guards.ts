@@ -101,6 +101,12 @@ export function guarded(
   return async (group) => {
     group.addHook("onRoute", (route) => {
       route.config = { ...route.config, guard: mark };
+      // The OpenAPI document says what the guard checks (RFC 6750 §3.1 for a missing scope).
+      if (guard.scope !== undefined && route.schema) {
+        const scopeNote = `A bearer token needs the scope \`${guard.scope}\` (403 \`insufficient_scope\` otherwise).`;
+        const description = route.schema.description ? `${route.schema.description} ${scopeNote}` : scopeNote;
+        route.schema = { ...route.schema, description };
+      }
     });
     group.addHook("preHandler", async (request, reply) => {
       const principal = await guard.identify(request, reply);
