@@ -18,7 +18,7 @@ export function noStore(reply: FastifyReply): FastifyReply {
 export function sendTokenError(reply: FastifyReply, error: OAuthError): FastifyReply {
   let status = 400;
   if (error.softFail) status = 200;
-  else if (error.code === "invalid_client" && error.basicAttempted) {
+  else if (error.code === "invalid_client" && error.challenged) {
     status = 401;
     reply.header("www-authenticate", 'Basic realm="Keystream", charset="UTF-8"');
   }

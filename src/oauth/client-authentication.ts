@@ -7,14 +7,16 @@ import type { TokenRequest } from "./token-request.js";
 export interface AuthenticatedClient {
   client: OAuthClient;
   /**
-   * `none`: a public client (RFC 6749 §2.1): client_id + code_verifier in the body (ownCloud's path,
-   * proven by PKCE, RFC 7636), or client_id alone without any Authorization header (RFC 6749 §6
-   * refresh, RFC 7009 revocation); each grant decides what `none` may do.
+   * How the client proved itself (RFC 6749 §2.3.1): `basic`, its secret in the Authorization header
+   * (`client_secret_basic`); `post`, its secret in the body (`client_secret_post`); `none`, a public
+   * client (RFC 6749 §2.1): client_id + code_verifier in the body (ownCloud's path, proven by PKCE,
+   * RFC 7636), or client_id alone (RFC 6749 §6 refresh of a public grant, RFC 7009 revocation);
+   * each grant decides what `none` may do.
    */
-  method: "basic" | "none";
+  method: "basic" | "post" | "none";
 }
 
-/** RFC 7617: `Basic base64(id:secret)`, split at the first colon (ownCloud does not URL-decode). */
+/** RFC 7617: `Basic base64(id:secret)`, split at the first colon; the values as sent. */
 export function parseBasicAuthorization(header: string | undefined): { id: string; secret: string } | undefined {
   const match = /^basic\s+(\S+)\s*$/i.exec(header ?? "");
   if (!match?.[1]) return undefined;
@@ -23,18 +25,61 @@ export function parseBasicAuthorization(header: string | undefined): { id: strin
   return colon < 0 ? undefined : { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
+/** application/x-www-form-urlencoded decoding (`+` is a space); undefined when malformed. */
+function formDecoded(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value.replaceAll("+", " "));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The readings of Basic credentials: RFC 6749 §2.3.1 has the client form-urlencode its id and
+ * secret before Base64 (OpenID-certified relying parties such as mod_auth_openidc do); ownCloud and
+ * its clients do not. The encoded reading comes first, the raw one second when it differs, so a
+ * secret with `+ / = % : &` works either way.
+ */
+function basicReadings(credentials: { id: string; secret: string }): Array<{ id: string; secret: string }> {
+  const id = formDecoded(credentials.id);
+  const secret = formDecoded(credentials.secret);
+  const encoded = id !== undefined && secret !== undefined ? [{ id, secret }] : [];
+  const raw = encoded.some((reading) => reading.id === credentials.id && reading.secret === credentials.secret)
+    ? []
+    : [credentials];
+  return [...encoded, ...raw];
+}
+
+/**
+ * A client's Basic credentials checked (every reading, secrets compared in constant time): the
+ * client, or why not. One rule for the token, revocation and introspection endpoints.
+ */
+async function basicClient(
+  clients: Pick<ClientStore, "findByClientId">,
+  credentials: { id: string; secret: string },
+): Promise<OAuthClient | "unknown client id" | "wrong client secret"> {
+  let known = false;
+  for (const reading of basicReadings(credentials)) {
+    const client = await clients.findByClientId(reading.id);
+    if (!client) continue;
+    known = true;
+    if (client.secret !== "" && constantTimeEqual(reading.secret, client.secret)) return client;
+  }
+  return known ? "wrong client secret" : "unknown client id";
+}
+
 /**
  * docs/upstream/owncloud-oauth2.md A.1.2 step 2, before the grant type is looked at:
- * - an HTTP Basic header is always verified when present (unknown id or wrong secret →
- *   invalid_client, 401 with a Basic challenge, RFC 6749 §5.2; the secret compared in constant time);
+ * - an HTTP Basic header is always verified when present (`basicClient`: unknown id or wrong
+ *   secret → invalid_client, 401 with a Basic challenge, RFC 6749 §5.2);
  * - credentials repeated in the body must agree with it: the ownCloud desktop client sends
  *   `client_id` and `client_secret` in the Basic header and in the body at once
  *   (docs/upstream/desktop-clients.md, ownCloud client §3), so both are accepted together, but a body
  *   `client_id` naming another client or a body `client_secret` that is not the secret is refused;
- * - without a Basic header, the public path: `client_id` in the body (with `code_verifier` on
- *   ownCloud's PKCE path, or alone for RFC 6749 §6 refresh and RFC 7009 revocation); a body
- *   `client_secret` there must be the client's secret too (a client never authenticates by it
- *   alone: `client_secret_post` is not offered);
+ * - without a Basic header, `client_id` and `client_secret` in the body are `client_secret_post`
+ *   (RFC 6749 §2.3.1): a wrong secret is invalid_client, 401 like a wrong Basic secret;
+ * - `client_id` alone is the public path (with `code_verifier` on ownCloud's PKCE path, or alone
+ *   for RFC 6749 §6 refresh and RFC 7009 revocation);
  * - nothing at all → invalid_request.
  */
 export async function authenticateClient(
@@ -42,18 +87,17 @@ export async function authenticateClient(
   body: { client_id?: string | undefined; client_secret?: string | undefined; code_verifier?: string | undefined },
   authorization: string | undefined,
 ): Promise<AuthenticatedClient | OAuthError> {
-  const refused = (detail: string, basicAttempted: boolean) =>
-    new OAuthError("invalid_client", undefined, { basicAttempted, detail, guess: true });
+  const refused = (detail: string, challenged: boolean) =>
+    new OAuthError("invalid_client", undefined, { challenged, detail, guess: true });
   const bodySecretDisagrees = (client: OAuthClient) =>
     body.client_secret !== undefined && !constantTimeEqual(body.client_secret, client.secret);
 
   if (authorization !== undefined && authorization !== "") {
     const credentials = parseBasicAuthorization(authorization);
     if (!credentials) return new OAuthError("invalid_request", undefined, { detail: "malformed Authorization header" });
-    const client = await clients.findByClientId(credentials.id);
-    if (!client) return refused("unknown client id", true);
-    if (!constantTimeEqual(credentials.secret, client.secret)) return refused("wrong client secret", true);
-    if (body.client_id !== undefined && body.client_id !== credentials.id) {
+    const client = await basicClient(clients, credentials);
+    if (typeof client === "string") return refused(client, true);
+    if (body.client_id !== undefined && body.client_id !== client.clientId) {
       return refused("body client_id differs from the Basic header", true);
     }
     if (bodySecretDisagrees(client)) return refused("body client_secret differs from the Basic header", true);
@@ -62,8 +106,9 @@ export async function authenticateClient(
   if (body.client_id === undefined) return new OAuthError("invalid_request", undefined, { detail: "no client credentials" });
   const client = await clients.findByClientId(body.client_id);
   if (!client) return refused("unknown client_id", false);
-  if (bodySecretDisagrees(client)) return refused("wrong client_secret in the body", false);
-  return { client, method: "none" };
+  if (body.client_secret === undefined) return { client, method: "none" };
+  if (client.secret === "" || bodySecretDisagrees(client)) return refused("wrong client_secret in the body", true);
+  return { client, method: "post" };
 }
 
 /**
@@ -94,19 +139,25 @@ export function authenticateRequestClient(
 }
 
 /**
- * RFC 7662 §2.1: only a confidential client proves itself, with HTTP Basic and its secret (compared
- * in constant time). Anything else is 401 `invalid_client` with a Basic challenge, so introspection
- * is no token-scanning oracle for anonymous callers.
+ * RFC 7662 §2.1: only a confidential client proves itself, with its secret (`client_secret_basic` or
+ * `client_secret_post`, the rules of authenticateClient). Anything else, a public client's
+ * client_id alone included, is 401 `invalid_client` with a Basic challenge, so introspection is no
+ * token-scanning oracle for anonymous callers.
  */
 export async function authenticateConfidentialClient(
-  clients: ClientStore,
-  authorization: string | undefined,
+  clients: Pick<ClientStore, "findByClientId">,
+  request: TokenRequest,
 ): Promise<OAuthClient | OAuthError> {
-  const credentials = parseBasicAuthorization(authorization);
-  const refused = (detail: string) => new OAuthError("invalid_client", undefined, { basicAttempted: true, detail, guess: true });
-  if (!credentials) return refused("no Basic credentials");
-  const client = await clients.findByClientId(credentials.id);
-  if (!client) return refused("unknown client id");
-  if (client.secret === "" || !constantTimeEqual(credentials.secret, client.secret)) return refused("wrong client secret");
-  return client;
+  const authenticated = await authenticateRequestClient(clients, request);
+  if (authenticated instanceof OAuthError) {
+    return new OAuthError("invalid_client", undefined, {
+      challenged: true,
+      detail: authenticated.detail,
+      guess: authenticated.guess,
+    });
+  }
+  if (authenticated.method === "none") {
+    return new OAuthError("invalid_client", undefined, { challenged: true, detail: "no client secret" });
+  }
+  return authenticated.client;
 }

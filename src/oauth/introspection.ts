@@ -15,6 +15,7 @@ export type IntrospectionResponse =
       scope: string;
       client_id: string;
       username: string;
+      aud: string;
       sub: string;
       exp: number;
       iat: number;
@@ -50,7 +51,7 @@ export async function introspectToken(
   now: number,
   request: TokenRequest,
 ): Promise<IntrospectionResponse | OAuthError> {
-  const caller = await authenticateConfidentialClient(clients, request.authorization);
+  const caller = await authenticateConfidentialClient(clients, request);
   if (caller instanceof OAuthError) return caller;
   const token = request.body.token;
   if (typeof token !== "string" || token === "") return new OAuthError("invalid_request", "the token parameter is required");
@@ -92,6 +93,8 @@ export async function introspectToken(
       scope: found.scope ?? ACCOUNT_SCOPE,
       client_id: found.clientId,
       username: found.uid,
+      // RFC 7662 §2.2 / RFC 7519 §4.1.3: the token's intended audience is the client it was issued to.
+      aud: found.clientId,
       sub: found.uid,
       exp: found.exp,
       iat: found.iat,

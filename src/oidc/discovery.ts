@@ -36,10 +36,11 @@ export function providerMetadata(endpoints: ProviderEndpoints, pkceMethods: read
     response_modes_supported: ["query", "fragment"],
     grant_types_supported: ["authorization_code", "refresh_token", "implicit"],
     code_challenge_methods_supported: [...pkceMethods],
-    // `none`: a public client (client_id with PKCE, or client_id alone on a PKCE grant's refresh).
-    token_endpoint_auth_methods_supported: ["client_secret_basic", "none"],
-    revocation_endpoint_auth_methods_supported: ["client_secret_basic", "none"],
-    introspection_endpoint_auth_methods_supported: ["client_secret_basic"],
+    // RFC 6749 §2.3.1, src/oauth/client-authentication.ts: the secret in the Basic header or the
+    // body; `none`: a public client (client_id with PKCE, or client_id alone on a PKCE grant's refresh).
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
+    revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
+    introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
     authorization_response_iss_parameter_supported: true,
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: [SIGNING_ALGORITHM],

@@ -90,6 +90,7 @@ describe("POST /index.php/apps/oauth2/api/v1/introspect (RFC 7662)", () => {
     assert.deepEqual(response.json(), {
       active: true,
       scope: "account",
+      aud: DESKTOP.id,
       client_id: DESKTOP.id,
       username: "alice",
       sub: "alice",

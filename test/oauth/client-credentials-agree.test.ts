@@ -62,10 +62,11 @@ describe("token endpoint: client credentials in the Basic header and the body at
     assert.match(String(response.headers["www-authenticate"]), /^Basic/);
   });
 
-  it("without a Basic header, a wrong client_secret in the body is refused (the public path takes no guessed secret)", async () => {
+  it("without a Basic header, a wrong client_secret in the body is 401 invalid_client (client_secret_post), never the public path", async () => {
     const response = await redeem({ client_id: WEB_CLIENT.clientId, client_secret: "guess-0123456789abcdefghijklmnopqrstu" });
-    assert.equal(response.statusCode, 400);
+    assert.equal(response.statusCode, 401);
     assert.equal(JSON.parse(response.body).error, "invalid_client");
+    assert.match(String(response.headers["www-authenticate"]), /^Basic/);
   });
 
   it("a changed secret takes effect at once: the old one is refused, the new one accepted", async () => {

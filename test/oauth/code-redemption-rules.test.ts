@@ -284,8 +284,8 @@ describe(`PKCE input is validated (${testDatabaseDialect})`, () => {
   it("an empty code_challenge is no challenge: the client must authenticate with its secret", async () => {
     const code = await issueCode(t, WEB_CLIENT, { code_challenge: "" });
     const secretLess = await publicExchange(t, code, { code_verifier: "" });
-    assert.equal(secretLess.statusCode, 400);
-    assert.deepEqual(secretLess.json(), { error: "invalid_grant", error_description: "code verifier invalid" });
+    assert.equal(secretLess.statusCode, 401, "no secret and no challenge: the client did not authenticate");
+    assert.deepEqual(secretLess.json(), { error: "invalid_client" });
     assert.equal((await exchangeCode(t, code)).statusCode, 200, "with Basic and no verifier, as any code without PKCE");
   });
 

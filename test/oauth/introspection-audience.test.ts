@@ -104,6 +104,7 @@ describe("introspection callers (issue 16)", () => {
     assert.deepEqual(response.json(), {
       active: true,
       scope: "account",
+      aud: WEB_CLIENT.clientId,
       client_id: WEB_CLIENT.clientId,
       username: "alice",
       sub: "alice",

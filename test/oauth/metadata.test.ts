@@ -140,6 +140,20 @@ describe("RFC 8414 metadata at /.well-known/oauth-authorization-server", () => {
     assert.equal(location.searchParams.get("iss"), `${ISSUER}/index.php/apps/oauth2`);
   });
 
+  /** A request body (and Authorization header) authenticated with an advertised method (RFC 6749 §2.3.1, OAuth registry names). */
+  const authenticated = (auth: string, body: Record<string, string>): [Record<string, string>, string | undefined] => {
+    switch (auth) {
+      case "client_secret_basic":
+        return [body, basic(WEB_CLIENT.clientId, WEB_CLIENT.secret)];
+      case "client_secret_post":
+        return [{ ...body, client_id: WEB_CLIENT.clientId, client_secret: WEB_CLIENT.secret }, undefined];
+      case "none":
+        return [{ ...body, client_id: WEB_CLIENT.clientId }, undefined];
+      default:
+        throw new Error(`an advertised method this walk does not know: ${auth}`);
+    }
+  };
+
   it("every PKCE method and token endpoint auth method redeems a code; every grant type works", async () => {
     const pairs: Array<{ access_token: string; refresh_token: string; method: string }> = [];
     for (const pkce of metadata.code_challenge_methods_supported) {
@@ -155,29 +169,17 @@ describe("RFC 8414 metadata at /.well-known/oauth-authorization-server", () => {
           redirect_uri: WEB_CLIENT.redirectUri,
           code_verifier: VERIFIER,
         };
-        assert.ok(auth === "client_secret_basic" || auth === "none", `an advertised method this walk does not know: ${auth}`);
-        const response =
-          auth === "client_secret_basic"
-            ? await form(metadata.token_endpoint, body, basic(WEB_CLIENT.clientId, WEB_CLIENT.secret))
-            : await form(metadata.token_endpoint, { ...body, client_id: WEB_CLIENT.clientId });
+        const response = await form(metadata.token_endpoint, ...authenticated(auth, body));
         assert.equal(response.statusCode, 200, `${pkce}/${auth}: ${response.body}`);
         pairs.push({ ...response.json(), method: auth });
       }
     }
     const granted = new Set(["authorization_code", "implicit"]);
     for (const pair of pairs) {
-      const response =
-        pair.method === "client_secret_basic"
-          ? await form(
-              metadata.token_endpoint,
-              { grant_type: "refresh_token", refresh_token: pair.refresh_token },
-              basic(WEB_CLIENT.clientId, WEB_CLIENT.secret),
-            )
-          : await form(metadata.token_endpoint, {
-              grant_type: "refresh_token",
-              refresh_token: pair.refresh_token,
-              client_id: WEB_CLIENT.clientId,
-            });
+      const response = await form(
+        metadata.token_endpoint,
+        ...authenticated(pair.method, { grant_type: "refresh_token", refresh_token: pair.refresh_token }),
+      );
       assert.equal(response.statusCode, 200, `refresh with ${pair.method}: ${response.body}`);
       granted.add("refresh_token");
       pair.access_token = response.json().access_token;
@@ -190,21 +192,13 @@ describe("RFC 8414 metadata at /.well-known/oauth-authorization-server", () => {
     assert.ok(first && second);
     assert.equal((await userinfoWith(first.access_token)).statusCode, 200);
     for (const auth of metadata.introspection_endpoint_auth_methods_supported) {
-      assert.equal(auth, "client_secret_basic");
-      const response = await form(
-        metadata.introspection_endpoint,
-        { token: first.access_token },
-        basic(WEB_CLIENT.clientId, WEB_CLIENT.secret),
-      );
-      assert.equal(response.json().active, true);
+      const response = await form(metadata.introspection_endpoint, ...authenticated(auth, { token: first.access_token }));
+      assert.equal(response.json().active, true, `introspection with ${auth}`);
     }
     for (const auth of metadata.revocation_endpoint_auth_methods_supported) {
       const pair = pairs.find((p) => p.method === auth);
       assert.ok(pair, `a grant obtained with ${auth}`);
-      const response =
-        auth === "client_secret_basic"
-          ? await form(metadata.revocation_endpoint, { token: pair.refresh_token }, basic(WEB_CLIENT.clientId, WEB_CLIENT.secret))
-          : await form(metadata.revocation_endpoint, { token: pair.refresh_token, client_id: WEB_CLIENT.clientId });
+      const response = await form(metadata.revocation_endpoint, ...authenticated(auth, { token: pair.refresh_token }));
       assert.equal(response.statusCode, 200, `revocation with ${auth}: ${response.body}`);
       assert.equal((await userinfoWith(pair.access_token)).statusCode, 401, `revoked with ${auth}`);
     }

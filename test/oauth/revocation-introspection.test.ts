@@ -154,6 +154,7 @@ describe("RFC 7662 introspection: POST /index.php/apps/oauth2/api/v1/introspect"
     assert.deepEqual(response.json(), {
       active: true,
       scope: "account",
+      aud: WEB_CLIENT.clientId,
       client_id: WEB_CLIENT.clientId,
       username: "alice",
       sub: "alice",

@@ -264,7 +264,7 @@ describe("token endpoint: authorization_code grant (research A.1)", () => {
       });
       assert.equal(response.statusCode, 200, response.body);
     });
-    it("the public path cannot redeem a code issued without PKCE", async () => {
+    it("the public path cannot redeem a code issued without PKCE: a client that sent no secret is 401 invalid_client", async () => {
       const code = await issueCode(t);
       const response = await tokenRequest(t, {
         grant_type: "authorization_code",
@@ -273,7 +273,8 @@ describe("token endpoint: authorization_code grant (research A.1)", () => {
         client_id: WEB_CLIENT.clientId,
         code_verifier: "",
       });
-      assert.deepEqual(response.json(), { error: "invalid_grant", error_description: "code verifier invalid" });
+      assert.equal(response.statusCode, 401);
+      assert.deepEqual(response.json(), { error: "invalid_client" });
     });
   });
 

@@ -253,20 +253,25 @@ describe(`public clients refresh with client_id alone (RFC 6749 §6) (${testData
     assert.equal((await refresh(t, confidential.refresh_token)).statusCode, 200, "with Basic it still works");
   });
 
-  it("client_id alone cannot redeem a code (PKCE verifier required)", async () => {
+  it("client_id alone cannot redeem a code: a code with a challenge needs the verifier, one without needs the secret", async () => {
     const withChallenge = await issueCode(t, WEB_CLIENT, {
       code_challenge: s256Challenge(VERIFIER),
       code_challenge_method: "S256",
     });
     const withoutChallenge = await issueCode(t);
-    for (const code of [withChallenge, withoutChallenge]) {
+    const expected = [
+      { status: 400, body: { error: "invalid_grant", error_description: "code verifier invalid" } },
+      { status: 401, body: { error: "invalid_client" } },
+    ];
+    for (const [index, code] of [withChallenge, withoutChallenge].entries()) {
       const response = await tokenRequest(t, {
         grant_type: "authorization_code",
         code,
         redirect_uri: WEB_CLIENT.redirectUri,
         client_id: WEB_CLIENT.clientId,
       });
-      assert.deepEqual(response.json(), { error: "invalid_grant", error_description: "code verifier invalid" });
+      assert.equal(response.statusCode, expected[index]?.status);
+      assert.deepEqual(response.json(), expected[index]?.body);
     }
   });
 

@@ -148,6 +148,7 @@ export const IntrospectionResponse = Type.Union(
         scope: Type.String({ description: "What the token may do, space-separated (RFC 7662 §2.2)." }),
         client_id: Type.String(),
         username: Type.String(),
+        aud: Type.String({ description: "The client the token was issued to." }),
         sub: Type.String(),
         exp: Type.Integer(),
         iat: Type.Integer(),

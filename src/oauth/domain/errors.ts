@@ -14,8 +14,11 @@ export type OAuthErrorCode =
 export interface OAuthErrorOptions {
   /** Internal detail for the log; never sent to the client. */
   detail?: string;
-  /** The client tried HTTP Basic: an `invalid_client` is then 401 with a Basic challenge (RFC 6749 §5.2). */
-  basicAttempted?: boolean;
+  /**
+   * The client tried to authenticate (an Authorization header, or a secret in the body): an
+   * `invalid_client` is then 401 with a Basic challenge (RFC 6749 §5.2).
+   */
+  challenged?: boolean;
   /**
    * Answer with HTTP 200 instead of 400: the loop breaker for ownCloud desktop 2.4.2, which retries a
    * failed refresh forever (docs/upstream/owncloud-oauth2.md A.1.2, see `isLegacyDesktopRefreshLoop`).
@@ -30,7 +33,7 @@ export interface OAuthErrorOptions {
 
 export class OAuthError {
   readonly detail: string | undefined;
-  readonly basicAttempted: boolean;
+  readonly challenged: boolean;
   readonly softFail: boolean;
   readonly guess: boolean;
 
@@ -41,7 +44,7 @@ export class OAuthError {
     options: OAuthErrorOptions = {},
   ) {
     this.detail = options.detail;
-    this.basicAttempted = options.basicAttempted ?? false;
+    this.challenged = options.challenged ?? false;
     this.softFail = options.softFail ?? false;
     this.guess = options.guess ?? false;
   }
@@ -50,7 +53,7 @@ export class OAuthError {
   soft(): OAuthError {
     return new OAuthError(this.code, this.description, {
       detail: this.detail,
-      basicAttempted: this.basicAttempted,
+      challenged: this.challenged,
       softFail: true,
       guess: this.guess,
     });

@@ -71,7 +71,11 @@ function refusal(deps: GrantDeps, input: GrantInput, record: CodeRecord, redirec
   if (!redirectUriAsAuthorized(input, record, redirectUri)) {
     return new OAuthError("invalid_grant", "auth grant redirect uri invalid");
   }
-  if (input.method === "none" && !hasChallenge(record.challenge)) return new OAuthError("invalid_grant", "code verifier invalid");
+  // A client that sent no secret is public: without a challenge on the code, nothing proves it
+  // (RFC 7636 §1). That is the client's authentication failing, never a PKCE error.
+  if (input.method === "none" && !hasChallenge(record.challenge)) {
+    return new OAuthError("invalid_client", undefined, { challenged: true, detail: "no client secret and no PKCE challenge" });
+  }
   const pkce = verifyPkce(record.challengeMethod, record.challenge, input.params.code_verifier);
   if (pkce === "unsupported_method") {
     return new OAuthError("invalid_request", `Code challenge method ${record.challengeMethod} not supported`);

@@ -128,13 +128,14 @@ describe("the authorization_code grant", () => {
     );
   });
 
-  it("a public client (client_id alone) cannot redeem a code issued without a PKCE challenge", async () => {
+  it("a public client (client_id alone) cannot redeem a code issued without a PKCE challenge: the client failed to authenticate (401)", async () => {
     const grants = new FakeGrants();
     const code = grants.addCode(WEB);
     const error = refused(
       await handle(grantDeps(grants), grantInput(WEB, { code, redirect_uri: REDIRECT_URI }, { method: "none" })),
     );
-    assert.deepEqual(error.toJSON(), { error: "invalid_grant", error_description: "code verifier invalid" });
+    assert.deepEqual(error.toJSON(), { error: "invalid_client" });
+    assert.equal(error.challenged, true);
     assert.deepEqual(grants.issued, []);
   });
 

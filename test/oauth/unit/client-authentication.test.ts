@@ -35,7 +35,7 @@ describe("client authentication", () => {
   it("HTTP Basic with a wrong secret or an unknown id is invalid_client with a Basic challenge, counted as a guess", async () => {
     for (const header of [basicHeader(WEB.clientId, OTHER.secret), basicHeader("unknown", WEB.secret)]) {
       const error = refused(await authenticateClient(clients, {}, header));
-      assert.deepEqual([error.code, error.basicAttempted, error.guess], ["invalid_client", true, true]);
+      assert.deepEqual([error.code, error.challenged, error.guess], ["invalid_client", true, true]);
     }
   });
 
@@ -72,18 +72,31 @@ describe("client authentication", () => {
     assert.deepEqual(await authenticateClient(clients, { client_id: WEB.clientId }, ""), { client: WEB, method: "none" });
   });
 
-  it("on the public path a body client_secret must be the client's secret: it never authenticates alone", async () => {
+  it("client_id and client_secret in the body authenticate a confidential client (client_secret_post); a wrong one is 401", async () => {
     const error = refused(await authenticateClient(clients, { client_id: WEB.clientId, client_secret: "wrong" }, undefined));
-    assert.deepEqual([error.code, error.basicAttempted], ["invalid_client", false]);
+    assert.deepEqual([error.code, error.challenged], ["invalid_client", true]);
     assert.deepEqual(await authenticateClient(clients, { client_id: WEB.clientId, client_secret: WEB.secret }, undefined), {
       client: WEB,
-      method: "none",
+      method: "post",
     });
+  });
+
+  it("Basic credentials are read form-urldecoded (RFC 6749 §2.3.1), and raw for clients that do not encode", async () => {
+    const special = client(9, { secret: "s3cr+t/with=special%:&chars-0123456789abcdef" });
+    const store = clientStore(WEB, special);
+    const encoded = basicHeader(encodeURIComponent(special.clientId), encodeURIComponent(special.secret).replaceAll("%20", "+"));
+    assert.deepEqual(await authenticateClient(store, {}, encoded), { client: special, method: "basic" });
+    assert.deepEqual(await authenticateClient(store, {}, basicHeader(special.clientId, special.secret)), {
+      client: special,
+      method: "basic",
+    });
+    const wrong = refused(await authenticateClient(store, {}, basicHeader(special.clientId, "s3cr t/with=special%:&chars")));
+    assert.equal(wrong.code, "invalid_client");
   });
 
   it("an unknown client_id is invalid_client without a Basic challenge; no credentials at all is invalid_request", async () => {
     const unknown = refused(await authenticateClient(clients, { client_id: "unknown" }, undefined));
-    assert.deepEqual([unknown.code, unknown.basicAttempted, unknown.guess], ["invalid_client", false, true]);
+    assert.deepEqual([unknown.code, unknown.challenged, unknown.guess], ["invalid_client", false, true]);
     assert.equal(refused(await authenticateClient(clients, {}, undefined)).code, "invalid_request");
   });
 
@@ -99,11 +112,22 @@ describe("client authentication", () => {
     assert.equal(namedClientId(tokenRequest({ client_id: OTHER.clientId }, "Basic !")), undefined);
   });
 
-  it("introspection authenticates only a confidential client with HTTP Basic: a client without a secret never", async () => {
-    assert.deepEqual(await authenticateConfidentialClient(clients, basicHeader(WEB.clientId, WEB.secret)), WEB);
-    for (const header of [undefined, basicHeader(PUBLIC.clientId, ""), basicHeader(WEB.clientId, "wrong")]) {
-      const error = refused(await authenticateConfidentialClient(clients, header));
-      assert.deepEqual([error.code, error.basicAttempted], ["invalid_client", true]);
+  it("introspection authenticates only a confidential client, by either secret method: client_id alone or no secret never", async () => {
+    assert.deepEqual(await authenticateConfidentialClient(clients, tokenRequest({}, basicHeader(WEB.clientId, WEB.secret))), WEB);
+    assert.deepEqual(
+      await authenticateConfidentialClient(clients, tokenRequest({ client_id: WEB.clientId, client_secret: WEB.secret })),
+      WEB,
+    );
+    const refusedRequests = [
+      tokenRequest({}),
+      tokenRequest({}, basicHeader(PUBLIC.clientId, "")),
+      tokenRequest({}, basicHeader(WEB.clientId, "wrong")),
+      tokenRequest({ client_id: WEB.clientId }),
+      tokenRequest({ client_id: PUBLIC.clientId, client_secret: "" }),
+    ];
+    for (const request of refusedRequests) {
+      const error = refused(await authenticateConfidentialClient(clients, request));
+      assert.deepEqual([error.code, error.challenged], ["invalid_client", true]);
     }
   });
 });

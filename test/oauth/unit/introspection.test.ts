@@ -30,8 +30,10 @@ describe("token introspection", () => {
     const request = { ...tokenRequest({ token }, asClient()), origin: { issuer: ISSUER, baseUrl: ISSUER } };
     assert.deepEqual(await introspectToken(clients, grants.store, users(), NOW, request), {
       active: true,
+      scope: "account",
       client_id: WEB.clientId,
       username: "alice",
+      aud: WEB.clientId,
       sub: "alice",
       exp: NOW + 3540,
       iat: NOW - 60,
@@ -113,7 +115,7 @@ describe("token introspection", () => {
       tokenRequest({ token, client_id: WEB.clientId }),
     );
     assert.ok(anonymous instanceof OAuthError);
-    assert.deepEqual([anonymous.code, anonymous.basicAttempted], ["invalid_client", true]);
+    assert.deepEqual([anonymous.code, anonymous.challenged], ["invalid_client", true]);
     assert.deepEqual(grants.calls, []);
     const missing = await introspectToken(clients, grants.store, users(), NOW, tokenRequest({ token: "" }, asClient()));
     assert.ok(missing instanceof OAuthError);
