@@ -1,6 +1,7 @@
 import { CODE_LIFETIME_SECONDS } from "./domain/lifetimes.js";
 import { type ChallengeMethod, checkChallenge } from "./domain/pkce.js";
 import { decodeSuppliedRedirectUri, redirectTarget, redirectUriMatches } from "./domain/redirect-uri.js";
+import { grantedScope, trustCovers } from "./domain/scope.js";
 import { checkOpenIdRequest, type OpenIdRequest } from "./openid-request.js";
 import type { ClientStore, NewCode, OAuthClient } from "./ports.js";
 import { newSecretValue, newTokens } from "./tokens.js";
@@ -19,8 +20,8 @@ export interface AuthorizationRequest {
   responseMode: string | undefined;
   /** RFC 9207: the issuer identifier, sent as `iss` in every authorization response. */
   issuer: string;
-  /** The `scope` parameter as sent (kept with the grant); undefined when absent. */
-  scope: string | undefined;
+  /** What the request is granted (grantedScope, src/oauth/domain/scope.ts), kept with the grant. */
+  scope: string;
   /** OpenID Connect parameters (src/oidc/request.ts), null when `scope` lacks `openid`. */
   openid: OpenIdRequest | null;
 }
@@ -58,9 +59,12 @@ function optionalString(query: AuthorizationQuery, name: string): string | undef
  * 6. for `code`, the PKCE parameters (RFC 7636 §4.4.1, `checkChallenge`), else a redirect with
  *    `invalid_request` (the redirect URI is proven by then). The implicit flow issues no code to
  *    bind a challenge to, so there they are ignored, as ownCloud ignores them;
- * 7. with `openid` in `scope`, the OpenID Connect parameters (OIDC Core §3.1.2.2,
+ * 7. the scope: what the request is granted (`grantedScope`: without `scope`, or for a client with
+ *    account access, the account scope an ownCloud client's request has always had), else a redirect with `invalid_scope` (RFC 6749
+ *    §4.1.2.1) when it names no scope Keystream knows;
+ * 8. with `openid` in `scope`, the OpenID Connect parameters (OIDC Core §3.1.2.2,
  *    `checkOpenIdRequest`), else a redirect with the OIDC error. Without `openid` none of them is
- *    looked at, so an ownCloud client's request is judged by steps 1–6 alone.
+ *    looked at, so an ownCloud client's request is judged by steps 1–7 alone.
  */
 export async function checkAuthorizationRequest(
   clients: ClientStore,
@@ -135,6 +139,20 @@ export async function checkAuthorizationRequest(
     };
   }
 
+  const granted = grantedScope(scope, client.accountAccess === true);
+  if (granted === undefined) {
+    return {
+      kind: "redirect",
+      location: redirectTarget(redirectUri, {
+        error: "invalid_scope",
+        error_description: "no scope this server grants was requested",
+        state,
+        iss: options.issuer,
+      }),
+      detail: `Invalid OAuth request with unknown scope: ${scope}`,
+    };
+  }
+
   const openid = checkOpenIdRequest(query);
   if (!openid.ok) {
     return {
@@ -160,10 +178,18 @@ export async function checkAuthorizationRequest(
       codeChallengeMethod: pkce.pkce?.method ?? null,
       responseMode,
       issuer: options.issuer,
-      scope,
+      scope: granted,
       openid: openid.request,
     },
   };
+}
+
+/**
+ * The request may skip the consent page: its client is trusted (ownCloud's rule) and asks for no
+ * scope beyond those an administrator let it receive without consent (`trusted-scopes`).
+ */
+export function trustedForScope(request: AuthorizationRequest): boolean {
+  return request.client.trusted && trustCovers(request.client.trustedScopes, request.scope);
 }
 
 /**

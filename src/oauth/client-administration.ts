@@ -10,9 +10,11 @@ import {
   MODIFIABLE_KEYS,
   type ModifiableKey,
   type NewClientArguments,
+  normalizedTrustedScopes,
   parseLenientBoolean,
   parseStrictBoolean,
   redirectUriProblemOf,
+  trustedScopesField,
   trustRefused,
   validateNewClient,
 } from "./domain/client-rules.js";
@@ -70,8 +72,11 @@ export class ClientAdministration {
     allowSubdomains: boolean;
     trusted: boolean;
     resourceServer: boolean;
+    accountAccess?: boolean;
     /** Empty: none (OpenID Connect RP-initiated logout). */
     postLogoutRedirectUri?: string;
+    /** Empty: a trusted client skips consent for every scope. */
+    trustedScopes?: string;
   }): Promise<AdminResult<OAuthClient>> {
     const name = input.name.trim();
     const redirectUri = input.redirectUri.trim();
@@ -84,6 +89,9 @@ export class ClientAdministration {
     const postLogoutRedirectUri = (input.postLogoutRedirectUri ?? "").trim();
     const postLogoutProblem = fieldProblem("post-logout-redirect-url", postLogoutRedirectUri);
     if (postLogoutProblem) return refused(postLogoutProblem);
+    const trustedScopes = input.trustedScopes ?? "";
+    const trustedScopesProblem = fieldProblem("trusted-scopes", trustedScopes);
+    if (trustedScopesProblem) return refused(trustedScopesProblem);
     if (await this.clients.findByName(name)) return refused(clientProblem("nameExists", { name }));
     if (trustRefused(redirectUri, input.trusted, false)) return refused(clientProblem("localhostTrusted"));
     return this.insert({
@@ -94,7 +102,9 @@ export class ClientAdministration {
       allowSubdomains: input.allowSubdomains,
       trusted: input.trusted,
       resourceServer: input.resourceServer,
+      ...(input.accountAccess ? { accountAccess: true } : {}),
       ...(postLogoutRedirectUri === "" ? {} : { postLogoutRedirectUri }),
+      ...trustedScopesField(trustedScopes),
     });
   }
 
@@ -144,8 +154,14 @@ export class ClientAdministration {
       case "resource-server":
         changes.resourceServer = parseStrictBoolean(value) as boolean;
         break;
+      case "account-access":
+        changes.accountAccess = parseStrictBoolean(value) as boolean;
+        break;
       case "post-logout-redirect-url":
         changes.postLogoutRedirectUri = value === "" ? null : value;
+        break;
+      case "trusted-scopes":
+        changes.trustedScopes = normalizedTrustedScopes(value);
         break;
     }
     const next = { ...client, ...changes };
@@ -179,8 +195,12 @@ export class ClientAdministration {
         return String(client.trusted);
       case "resource-server":
         return String(client.resourceServer);
+      case "account-access":
+        return String(client.accountAccess === true);
       case "post-logout-redirect-url":
         return client.postLogoutRedirectUri ?? "";
+      case "trusted-scopes":
+        return client.trustedScopes ?? "";
     }
   }
 

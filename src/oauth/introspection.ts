@@ -2,6 +2,7 @@ import { sha256Hex } from "../crypto/secrets.js";
 import { authenticateConfidentialClient } from "./client-authentication.js";
 import { OAuthError } from "./domain/errors.js";
 import { isExpired } from "./domain/lifetimes.js";
+import { ACCOUNT_SCOPE } from "./domain/scope.js";
 import type { ClientStore, GrantStore, OAuthClient } from "./ports.js";
 import type { TokenRequest } from "./token-endpoint.js";
 
@@ -10,6 +11,8 @@ export type IntrospectionResponse =
   | { active: false }
   | {
       active: true;
+      /** RFC 7662 §2.2: what the token may do (src/oauth/domain/scope.ts), for a resource server to decide by. */
+      scope: string;
       client_id: string;
       username: string;
       sub: string;
@@ -56,7 +59,14 @@ export async function introspectToken(
   const asAccess = async () => {
     const access = await grants.findAccessToken(hash);
     if (!access || isExpired(access.expiresAt, now)) return undefined;
-    return { uid: access.uid, clientId: access.clientId, exp: access.expiresAt, iat: access.createdAt, type: "Bearer" as const };
+    return {
+      uid: access.uid,
+      clientId: access.clientId,
+      scope: access.scope,
+      exp: access.expiresAt,
+      iat: access.createdAt,
+      type: "Bearer" as const,
+    };
   };
   const asRefresh = async () => {
     const refresh = await grants.findRefreshToken(hash);
@@ -64,6 +74,7 @@ export async function introspectToken(
     return {
       uid: refresh.uid,
       clientId: refresh.clientId,
+      scope: refresh.scope,
       exp: refresh.expiresAt,
       iat: refresh.createdAt,
       type: "refresh_token" as const,
@@ -78,6 +89,7 @@ export async function introspectToken(
     if (!user?.enabled) return INACTIVE;
     return {
       active: true,
+      scope: found.scope ?? ACCOUNT_SCOPE,
       client_id: found.clientId,
       username: found.uid,
       sub: found.uid,

@@ -70,7 +70,7 @@ export interface NewCode {
  * before migration 0011.
  */
 export interface GrantIdentity {
-  /** The authorization request's `scope`, as sent; null when it had none. */
+  /** What the authorization granted (src/oauth/domain/scope.ts); null only on a grant older than scopes. */
   scope: string | null;
   /** When the user logged in (OIDC Core §2 `auth_time`). */
   authTime: number | null;
@@ -255,6 +255,11 @@ export interface GrantStore {
   ): Promise<{ token: AccessTokenRecord; user: User; avatarExtension: string | null } | undefined>;
   /** Clients with a live code, access token or refresh token of this user. */
   authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]>;
+  /**
+   * The scope of each live grant (a live code, access token or refresh token) of this user for this
+   * client: what the user consented to and has not revoked.
+   */
+  liveGrantScopes(uid: string, clientInternalId: number, now: number): Promise<string[]>;
   /** Deletes every grant (so every code and token) of this user for this client. */
   revokeClientForUser(uid: string, clientInternalId: number): Promise<number>;
   /** Deletes what expired (or was consumed) at or before `cutoff`, and grants left empty by that. */

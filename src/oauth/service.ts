@@ -15,6 +15,7 @@ import { cleanupExpired } from "./cleanup.js";
 import { ClientAdministration } from "./client-administration.js";
 import type { OAuthError } from "./domain/errors.js";
 import { isExpired } from "./domain/lifetimes.js";
+import { consentCovers, scopeValues } from "./domain/scope.js";
 import type { GrantDeps, GrantResult } from "./grants/types.js";
 import { type IntrospectionResponse, introspectToken } from "./introspection.js";
 import type {
@@ -132,9 +133,14 @@ export class OAuthService implements BearerTokenResolver {
     return this.store.findByClientId(clientId);
   }
 
-  /** The user has a live grant for this client: consent given before (OIDC Core §3.1.2.1 `prompt=none`). */
-  async hasAuthorized(uid: string, clientInternalId: number): Promise<boolean> {
-    return (await this.authorizedClients(uid)).some((client) => client.id === clientInternalId);
+  /**
+   * The user's live grants of this client cover `scope`: consent given before and not revoked since
+   * (OIDC Core §3.1.2.1 `prompt=none` may grant nothing more).
+   */
+  async consentedTo(uid: string, clientInternalId: number, scope: string): Promise<boolean> {
+    const scopes = await this.grants.liveGrantScopes(uid, clientInternalId, this.options.clock.nowSeconds());
+    const consented = new Set(scopes.flatMap((granted) => [...scopeValues(granted)]));
+    return consentCovers(consented, scope);
   }
 
   /** The token endpoint after its throttle reservation (token-endpoint.ts). */

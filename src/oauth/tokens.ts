@@ -1,5 +1,6 @@
 import { randomAlphanumeric, sha256Hex } from "../crypto/secrets.js";
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "./domain/lifetimes.js";
+import { ACCOUNT_SCOPE } from "./domain/scope.js";
 import type { NewTokens } from "./ports.js";
 
 /** Codes and tokens are 64 characters of [A-Za-z0-9], as ownCloud's (docs/upstream/owncloud-oauth2.md A.4). */
@@ -34,16 +35,23 @@ export interface TokenResponse {
   expires_in: number;
   refresh_token: string;
   user_id: string;
+  /**
+   * RFC 6749 §5.1: what the token may do (src/oauth/domain/scope.ts). Always sent: it differs from
+   * the request whenever a value was ignored or no `scope` was sent (the account scope).
+   */
+  scope: string;
   /** OpenID Connect Core §3.1.3.3: only for a grant whose scope contains `openid`. */
   id_token?: string;
 }
 
-export function tokenResponse(accessToken: string, refreshToken: string, uid: string): TokenResponse {
+/** The response for a grant recorded with `scope` (null only on grants older than scopes: the account scope). */
+export function tokenResponse(accessToken: string, refreshToken: string, uid: string, scope: string | null): TokenResponse {
   return {
     access_token: accessToken,
     token_type: "Bearer",
     expires_in: ACCESS_TOKEN_LIFETIME_SECONDS,
     refresh_token: refreshToken,
     user_id: uid,
+    scope: scope ?? ACCOUNT_SCOPE,
   };
 }

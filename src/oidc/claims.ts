@@ -5,9 +5,6 @@ import { scopeValues } from "../oauth/domain/scope.js";
  * and UserInfo alike, so both always agree on `sub` and on what a scope discloses.
  */
 
-/** `offline_access` is accepted: Keystream issues refresh tokens to every code grant (ownCloud's rule). */
-export const SCOPES_SUPPORTED = ["openid", "profile", "email", "offline_access"] as const;
-
 export const CLAIMS_SUPPORTED = [
   "sub",
   "iss",

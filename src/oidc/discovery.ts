@@ -1,4 +1,5 @@
-import { CLAIMS_SUPPORTED, SCOPES_SUPPORTED } from "./claims.js";
+import { SCOPE_NAMES } from "../oauth/domain/scope.js";
+import { CLAIMS_SUPPORTED } from "./claims.js";
 import { SIGNING_ALGORITHM } from "./signing-keys.js";
 
 /** The absolute URLs the metadata names (the HTTP layer knows the paths and the base URL). */
@@ -28,7 +29,9 @@ export function providerMetadata(endpoints: ProviderEndpoints, pkceMethods: read
     end_session_endpoint: endpoints.endSession,
     revocation_endpoint: endpoints.revocation,
     introspection_endpoint: endpoints.introspection,
-    scopes_supported: [...SCOPES_SUPPORTED],
+    // Every scope the authorization endpoint grants (src/oauth/domain/scope.ts); `offline_access`
+    // is accepted, and every code grant gets a refresh token (ownCloud's rule).
+    scopes_supported: [...SCOPE_NAMES],
     response_types_supported: ["code", "token"],
     response_modes_supported: ["query", "fragment"],
     grant_types_supported: ["authorization_code", "refresh_token", "implicit"],

@@ -16,9 +16,12 @@ export interface InteractionInput {
   /** The logged-in session, with when its user logged in; undefined when nobody is logged in. */
   session: { authenticatedAt: number } | undefined;
   now: number;
-  /** An administrator-trusted client skips consent (ownCloud's rule). */
-  trusted: boolean;
-  /** The user has a live grant for this client (consented before and not revoked since). */
+  /**
+   * An administrator-trusted client, and the request asks for no scope beyond those the
+   * administrator let it receive without consent (ownCloud's trusted clients skip consent).
+   */
+  trustedForScope: boolean;
+  /** The user's live grants of this client cover the requested scope (consented before, not revoked since). */
   consentedBefore: boolean;
 }
 
@@ -27,8 +30,9 @@ export interface InteractionInput {
  * 1. no session → login, or with `prompt=none` `login_required` (§3.1.2.1);
  * 2. `prompt=login`, or a login older than `max_age` → login again (with `prompt=none`:
  *    `login_required`);
- * 3. a trusted client skips consent unless `prompt=consent` asks for it; with `prompt=none` consent
- *    cannot be asked, so it must have been given before (a live grant), else `consent_required`;
+ * 3. a trusted client skips consent for the scopes it is trusted with, unless `prompt=consent` asks
+ *    for it; with `prompt=none` consent cannot be asked, so it must have been given before for the
+ *    whole requested scope (§3.1.2.4), else `consent_required`: a silent request never widens a grant;
  * 4. otherwise the consent page (ownCloud shows it for every authorization of an untrusted client).
  */
 export function decideInteraction(input: InteractionInput): Interaction {
@@ -45,11 +49,11 @@ export function decideInteraction(input: InteractionInput): Interaction {
       : { kind: "login" };
   }
   if (silent) {
-    return input.trusted || input.consentedBefore
+    return input.trustedForScope || input.consentedBefore
       ? { kind: "grant" }
-      : { kind: "error", error: "consent_required", description: "the user has not authorized this client" };
+      : { kind: "error", error: "consent_required", description: "the user has not authorized this client for this scope" };
   }
-  if (input.trusted && !prompt.has("consent")) return { kind: "grant" };
+  if (input.trustedForScope && !prompt.has("consent")) return { kind: "grant" };
   return { kind: "consent" };
 }
 

@@ -18,7 +18,9 @@ export const CLIENT_COLUMNS = [
   "allow_subdomains",
   "trusted",
   "resource_server",
+  "account_access",
   "post_logout_redirect_uri",
+  "trusted_scopes",
   "created_at",
 ] as const;
 
@@ -90,7 +92,9 @@ export class KyselyClientStore implements ClientStore {
       allow_subdomains: fields.allowSubdomains ? 1 : 0,
       trusted: fields.trusted ? 1 : 0,
       resource_server: fields.resourceServer ? 1 : 0,
+      account_access: fields.accountAccess ? 1 : 0,
       post_logout_redirect_uri: fields.postLogoutRedirectUri ?? null,
+      trusted_scopes: fields.trustedScopes ?? null,
       created_at: now,
     };
   }
@@ -116,7 +120,9 @@ export class KyselyClientStore implements ClientStore {
       allowSubdomains: row.allow_subdomains === 1,
       trusted: row.trusted === 1,
       resourceServer: row.resource_server === 1,
+      ...(row.account_access === 1 ? { accountAccess: true } : {}),
       ...(row.post_logout_redirect_uri === null ? {} : { postLogoutRedirectUri: row.post_logout_redirect_uri }),
+      ...(row.trusted_scopes === null ? {} : { trustedScopes: row.trusted_scopes }),
     };
   }
 
@@ -185,7 +191,9 @@ export class KyselyClientStore implements ClientStore {
     if (changes.allowSubdomains !== undefined) set.allow_subdomains = changes.allowSubdomains ? 1 : 0;
     if (changes.trusted !== undefined) set.trusted = changes.trusted ? 1 : 0;
     if (changes.resourceServer !== undefined) set.resource_server = changes.resourceServer ? 1 : 0;
+    if (changes.accountAccess !== undefined) set.account_access = changes.accountAccess ? 1 : 0;
     if (changes.postLogoutRedirectUri !== undefined) set.post_logout_redirect_uri = changes.postLogoutRedirectUri;
+    if (changes.trustedScopes !== undefined) set.trusted_scopes = changes.trustedScopes;
     try {
       await this.db.updateTable("oauth2_clients").set(set).where("id", "=", id).execute();
       return true;

@@ -16,6 +16,7 @@ import { userFromRow } from "./account-user-store.js";
 import type { Db, DbOrTx, Dialect } from "./database.js";
 import { codeRecordOf, grantStatements, refreshRecordOf } from "./oauth-grant-statements.js";
 import { newPairParams, redeemCodeInOneStatement, rotateRefreshTokenInOneStatement } from "./oauth-postgres-one-statement.js";
+import { authorizedClients, liveGrantScopes } from "./oauth-user-grants.js";
 import { transaction } from "./prepared.js";
 import { type SqlThrottleStore, successResettingOneBucket } from "./throttle-store.js";
 
@@ -249,80 +250,12 @@ export class KyselyGrantStore implements GrantStore {
     };
   }
 
-  async authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]> {
-    const rows = await this.db
-      .selectFrom("oauth2_grants as g")
-      .innerJoin("oauth2_clients as c", "c.id", "g.client_id")
-      .select(["c.id", "c.client_id", "c.name"])
-      .select((eb) => eb.fn.min("g.authorized_at").as("granted_at"))
-      .where("g.uid", "=", uid)
-      .where((eb) =>
-        eb.or([
-          eb.exists(
-            eb
-              .selectFrom("oauth2_codes as k")
-              .select("k.grant_id")
-              .whereRef("k.grant_id", "=", "g.id")
-              .where("k.consumed_at", "is", null)
-              .where("k.expires_at", ">", now),
-          ),
-          eb.exists(
-            eb
-              .selectFrom("oauth2_access_tokens as a")
-              .select("a.grant_id")
-              .whereRef("a.grant_id", "=", "g.id")
-              .where("a.expires_at", ">", now),
-          ),
-          eb.exists(
-            eb
-              .selectFrom("oauth2_refresh_tokens as r")
-              .select("r.grant_id")
-              .whereRef("r.grant_id", "=", "g.id")
-              .where("r.rotated_at", "is", null)
-              .where("r.expires_at", ">", now),
-          ),
-        ]),
-      )
-      .groupBy(["c.id", "c.client_id", "c.name"])
-      .orderBy("c.name")
-      .execute();
-    const lastUse = await this.lastTokenIssuedPerClient(uid);
-    return rows.map((r) => ({
-      id: Number(r.id),
-      clientId: r.client_id,
-      name: r.name,
-      grantedAt: Number(r.granted_at),
-      lastUsedAt: lastUse.get(Number(r.id)) ?? null,
-    }));
+  authorizedClients(uid: string, now: number): Promise<AuthorizedClient[]> {
+    return authorizedClients(this.db, uid, now);
   }
 
-  /** Per client, the newest access or refresh token issued under `uid`'s grants (issue or refresh). */
-  private async lastTokenIssuedPerClient(uid: string): Promise<Map<number, number>> {
-    const newest = new Map<number, number>();
-    const issued = [
-      await this.db
-        .selectFrom("oauth2_grants as g")
-        .innerJoin("oauth2_access_tokens as t", "t.grant_id", "g.id")
-        .select("g.client_id")
-        .select((eb) => eb.fn.max("t.created_at").as("issued_at"))
-        .where("g.uid", "=", uid)
-        .groupBy("g.client_id")
-        .execute(),
-      await this.db
-        .selectFrom("oauth2_grants as g")
-        .innerJoin("oauth2_refresh_tokens as t", "t.grant_id", "g.id")
-        .select("g.client_id")
-        .select((eb) => eb.fn.max("t.created_at").as("issued_at"))
-        .where("g.uid", "=", uid)
-        .groupBy("g.client_id")
-        .execute(),
-    ].flat();
-    for (const row of issued) {
-      const clientId = Number(row.client_id);
-      const issuedAt = Number(row.issued_at);
-      newest.set(clientId, Math.max(newest.get(clientId) ?? issuedAt, issuedAt));
-    }
-    return newest;
+  liveGrantScopes(uid: string, clientInternalId: number, now: number): Promise<string[]> {
+    return liveGrantScopes(this.db, uid, clientInternalId, now);
   }
 
   async revokeClientForUser(uid: string, clientInternalId: number): Promise<number> {

@@ -176,7 +176,9 @@ export class KyselyTokenLookups implements TokenLookups {
       allow_subdomains: row.cl_allow_subdomains,
       trusted: row.cl_trusted,
       resource_server: row.cl_resource_server,
+      account_access: row.cl_account_access,
       post_logout_redirect_uri: row.cl_post_logout_redirect_uri,
+      trusted_scopes: row.cl_trusted_scopes,
       created_at: row.cl_created_at,
     });
   }

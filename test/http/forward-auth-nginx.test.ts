@@ -11,7 +11,7 @@ import { buildApp } from "../../src/app.js";
 import { FORWARD_AUTH_PATH } from "../../src/http/routes/forward-auth.js";
 import { LOGIN_THROTTLE, loginBuckets } from "../../src/security/domain/throttle-policy.js";
 import { freePort, ProcessSet, type Started, waitFor } from "../clients/harness/processes.js";
-import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD } from "../oauth/support.js";
+import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { authRequestSnippet, PROTECT_SNIPPET, SNIPPET_KEYSTREAM_ADDRESS } from "../support/nginx-forward-auth.js";
 
@@ -95,6 +95,7 @@ describe("forward authentication through a real nginx (auth_request)", () => {
   let dir: string;
   let port: number;
   let accessToken: string;
+  let signInToken: string;
   let bobAppPassword: string;
   /** What the file server received. */
   const hits: UpstreamHit[] = [];
@@ -107,6 +108,7 @@ describe("forward authentication through a real nginx (auth_request)", () => {
     await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bøb Ünïcode" });
     bobAppPassword = (await t.services.appPasswords.create("bob", "rclone")).secret;
     accessToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
+    signInToken = (await exchangeCode(t, await issueCode(t, WEB_CLIENT, { scope: "openid profile email" }))).json().access_token;
 
     keystream = await buildApp({ services: t.services, trustedProxies: ["127.0.0.1"], sleep: async () => {} });
     keystream.addHook("onRequest", (request, _reply, done) => {
@@ -187,6 +189,14 @@ describe("forward authentication through a real nginx (auth_request)", () => {
       for (const directive of directives) assert.ok(documented.has(directive), `docs/deployment.md lacks: ${directive}`);
     }
   });
+
+  it("a sign-in token does not open the file server: 403 insufficient_scope, the file server never asked", () =>
+    keepLogsOnFailure(async () => {
+      hits.length = 0;
+      const answer = await send(port, "GET", "/remote.php/webdav/a.txt", { authorization: `Bearer ${signInToken}` });
+      assert.equal(answer.status, 403, answer.body);
+      assert.equal(hits.length, 0);
+    }));
 
   it("a request with a bearer token reaches the file server with the user's headers and without the token", () =>
     keepLogsOnFailure(async () => {

@@ -89,6 +89,7 @@ describe("POST /index.php/apps/oauth2/api/v1/introspect (RFC 7662)", () => {
     const issuedAt = t.clock.nowSeconds();
     assert.deepEqual(response.json(), {
       active: true,
+      scope: "account",
       client_id: DESKTOP.id,
       username: "alice",
       sub: "alice",

@@ -89,6 +89,35 @@ describe("route guards", () => {
     assert.equal(guards.get("DELETE /ocs/v2.php/core/apppassword"), "app password");
   });
 
+  it("every route that accepts API credentials declares the scope a token needs; browser pages and forms declare none", () => {
+    const BROWSER_GUARDS = new Set([
+      "session page",
+      "admin page",
+      "session form",
+      "admin form",
+      "login flow form",
+      "session logout link",
+    ]);
+    const guardedRoutes = routes.flatMap((route) => {
+      const guard = route.config?.guard;
+      return guard ? [{ key: `${String(route.method)} ${route.url}`, guard }] : [];
+    });
+    const api = guardedRoutes.filter(({ guard }) => !BROWSER_GUARDS.has(guard.name));
+    assert.ok(api.length >= 8, `only ${api.length} API routes seen`);
+    assert.deepEqual(
+      api.filter(({ guard }) => guard.scope === null).map(({ key }) => key),
+      [],
+    );
+    assert.deepEqual(
+      guardedRoutes.filter(({ guard }) => BROWSER_GUARDS.has(guard.name) && guard.scope !== null).map(({ key }) => key),
+      [],
+    );
+    const scopeOf = new Map(guardedRoutes.map(({ key, guard }) => [key, guard.scope]));
+    assert.equal(scopeOf.get("GET /ocs/v2.php/apps/activity/api/v2/activity"), "activity:read");
+    assert.equal(scopeOf.get("PUT /index.php/apps/activity/api/v2/settings"), "activity:write");
+    assert.equal(scopeOf.get("GET /ocs/v2.php/cloud/user"), "account");
+  });
+
   it("refuses to hand a handler outside any guarded group a principal (a 500, never a request run for nobody)", async () => {
     const bare = Fastify();
     decorateGuardPrincipal(bare);

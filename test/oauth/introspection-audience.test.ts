@@ -103,6 +103,7 @@ describe("introspection callers (issue 16)", () => {
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), {
       active: true,
+      scope: "account",
       client_id: WEB_CLIENT.clientId,
       username: "alice",
       sub: "alice",

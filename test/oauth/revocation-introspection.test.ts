@@ -145,7 +145,7 @@ describe("RFC 7662 introspection: POST /index.php/apps/oauth2/api/v1/introspect"
   });
   after(() => t.close());
 
-  it("an access token: active, client_id, username, sub, exp, iat, token_type", async () => {
+  it("an access token: active, scope, client_id, username, sub, exp, iat, token_type", async () => {
     const now = t.clock.nowSeconds();
     const pair = (await exchangeCode(t, await issueCode(t))).json() as Pair;
     const response = await post(t, INTROSPECTION_PATH, { token: pair.access_token }, asOther);
@@ -153,6 +153,7 @@ describe("RFC 7662 introspection: POST /index.php/apps/oauth2/api/v1/introspect"
     assert.equal(response.headers["cache-control"], "no-store");
     assert.deepEqual(response.json(), {
       active: true,
+      scope: "account",
       client_id: WEB_CLIENT.clientId,
       username: "alice",
       sub: "alice",

@@ -43,7 +43,13 @@ export async function createOAuthTestApp(
 
 export async function addClient(
   t: TestApp,
-  client: TestClient & { trusted?: boolean; allowSubdomains?: boolean; resourceServer?: boolean },
+  client: TestClient & {
+    trusted?: boolean;
+    allowSubdomains?: boolean;
+    resourceServer?: boolean;
+    trustedScopes?: string;
+    accountAccess?: boolean;
+  },
 ): Promise<void> {
   const result = await t.services.oauth.clients.add({
     name: client.name,
@@ -54,6 +60,8 @@ export async function addClient(
     trusted: String(client.trusted ?? false),
     forceTrust: "true",
     resourceServer: String(client.resourceServer ?? false),
+    accountAccess: String(client.accountAccess ?? false),
+    trustedScopes: client.trustedScopes,
   });
   assert.ok(result.ok, result.ok ? "" : result.message);
 }

@@ -33,14 +33,24 @@ describe("token endpoint: authorization_code grant (research A.1)", () => {
   });
   after(() => t.close());
 
-  it("exchanges a code for 64-character tokens with user_id and an absolute message_url, not cached", async () => {
+  it("exchanges a code for 64-character tokens with user_id, the granted scope and an absolute message_url, not cached", async () => {
     const code = await issueCode(t);
     assert.match(code, /^[A-Za-z0-9]{64}$/);
     const response = await exchangeCode(t, code);
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(response.headers["cache-control"], "no-store");
     const body = response.json();
-    assert.deepEqual(Object.keys(body), ["access_token", "token_type", "expires_in", "refresh_token", "user_id", "message_url"]);
+    assert.deepEqual(Object.keys(body), [
+      "access_token",
+      "token_type",
+      "expires_in",
+      "refresh_token",
+      "user_id",
+      "scope",
+      "message_url",
+    ]);
+    // RFC 6749 §5.1: the request sent no scope, so the answer names the one granted.
+    assert.equal(body.scope, "account");
     assert.match(body.access_token, /^[A-Za-z0-9]{64}$/);
     assert.match(body.refresh_token, /^[A-Za-z0-9]{64}$/);
     assert.equal(body.token_type, "Bearer");

@@ -82,7 +82,7 @@ describe(`ID tokens (OIDC Core §2, §3.1.3, ${testDatabaseDialect})`, () => {
     }
   });
 
-  it("a code request without openid gets ownCloud's token response, no id_token", async () => {
+  it("a code request without openid gets ownCloud's token response (with its scope), no id_token", async () => {
     const response = await exchangeCode(t, await issueCode(t, WEB_CLIENT, { scope: "profile email" }));
     assert.equal(response.statusCode, 200);
     assert.deepEqual(Object.keys(response.json()), [
@@ -91,8 +91,10 @@ describe(`ID tokens (OIDC Core §2, §3.1.3, ${testDatabaseDialect})`, () => {
       "expires_in",
       "refresh_token",
       "user_id",
+      "scope",
       "message_url",
     ]);
+    assert.equal(response.json().scope, "profile email");
   });
 
   it("OIDC Core 12.2: a refresh of an openid grant answers a new ID token: same iss, sub, aud and auth_time, new iat, at_hash of the new access token, no nonce", async () => {
@@ -132,8 +134,8 @@ describe(`ID tokens (OIDC Core §2, §3.1.3, ${testDatabaseDialect})`, () => {
     });
   });
 
-  it("UserInfo keeps ownCloud's claims for a token issued without openid", async () => {
-    const tokens = (await exchangeCode(t, await issueCode(t, WEB_CLIENT, { scope: "email" }))).json();
+  it("UserInfo keeps ownCloud's claims for a token issued without a scope (the account scope)", async () => {
+    const tokens = (await exchangeCode(t, await issueCode(t, WEB_CLIENT))).json();
     assert.deepEqual((await userinfo(t, tokens.access_token)).json(), {
       sub: "alice",
       name: "Alice Liddell",

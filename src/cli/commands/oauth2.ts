@@ -22,8 +22,12 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
         "allow-sub-domains": c.allowSubdomains,
         trusted: c.trusted,
         "resource-server": c.resourceServer,
+        // Only when set: ownCloud's listing has no such key.
+        ...(c.accountAccess ? { "account-access": true } : {}),
         // Only when registered: a client that does not use OpenID Connect logout lists no extra key.
         ...(c.postLogoutRedirectUri ? { "post-logout-redirect-url": c.postLogoutRedirectUri } : {}),
+        // Only when narrowed: a trusted client without the key skips consent for every scope.
+        ...(c.trustedScopes ? { "trusted-scopes": c.trustedScopes } : {}),
       },
     ]),
   );
@@ -51,7 +55,13 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .option("--trusted <value>", "same as the trusted argument")
     .option("--force-trust <value>", "same as the force-trust argument")
     .option("--resource-server <value>", "true or false: may introspect the tokens of every client", "false")
+    .option(
+      "--account-access <value>",
+      "true or false: an ownCloud or Nextcloud client, its tokens have full account access",
+      "false",
+    )
     .option("--post-logout-redirect-url <url>", "OpenID Connect: where logout may return to (RP-initiated logout)")
+    .option("--trusted-scopes <scopes>", "a trusted client skips the consent page only for these scopes (default: all)")
     .action(
       async (
         name: string,
@@ -61,7 +71,14 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
         allowSubdomains: string,
         trusted: string,
         forceTrust: string | undefined,
-        options: { trusted?: string; forceTrust?: string; resourceServer: string; postLogoutRedirectUrl?: string },
+        options: {
+          trusted?: string;
+          forceTrust?: string;
+          resourceServer: string;
+          accountAccess: string;
+          postLogoutRedirectUrl?: string;
+          trustedScopes?: string;
+        },
       ) => {
         const { oauth } = await context.open({ create: true });
         unwrap(
@@ -74,7 +91,9 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
             trusted: options.trusted ?? trusted,
             forceTrust: options.forceTrust ?? forceTrust,
             resourceServer: options.resourceServer,
+            accountAccess: options.accountAccess,
             postLogoutRedirectUri: options.postLogoutRedirectUrl,
+            trustedScopes: options.trustedScopes,
           }),
         );
       },
@@ -99,7 +118,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .argument("<name>", "the client's current name")
     .argument(
       "<key>",
-      "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted, resource-server or post-logout-redirect-url",
+      "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted, resource-server, account-access, post-logout-redirect-url or trusted-scopes",
     )
     .argument("<value>", "the new value")
     .option("--force-trust <value>", "true allows trusting a localhost or 127.0.0.1 client (testing only)")

@@ -1,5 +1,5 @@
 import type { Translator } from "../../i18n/index.js";
-import { scopeValues } from "../../oauth/domain/scope.js";
+import { scopeDefinitions } from "../../oauth/domain/scope.js";
 import { html, type SafeHtml } from "../html.js";
 import { type HeaderUser, layout } from "./layout.js";
 import { translatedHtml } from "./translated-html.js";
@@ -19,17 +19,11 @@ export function userLabel(user: { uid: string; displayName: string }): SafeHtml 
 }
 
 /**
- * What the application gets, in plain words, one line per scope it asked for (src/oidc/claims.ts
- * decides what each scope discloses). Every token acts as the user at the APIs, so that line is
- * always first; ownCloud's wording about files, folders and shares did not fit a server without files.
+ * What the application gets, in plain words: the line of each granted scope, in the catalogue's
+ * order (src/oauth/domain/scope.ts; src/oidc/claims.ts decides what each sign-in scope discloses).
  */
-function grantedAccess(t: Translator["t"], scope: string | undefined): string[] {
-  const scopes = scopeValues(scope);
-  const lines = [t("pages:consent.scope.access")];
-  if (scopes.has("openid")) lines.push(t("pages:consent.scope.openid"));
-  if (scopes.has("openid") && scopes.has("profile")) lines.push(t("pages:consent.scope.profile"));
-  if (scopes.has("openid") && scopes.has("email")) lines.push(t("pages:consent.scope.email"));
-  return lines;
+function grantedAccess(t: Translator["t"], scope: string): string[] {
+  return scopeDefinitions(scope).flatMap((definition) => (definition.consentLine === null ? [] : [t(definition.consentLine)]));
 }
 
 export interface ConsentModel {
@@ -37,7 +31,8 @@ export interface ConsentModel {
   clientName: string;
   user: PageUser;
   logoutUrl: string;
-  scope: string | undefined;
+  /** What the request is granted if the user allows it. */
+  scope: string;
   /** The registered redirect URI the answer goes to; its host is named on the page. */
   redirectUri: string;
 }
@@ -68,6 +63,7 @@ export function consentPage(model: ConsentModel): SafeHtml {
 <p id="oauth-current-user">${translatedHtml(translator, "pages:consent.loggedInAs", { user: userLabel(model.user) })}</p>
 <p>${t("pages:consent.gets")}</p>
 <ul class="scopes" id="oauth-scopes">${grantedAccess(t, model.scope).map((line) => html`<li>${line}</li>`)}</ul>
+<p>${t("pages:consent.revocable")}</p>
 <p class="muted">${translatedHtml(translator, "pages:consent.returnsTo", { host: html`<strong>${hostOf(model.redirectUri)}</strong>` })}</p>
 <form method="post" action="" id="oauth-consent">
 <input type="hidden" name="requesttoken" value="${model.user.csrfToken}">

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AuthenticationResult, Principal } from "../../accounts/authentication.js";
 import type { Session } from "../../accounts/sessions.js";
 import { constantTimeEqual } from "../../crypto/secrets.js";
+import { type RequiredScope, scopeAllows } from "../../oauth/domain/scope.js";
 import { loginBuckets, loginUserBucket } from "../../security/domain/throttle-policy.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
 import { throttledAttempt } from "../throttling.js";
@@ -90,6 +91,35 @@ function basicCredentialsOf(authorization: string | undefined): { uid: string; s
 export function bearerChallenge(result: AuthenticationResult): string {
   const refusedToken = "failure" in result && result.failure === "invalid_token";
   return refusedToken ? `Bearer realm="${REALM}", error="invalid_token"` : `Bearer realm="${REALM}"`;
+}
+
+/**
+ * The principal may use what requires `required` (src/oauth/domain/scope.ts): a bearer token by
+ * the scope of its grant; a session, the account password and an app password are the account
+ * itself (Nextcloud's app passwords have full access), so they may use everything.
+ */
+export function principalAllows(principal: Principal, required: RequiredScope): boolean {
+  return principal.method !== "bearer" || scopeAllows(principal.scope, required);
+}
+
+/** The challenge of an `insufficient_scope` refusal (RFC 6750 §3: with the `scope` attribute). */
+export function insufficientScopeChallenge(required: RequiredScope): string {
+  return `Bearer realm="${REALM}", error="insufficient_scope", scope="${required}"`;
+}
+
+/**
+ * RFC 6750 §3.1 `insufficient_scope`: 403, with the scope the request needs in the challenge
+ * (§3: the `scope` attribute) and the body. The one refusal of every surface that checks a scope.
+ */
+export function sendInsufficientScope(reply: FastifyReply, required: RequiredScope): FastifyReply {
+  return reply
+    .status(403)
+    .header("www-authenticate", insufficientScopeChallenge(required))
+    .send({
+      error: "insufficient_scope",
+      error_description: `The access token was not granted the scope this request needs: ${required}.`,
+      scope: required,
+    });
 }
 
 export interface RequireUserOptions {

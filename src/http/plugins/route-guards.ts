@@ -1,7 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
+import type { RequiredScope } from "../../oauth/domain/scope.js";
 import { sendAdminsOnly, sendCsrfRefusal, sendFormExpired } from "../guard-errors.js";
-import { apiCallFromOwnPage, csrfValid, type RequireUserOptions, requirePageUser, requireUser } from "./authentication.js";
+import {
+  apiCallFromOwnPage,
+  csrfValid,
+  principalAllows,
+  type RequireUserOptions,
+  requirePageUser,
+  requireUser,
+  sendInsufficientScope,
+} from "./authentication.js";
 
 /**
  * Route guards applied by the route's group, not called by its handler (fastify/fastify
@@ -21,6 +30,12 @@ export interface RouteGuard {
   /** The principal of the request, or undefined once the refusal has been sent. */
   readonly identify: (request: FastifyRequest, reply: FastifyReply) => Promise<Principal | undefined>;
   readonly checks: readonly GuardCheck[];
+  /**
+   * For a guard that accepts API credentials: the scope a bearer token must have been granted
+   * (src/oauth/domain/scope.ts), checked right after `identify`, before any other check; refused
+   * with RFC 6750 §3.1 `insufficient_scope`. Guards of browser pages and forms have none.
+   */
+  readonly scope?: RequiredScope;
 }
 
 export interface GuardCheck {
@@ -37,6 +52,8 @@ export interface GuardCheck {
 export interface RouteGuardMark {
   name: string;
   provesOrigin: boolean;
+  /** The scope a bearer token needs on the route; null for guards of browser pages and forms. */
+  scope: RequiredScope | null;
 }
 
 declare module "fastify" {
@@ -76,7 +93,11 @@ export function guarded(
   guard: RouteGuard,
   routes: (group: FastifyInstance) => void | Promise<void>,
 ): (group: FastifyInstance) => Promise<void> {
-  const mark: RouteGuardMark = { name: guard.name, provesOrigin: guard.checks.some((check) => check.provesOrigin) };
+  const mark: RouteGuardMark = {
+    name: guard.name,
+    provesOrigin: guard.checks.some((check) => check.provesOrigin),
+    scope: guard.scope ?? null,
+  };
   return async (group) => {
     group.addHook("onRoute", (route) => {
       route.config = { ...route.config, guard: mark };
@@ -84,6 +105,7 @@ export function guarded(
     group.addHook("preHandler", async (request, reply) => {
       const principal = await guard.identify(request, reply);
       if (!principal) return reply;
+      if (guard.scope !== undefined && !principalAllows(principal, guard.scope)) return sendInsufficientScope(reply, guard.scope);
       for (const check of guard.checks) {
         if (!check.passes(request, reply, principal)) return reply;
       }
@@ -161,12 +183,12 @@ export const ADMIN_FORM: RouteGuard = {
   checks: [formToken(), administrator()],
 };
 
-/** JSON API reads: any credential the authentication chain accepts. */
-export function apiRead(options: RequireUserOptions = {}): RouteGuard {
-  return { name: "api read", identify: apiUser(options), checks: [] };
+/** JSON API reads: any credential the authentication chain accepts, a token with `scope`. */
+export function apiRead(scope: RequiredScope, options: RequireUserOptions = {}): RouteGuard {
+  return { name: "api read", identify: apiUser(options), checks: [], scope };
 }
 
-/** State-changing JSON API calls: any credential, then the CSRF proof of a browser session. */
-export function apiWrite(options: RequireUserOptions = {}): RouteGuard {
-  return { name: "api write", identify: apiUser(options), checks: [apiOrigin] };
+/** State-changing JSON API calls: any credential (a token with `scope`), then the CSRF proof of a browser session. */
+export function apiWrite(scope: RequiredScope, options: RequireUserOptions = {}): RouteGuard {
+  return { name: "api write", identify: apiUser(options), checks: [apiOrigin], scope };
 }

@@ -41,6 +41,7 @@ const STREAM_READ: RouteGuard = {
     return undefined;
   },
   checks: [],
+  scope: "activity:read",
 };
 
 async function stream(request: FastifyRequest, reply: FastifyReply, prefix: string): Promise<FastifyReply> {
@@ -79,7 +80,7 @@ export async function activityApiRoutes(app: FastifyInstance): Promise<void> {
     }),
   );
   await app.register(
-    guarded(apiRead({ anonymousStatus: 403 }), (reads) => {
+    guarded(apiRead("activity:read", { anonymousStatus: 403 }), (reads) => {
       for (const prefix of PREFIXES) {
         reads.get(`${prefix}/api/v2/activity/filters`, { schema: filtersRouteSchema }, async (request, reply) => {
           const base = baseUrl(request);

@@ -23,7 +23,7 @@ function nonNegativeInt(value: unknown, fallback: number): number {
  * Offset paging is kept here for these old clients only; API v2 pages by keyset.
  */
 export async function activityLegacyRoutes(app: FastifyInstance): Promise<void> {
-  await app.register(guarded(apiRead(), legacyListRoutes));
+  await app.register(guarded(apiRead("activity:read"), legacyListRoutes));
 }
 
 async function legacyListRoutes(reads: FastifyInstance): Promise<void> {

@@ -12,6 +12,7 @@ const ADMIN_API_WRITE: RouteGuard = {
   name: "admin api write",
   identify: apiUser(),
   checks: [administrator(sendAdminsOnly), apiOrigin],
+  scope: "activity:write",
 };
 
 /**

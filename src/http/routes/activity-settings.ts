@@ -22,7 +22,7 @@ export async function activitySettingsRoutes(app: FastifyInstance): Promise<void
   // No credentials at all is 403 on the activity API: the answer of the "not logged in" branch of
   // nextcloud/activity lib/Controller/APIv2Controller.php (docs/upstream/nextcloud-activity.md §1.2).
   await app.register(
-    guarded(apiRead({ anonymousStatus: 403 }), (reads) => {
+    guarded(apiRead("activity:read", { anonymousStatus: 403 }), (reads) => {
       reads.get(path, { schema: streamSettingsRouteSchema }, async (request, reply) =>
         reply
           .header("cache-control", "no-store")
@@ -33,7 +33,7 @@ export async function activitySettingsRoutes(app: FastifyInstance): Promise<void
 
   // The domain's parseStreamSettingsUpdate decides and words a refusal; the schema documents the body.
   await app.register(
-    guarded(apiWrite({ anonymousStatus: 403 }), (writes) => {
+    guarded(apiWrite("activity:write", { anonymousStatus: 403 }), (writes) => {
       writes.put(path, { schema: updateStreamSettingsRouteSchema, attachValidation: true }, async (request, reply) => {
         const result = await app.services.activity.updateStreamSettings(request.principal.user.uid, request.body);
         if (!result.ok) return sendActivityError(request, reply, result.error);

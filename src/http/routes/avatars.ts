@@ -13,12 +13,15 @@ export function avatarUrl(request: FastifyRequest, uid: string, extension: strin
   return avatarUrlFor(baseUrl(request), uid, extension);
 }
 
-/** Avatar serving (any authenticated user, as ownCloud), and the personal page's upload form. */
+/**
+ * Avatar serving (any authenticated user, as ownCloud; a token needs `profile`, the scope whose
+ * `picture` claim points here), and the personal page's upload form.
+ */
 export async function avatarRoutes(app: FastifyInstance): Promise<void> {
   const { avatars, log } = app.services;
 
   await app.register(
-    guarded(apiRead(), (reads) => {
+    guarded(apiRead("profile"), (reads) => {
       reads.get("/remote.php/dav/avatars/:uid/:file", async (request, reply) => {
         const avatar = await avatars.get((request.params as { uid: string }).uid);
         if (!avatar) return reply.status(404).send({ error: "not_found", error_description: "No avatar." });

@@ -1,11 +1,19 @@
 import type { FastifyInstance } from "fastify";
+import type { RequiredScope } from "../../oauth/domain/scope.js";
 import { noStore } from "../oauth-errors.js";
-import { authenticateAuthorizationHeader, bearerChallenge } from "../plugins/authentication.js";
+import {
+  authenticateAuthorizationHeader,
+  bearerChallenge,
+  insufficientScopeChallenge,
+  principalAllows,
+} from "../plugins/authentication.js";
 import { forwardAuthRouteSchema } from "../schemas/forward-auth.js";
 
 export const FORWARD_AUTH_PATH = "/index.php/apps/keystream/api/v1/auth-request";
 /** The authenticated user's id, for the proxy to pass on to the file server. */
 export const USER_HEADER = "x-keystream-user";
+/** What a site behind forward authentication requires of a token when its URL names no scope: the file server's. */
+export const DEFAULT_SITE_SCOPE: RequiredScope = "files";
 /** The user's display name, UTF-8 percent-encoded: a header value is ASCII (RFC 9110 §5.5). */
 export const DISPLAY_NAME_HEADER = "x-keystream-display-name";
 
@@ -17,13 +25,21 @@ export const DISPLAY_NAME_HEADER = "x-keystream-display-name";
  * costs what a UserInfo call costs, and a credential is accepted here exactly when the API accepts it.
  * Bodies are empty: the proxy reads the status and the headers (nginx passes a 401's
  * WWW-Authenticate on to the client, Caddy and Traefik the whole answer).
+ *
+ * A bearer token must have the scope the site requires (src/oauth/domain/scope.ts): `files` unless
+ * the proxy's URL names another (`?scope=…`, one per site); else 403 `insufficient_scope`, not 401,
+ * so the proxy does not ask the client for other credentials.
  */
 export async function forwardAuthRoutes(app: FastifyInstance): Promise<void> {
   // GET; Fastify answers HEAD from the same handler, without the body.
   app.get(FORWARD_AUTH_PATH, { schema: forwardAuthRouteSchema }, async (request, reply) => {
     noStore(reply);
+    const required = (request.query as { scope?: RequiredScope }).scope ?? DEFAULT_SITE_SCOPE;
     const result = await authenticateAuthorizationHeader(request);
     if ("principal" in result) {
+      if (!principalAllows(result.principal, required)) {
+        return reply.status(403).header("www-authenticate", insufficientScopeChallenge(required)).send();
+      }
       const { user } = result.principal;
       return reply
         .status(200)

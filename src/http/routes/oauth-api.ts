@@ -10,7 +10,7 @@ import { baseUrl } from "../base-url.js";
 import { originOf } from "../issuer.js";
 import { noStore, sendTokenError, sendTooManyAttempts } from "../oauth-errors.js";
 import { parametersOf } from "../oauth-params.js";
-import { requireUser } from "../plugins/authentication.js";
+import { principalAllows, requireUser, sendInsufficientScope } from "../plugins/authentication.js";
 import {
   introspectionRouteSchema,
   preflightRouteSchema,
@@ -185,6 +185,7 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
     allowListedOrigin(request, reply);
     const principal = await requireUser(request, reply);
     if (!principal) return;
+    if (!principalAllows(principal, "openid")) return sendInsufficientScope(reply, "openid");
     const { user } = principal;
     const openIdClaims =
       principal.method === "bearer"

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import type { Translator } from "../../i18n/index.js";
-import { denialRedirect, errorRedirect } from "../../oauth/authorize.js";
+import { denialRedirect, errorRedirect, trustedForScope } from "../../oauth/authorize.js";
 import { isOpenIdScope } from "../../oauth/domain/scope.js";
 import { promptValues } from "../../oauth/openid-request.js";
 import { decideInteraction, queryAfterLogin } from "../../oidc/interaction.js";
@@ -145,7 +145,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       openid: check.request.openid,
       session: undefined,
       now: app.services.clock.nowSeconds(),
-      trusted: check.request.client.trusted,
+      trustedForScope: trustedForScope(check.request),
       consentedBefore: false,
     });
     return next.kind === "error"
@@ -184,9 +184,10 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       openid,
       session: { authenticatedAt: authenticatedAt ?? 0 },
       now: app.services.clock.nowSeconds(),
-      trusted: client.trusted,
+      trustedForScope: trustedForScope(check.request),
       // Only `prompt=none` needs to know (a query per request otherwise wasted).
-      consentedBefore: openid?.prompt.has("none") === true && (await oauth.hasAuthorized(principal.user.uid, client.id)),
+      consentedBefore:
+        openid?.prompt.has("none") === true && (await oauth.consentedTo(principal.user.uid, client.id, check.request.scope)),
     });
     switch (next.kind) {
       case "login":

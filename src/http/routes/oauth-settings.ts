@@ -36,7 +36,9 @@ function clientEditForm(c: OAuthClient, csrfToken: string, t: SettingsContext["t
 <label for="${id}-post-logout">${t("settings:clients.postLogoutRedirect")}</label><input type="text" id="${id}-post-logout" name="post_logout_redirect_uri" value="${c.postLogoutRedirectUri ?? ""}">
 ${checkbox("allow_subdomains", c.allowSubdomains, t("settings:clients.allowSubdomains"))}
 ${checkbox("trusted", c.trusted, t("settings:clients.trusted"))}
+<label for="${id}-trusted-scopes">${t("settings:clients.trustedScopes")}</label><input type="text" id="${id}-trusted-scopes" name="trusted_scopes" value="${c.trustedScopes ?? ""}">
 ${checkbox("resource_server", c.resourceServer, t("settings:clients.resourceServer"))}
+${checkbox("account_access", c.accountAccess === true, t("pages:oauth.accountAccessLabel"))}
 ${checkbox("force_trust", false, t("settings:clients.forceTrust"))}
 <p><button type="submit">${t("settings:clients.save")}</button></p>
 </form></details>`;
@@ -77,8 +79,9 @@ export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
         const options = (c: (typeof clients)[number]) =>
           [
             c.allowSubdomains ? t("pages:oauth.allowSubdomains") : undefined,
-            c.trusted ? label.trusted : undefined,
+            c.trusted ? (c.trustedScopes ? `${label.trusted} (${c.trustedScopes})` : label.trusted) : undefined,
             c.resourceServer ? t("pages:oauth.resourceServer") : undefined,
+            c.accountAccess ? t("pages:oauth.accountAccess") : undefined,
           ]
             .filter((flag) => flag !== undefined)
             .join(", ") || "–";
@@ -110,7 +113,9 @@ ${clients.map(
 <label for="oauth2-post-logout-redirect">${t("pages:oauth.postLogoutRedirectUriLabel")}</label><input type="text" id="oauth2-post-logout-redirect" name="post_logout_redirect_uri" value="${formValues.post_logout_redirect_uri ?? ""}">
 <label class="check"><input type="checkbox" name="allow_subdomains" value="1"${ticked("allow_subdomains")}> ${t("pages:oauth.allowSubdomainsLabel")}</label>
 <label class="check"><input type="checkbox" name="trusted" value="1"${ticked("trusted")}> ${label.trusted}</label>
+<label for="oauth2-trusted-scopes">${t("settings:clients.trustedScopes")}</label><input type="text" id="oauth2-trusted-scopes" name="trusted_scopes" value="${formValues.trusted_scopes ?? ""}">
 <label class="check"><input type="checkbox" name="resource_server" value="1"${ticked("resource_server")}> ${t("pages:oauth.resourceServerLabel")}</label>
+<label class="check"><input type="checkbox" name="account_access" value="1"${ticked("account_access")}> ${t("pages:oauth.accountAccessLabel")}</label>
 <div class="actions"><button type="submit">${t("pages:oauth.add")}</button></div>
 </form>`;
       },
@@ -154,7 +159,9 @@ ${clients.map(
           post_logout_redirect_uri: field(request, "post_logout_redirect_uri"),
           allow_subdomains: field(request, "allow_subdomains"),
           trusted: field(request, "trusted"),
+          trusted_scopes: field(request, "trusted_scopes"),
           resource_server: field(request, "resource_server"),
+          account_access: field(request, "account_access"),
         };
         const result = await oauth.clients.addFromAdminPage({
           name: sent.name ?? "",
@@ -162,7 +169,9 @@ ${clients.map(
           allowSubdomains: sent.allow_subdomains !== undefined,
           trusted: sent.trusted !== undefined,
           resourceServer: sent.resource_server !== undefined,
+          accountAccess: sent.account_access !== undefined,
           postLogoutRedirectUri: sent.post_logout_redirect_uri ?? "",
+          trustedScopes: sent.trusted_scopes ?? "",
         });
         const translator = userTranslator(request, principal);
         const { t } = translator;
@@ -206,7 +215,9 @@ ${clients.map(
             "post-logout-redirect-url": (field(request, "post_logout_redirect_uri") ?? "").trim(),
             "allow-sub-domains": flag("allow_subdomains"),
             trusted: flag("trusted"),
+            "trusted-scopes": (field(request, "trusted_scopes") ?? "").trim(),
             "resource-server": flag("resource_server"),
+            "account-access": flag("account_access"),
           },
           field(request, "force_trust") !== undefined,
         );

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ACCOUNT_SCOPE } from "../../oauth/domain/scope.js";
 import { sendOcs } from "../ocs.js";
 import { apiUser, guarded, type RouteGuard } from "../plugins/route-guards.js";
 import { appPasswordDeleteRouteSchema } from "../schemas/ocs.js";
@@ -25,6 +26,8 @@ const APP_PASSWORD_ONLY: RouteGuard = {
       },
     },
   ],
+  // Only app passwords pass the check below; the account scope says so to a bearer token.
+  scope: ACCOUNT_SCOPE,
 };
 
 /**

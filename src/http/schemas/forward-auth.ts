@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { REQUIRED_SCOPES } from "../../oauth/domain/scope.js";
 import { emptyResponse, MAINTENANCE_RESPONSE, SECURITY, type SecurityRequirements } from "./common.js";
 
 /**
@@ -21,6 +22,17 @@ export const forwardAuthRouteSchema = {
   description:
     "Reads the `Authorization` header the proxy passes on from the original request: a Bearer access token, or HTTP Basic with an app password, or with the account password unless `token_auth_enforced`. The session cookie is ignored. HEAD answers the same without a body.",
   security: FORWARDED_CREDENTIALS,
+  querystring: Type.Object({
+    scope: Type.Optional(
+      Type.Union(
+        REQUIRED_SCOPES.map((name) => Type.Literal(name)),
+        {
+          description:
+            "The scope a bearer token needs for this site (default `files`); credentials other than tokens have them all.",
+        },
+      ),
+    ),
+  }),
   response: {
     200: {
       ...emptyResponse("Authenticated: the proxy forwards the request with the user's headers."),
@@ -42,6 +54,13 @@ export const forwardAuthRouteSchema = {
           description:
             '`Bearer realm="Keystream"`, with `error="invalid_token"` after a refused bearer token (RFC 6750 §3.1): the challenge desktop clients choose OAuth by.',
         }),
+      },
+    },
+    403: {
+      ...emptyResponse("A bearer token without the scope the site requires (RFC 6750 §3.1 `insufficient_scope`)."),
+      headers: {
+        ...NO_STORE_HEADERS,
+        "www-authenticate": Type.String({ description: '`Bearer realm="Keystream", error="insufficient_scope", scope="files"`' }),
       },
     },
     429: {

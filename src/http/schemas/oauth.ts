@@ -49,6 +49,7 @@ const TokenParameters = oauthParameters({
   redirect_uri: "The redirect URI the code was issued for (authorization_code).",
   code_verifier: "RFC 7636 PKCE verifier, when the code was issued with a challenge.",
   refresh_token: "The refresh token (refresh_token).",
+  scope: "Accepted and ignored (refresh_token): the new token keeps the grant's scope, as the response's `scope` says.",
   client_id: CLIENT_ID,
   client_secret: CLIENT_SECRET,
 });
@@ -97,6 +98,9 @@ export const TokenSuccess = Type.Object(
     expires_in: Type.Integer({ minimum: 1 }),
     refresh_token: Type.String(),
     user_id: Type.String(),
+    scope: Type.String({
+      description: "RFC 6749 §5.1: what the token may do, space-separated (`account` when the request sent no `scope`).",
+    }),
     message_url: Type.String({ format: "uri", description: 'ownCloud\'s "authorization successful" page.' }),
     id_token: Type.Optional(
       Type.String({ description: "OpenID Connect Core §3.1.3.3: an RS256 JWT, only when the grant's scope contains `openid`." }),
@@ -141,6 +145,7 @@ export const IntrospectionResponse = Type.Union(
     Type.Object(
       {
         active: Type.Literal(true),
+        scope: Type.String({ description: "What the token may do, space-separated (RFC 7662 §2.2)." }),
         client_id: Type.String(),
         username: Type.String(),
         sub: Type.String(),

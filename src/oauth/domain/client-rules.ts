@@ -1,6 +1,7 @@
 import type { clientErrors } from "../../i18n/catalogues/en/client-errors.js";
 import type { MessageValues, Phrase } from "../../i18n/index.js";
 import { redirectHostname, redirectUriProblem } from "./redirect-uri.js";
+import { isScopeName, SCOPE_NAMES, scopeValues } from "./scope.js";
 
 /** docs/spec/oauth2-service.md, Client: client-id and client-secret, at least 32 characters. */
 export const MIN_CLIENT_ID_LENGTH = 32;
@@ -24,12 +25,24 @@ export interface ClientFields {
    */
   resourceServer: boolean;
   /**
+   * An ownCloud or Nextcloud client (the seeded desktop and mobile apps): its tokens have the
+   * account scope whatever scope it asks for, since those apps sync files with tokens requested
+   * with sign-in scopes (docs/upstream/desktop-clients.md, ownCloud client §3). Absent: false.
+   */
+  accountAccess?: boolean;
+  /**
    * OpenID Connect RP-Initiated Logout 1.0 §3: the one URI the end-session endpoint may send the
    * browser back to after logout; absent or null: none registered, logout ends on Keystream's
    * page. Absent rather than null on clients read back, so a client registered without one compares
    * equal to its fields without the key.
    */
   postLogoutRedirectUri?: string | null;
+  /**
+   * For a trusted client: the scopes it receives without the consent page (space-separated names
+   * of src/oauth/domain/scope.ts). Absent or null: every scope, as ownCloud's trusted clients skip
+   * consent altogether. Absent rather than null on clients read back, as above.
+   */
+  trustedScopes?: string | null;
 }
 
 export const MODIFIABLE_KEYS = [
@@ -40,7 +53,9 @@ export const MODIFIABLE_KEYS = [
   "allow-sub-domains",
   "trusted",
   "resource-server",
+  "account-access",
   "post-logout-redirect-url",
+  "trusted-scopes",
 ] as const;
 export type ModifiableKey = (typeof MODIFIABLE_KEYS)[number];
 
@@ -117,9 +132,13 @@ export function fieldProblem(key: ModifiableKey, value: string): ClientProblem |
       return parseStrictBoolean(value) === undefined ? clientProblem("trustedNotBoolean") : undefined;
     case "resource-server":
       return parseStrictBoolean(value) === undefined ? clientProblem("resourceServerNotBoolean") : undefined;
+    case "account-access":
+      return parseStrictBoolean(value) === undefined ? clientProblem("accountAccessNotBoolean") : undefined;
     case "post-logout-redirect-url":
       // Empty removes it; otherwise the registration rule of redirect URIs (redirect-uri.ts).
       return value === "" ? undefined : redirectUriProblemOf(value, clientProblem("invalidPostLogoutRedirect"));
+    case "trusted-scopes":
+      return trustedScopesProblem(value);
   }
 }
 
@@ -137,8 +156,12 @@ export interface NewClientArguments {
   forceTrust: string | undefined;
   /** `--resource-server`: `true` or `false`; absent means false. */
   resourceServer?: string | undefined;
+  /** `--account-access`: `true` or `false`; absent means false. */
+  accountAccess?: string | undefined;
   /** `--post-logout-redirect-url`: absent or empty means none. */
   postLogoutRedirectUri?: string | undefined;
+  /** `--trusted-scopes`: absent or empty means every scope. */
+  trustedScopes?: string | undefined;
 }
 
 export function validateNewClient(input: NewClientArguments): { fields: ClientFields } | { problem: ClientProblem } {
@@ -149,7 +172,9 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
     ["allow-sub-domains", input.allowSubdomains],
     ["trusted", input.trusted],
     ["resource-server", input.resourceServer ?? "false"],
+    ["account-access", input.accountAccess ?? "false"],
     ["post-logout-redirect-url", input.postLogoutRedirectUri ?? ""],
+    ["trusted-scopes", input.trustedScopes ?? ""],
     ["name", input.name],
   ];
   for (const [key, value] of checks) {
@@ -165,7 +190,32 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
       allowSubdomains: input.allowSubdomains === "true",
       trusted: input.trusted === "true",
       resourceServer: input.resourceServer === "true",
+      ...(input.accountAccess === "true" ? { accountAccess: true } : {}),
       ...(input.postLogoutRedirectUri ? { postLogoutRedirectUri: input.postLogoutRedirectUri } : {}),
+      ...trustedScopesField(input.trustedScopes ?? ""),
     },
   };
+}
+
+/**
+ * The trusted scopes as an administrator types them (space- or comma-separated names), as stored:
+ * the names in the catalogue's order, or null for an empty value (every scope).
+ */
+export function normalizedTrustedScopes(value: string): string | null {
+  const names = scopeValues(value.replaceAll(",", " "));
+  if (names.size === 0) return null;
+  return SCOPE_NAMES.filter((name) => names.has(name)).join(" ");
+}
+
+/** The `trustedScopes` field for a typed value: absent when empty (every scope). */
+export function trustedScopesField(value: string): { trustedScopes?: string } {
+  const trustedScopes = normalizedTrustedScopes(value);
+  return trustedScopes === null ? {} : { trustedScopes };
+}
+
+function trustedScopesProblem(value: string): ClientProblem | undefined {
+  for (const name of scopeValues(value.replaceAll(",", " "))) {
+    if (!isScopeName(name)) return clientProblem("unknownScope", { scope: name, known: SCOPE_NAMES.join(", ") });
+  }
+  return undefined;
 }

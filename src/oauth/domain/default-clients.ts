@@ -7,7 +7,8 @@ import type { ClientFields } from "./client-rules.js";
  * ownCloud's source, so they identify the apps, they do not protect anything. Remove any of them
  * with `./occ oauth2:remove-client <client-id>`: the seed runs once per install and never again.
  * Since their secrets are public, they are never resource servers: they may introspect only the
- * tokens issued to themselves.
+ * tokens issued to themselves. They have full account access (`accountAccess`): the apps sync files
+ * with tokens they request with sign-in scopes.
  */
 export const DEFAULT_CLIENTS: readonly ClientFields[] = [
   {
@@ -18,6 +19,7 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     allowSubdomains: false,
     trusted: false,
     resourceServer: false,
+    accountAccess: true,
   },
   {
     name: "Android",
@@ -27,6 +29,7 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     allowSubdomains: false,
     trusted: false,
     resourceServer: false,
+    accountAccess: true,
   },
   {
     name: "iOS",
@@ -36,5 +39,6 @@ export const DEFAULT_CLIENTS: readonly ClientFields[] = [
     allowSubdomains: false,
     trusted: false,
     resourceServer: false,
+    accountAccess: true,
   },
 ];

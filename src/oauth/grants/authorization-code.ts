@@ -115,11 +115,16 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
   }
   const issued = newTokens(deps.now, deps.refreshTokenLifetime);
   // Signed before the write: a key that cannot sign leaves the code unredeemed, not spent for nothing.
-  const response = await withIdToken(deps, input, tokenResponse(issued.accessToken, issued.refreshToken as string, record.uid), {
-    uid: record.uid,
-    identity: record,
-    withNonce: true,
-  });
+  const response = await withIdToken(
+    deps,
+    input,
+    tokenResponse(issued.accessToken, issued.refreshToken as string, record.uid, record.scope),
+    {
+      uid: record.uid,
+      identity: record,
+      withNonce: true,
+    },
+  );
   const redeemed = await deps.grants.redeemCode(codeHash, deps.now, issued.record, {
     publicClient: input.method === "none",
     settle: input.settleOnIssue,

@@ -9,6 +9,11 @@ import type { GrantDeps, GrantInput, GrantResult } from "./types.js";
 
 /** RFC 6749 §6 with rotation (docs/upstream/owncloud-oauth2.md A.1.2, `refresh_token`), with refresh tokens that expire (`oauth2.refresh_token_lifetime`). */
 export const grantType = "refresh_token";
+/**
+ * `scope` is not among them: the new token keeps the grant's scope, whatever a refresh asks for
+ * (RFC 6749 §3.3 lets the server ignore the requested scope; the response's `scope` says what the
+ * token has). The ownCloud desktop client sends its sign-in scopes with every refresh.
+ */
 export const parameters: ReadonlySet<string> = new Set(["refresh_token"]);
 
 const doesNotExist = () => new OAuthError("invalid_grant", "refresh token does not exist");
@@ -48,11 +53,16 @@ async function reused(deps: GrantDeps, input: GrantInput, record: RefreshTokenRe
         { event: "oauth2_refresh_grace", client: input.client.clientId, uid: record.uid, grant: record.grantId },
         "a rotated refresh token was retried within the grace window: the same pair is sent again",
       );
-      const response = await withIdToken(deps, input, tokenResponse(pair.access_token, pair.refresh_token, record.uid), {
-        uid: record.uid,
-        identity: record,
-        withNonce: false,
-      });
+      const response = await withIdToken(
+        deps,
+        input,
+        tokenResponse(pair.access_token, pair.refresh_token, record.uid, record.scope),
+        {
+          uid: record.uid,
+          identity: record,
+          withNonce: false,
+        },
+      );
       // No write: the request's throttle settlement is the endpoint's to make.
       return { response, settlementCommitted: false };
     }
@@ -108,7 +118,7 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
       : undefined;
   // OIDC Core §12.2: a refresh of an `openid` grant answers a new ID token too (same sub, auth_time;
   // no nonce). Signed before the write: a key that cannot sign leaves the refresh token unrotated.
-  const response = await withIdToken(deps, input, tokenResponse(issued.accessToken, refreshToken, record.uid), {
+  const response = await withIdToken(deps, input, tokenResponse(issued.accessToken, refreshToken, record.uid, record.scope), {
     uid: record.uid,
     identity: record,
     withNonce: false,

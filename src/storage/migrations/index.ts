@@ -15,6 +15,7 @@ import { loginFlowMigration } from "./2026_11_24_0012_login_flow.js";
 import { fileActivityMigration } from "./2026_11_24_0013_file_activity.js";
 import { userPreferencesMigration } from "./2026_11_24_0014_user_preferences.js";
 import { sessionDetailsMigration } from "./2026_11_24_0015_session_details.js";
+import { scopesMigration } from "./2026_11_27_0016_scopes.js";
 import { identityMigration } from "./2026_11_27_0017_identity.js";
 
 /**
@@ -37,6 +38,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_24_0013_file_activity": fileActivityMigration(),
     "2026_11_24_0014_user_preferences": userPreferencesMigration(),
     "2026_11_24_0015_session_details": sessionDetailsMigration(),
+    "2026_11_27_0016_scopes": scopesMigration(),
     "2026_11_27_0017_identity": identityMigration(),
   };
 }

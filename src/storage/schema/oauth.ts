@@ -17,6 +17,10 @@ export interface OAuthClientsTable {
   resource_server: Generated<number>;
   /** Where RP-initiated logout may send the browser back to (migration 0011); null: nowhere. */
   post_logout_redirect_uri: string | null;
+  /** 1: an ownCloud or Nextcloud client, its tokens have the account scope (migration 0016). */
+  account_access: Generated<number>;
+  /** The scopes a trusted client receives without consent (migration 0016); null: every scope. */
+  trusted_scopes: string | null;
 }
 
 /**
@@ -31,7 +35,7 @@ export interface OAuthGrantsTable {
   authorized_at: EpochSeconds;
   /** 1 when the code was redeemed by a public client (PKCE, no secret): refresh with client_id alone. */
   public_client: Generated<number>;
-  /** The authorization request's `scope`, as sent (migration 0011); null for codes older than it or when absent. */
+  /** What the authorization granted (src/oauth/domain/scope.ts); every grant has one since migration 0016. */
   scope: string | null;
   /** OIDC Core §2 `auth_time`: when the user logged in for this authorization; null before migration 0011. */
   auth_time: EpochSeconds | null;

@@ -10,6 +10,8 @@ export const clientErrors: Messages<typeof source> = {
   allowSubdomainsNotBoolean: "Bitte geben Sie für allowed-sub-domains true oder false an.",
   trustedNotBoolean: "Bitte geben Sie für trusted true oder false an.",
   resourceServerNotBoolean: "Bitte geben Sie für resource-server true oder false an.",
+  accountAccessNotBoolean: "Bitte geben Sie für account-access true oder false an.",
+  unknownScope: "Unbekannter Scope {{scope}}; die Scopes sind: {{known}}.",
   invalidPostLogoutRedirect: "Die Weiterleitungsadresse nach der Abmeldung ist ungültig.",
   localhostTrusted: "Eine Anwendung auf localhost kann nicht als vertrauenswürdig gelten.",
   nameTaken: "Eine Anwendung namens „{{name}}“ gibt es bereits.",

@@ -29,11 +29,16 @@ export const pages: Messages<typeof source> = {
   "consent.question": "Die Anwendung „{{name}}“ bittet um Zugriff auf Ihr Konto",
   "consent.loggedInAs": "Sie sind angemeldet als {{user}}.",
   "consent.gets": "Wenn Sie zustimmen, erhält die Anwendung:",
-  "consent.scope.access":
-    "Zugriff auf Ihr Konto in Ihrem Namen: Ihren Aktivitätsverlauf und die Schnittstellen dieses Servers, bis Sie ihn in Ihren persönlichen Einstellungen widerrufen",
+  "consent.scope.account":
+    "vollen Zugriff auf Ihr Konto in Ihrem Namen: Ihre Dateien (lesen, ändern und löschen), Ihren Aktivitätsverlauf und alle Schnittstellen dieses Servers",
+  "consent.scope.files": "Ihre Dateien: sie über den Dateiserver lesen, ändern und löschen",
+  "consent.scope.activityRead": "Ihren Aktivitätsverlauf: ihn lesen",
+  "consent.scope.activityWrite":
+    "Ihre Aktivitätseinstellungen: sie ändern (und, wenn Sie Administrator sind, Aktivitäten veröffentlichen)",
   "consent.scope.openid": "Ihren Benutzernamen, um Sie anzumelden",
   "consent.scope.profile": "Ihren vollständigen Namen und Ihr Profilbild",
   "consent.scope.email": "Ihre E-Mail-Adresse",
+  "consent.revocable": "Sie behält diesen Zugriff, bis Sie ihn in Ihren persönlichen Einstellungen widerrufen.",
   "consent.returnsTo": "Ihre Antwort wird an {{host}} geschickt.",
   "consent.allow": "Erlauben",
   "consent.deny": "Ablehnen",
@@ -115,6 +120,9 @@ export const pages: Messages<typeof source> = {
   "oauth.postLogoutRedirectUriLabel": "Weiterleitungs-URI nach Abmeldung (OpenID Connect, optional)",
   "oauth.allowSubdomainsLabel": "Subdomains erlauben",
   "oauth.resourceServerLabel": "Ressourcenserver (darf die Tokens aller Clients prüfen)",
+  "oauth.accountAccess": "Voller Kontozugriff",
+  "oauth.accountAccessLabel":
+    "Voller Kontozugriff (ein ownCloud- oder Nextcloud-Client: seine Tokens öffnen die Dateien und alle Schnittstellen, unabhängig vom angefragten Scope)",
   "oauth.add": "Hinzufügen",
   "oauth.added": "Der Client „{{name}}“ wurde hinzugefügt.",
   "oauth.deleted": "Der Client „{{name}}“ wurde gelöscht.",

@@ -56,6 +56,7 @@ export const settings: Messages<typeof source> = {
   "clients.clientId": "Client-Kennung",
   "clients.allowSubdomains": "Subdomains erlauben",
   "clients.trusted": "Vertrauenswürdiger Client",
+  "clients.trustedScopes": "Überspringt die Zustimmung nur für diese Scopes (durch Leerzeichen getrennt; leer: alle)",
   "clients.resourceServer": "Ressourcenserver",
   "clients.forceTrust": "Auch einer localhost-Weiterleitungs-URI vertrauen",
   "sessions.title": "Browser-Sitzungen",

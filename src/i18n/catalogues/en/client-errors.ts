@@ -12,6 +12,8 @@ export const clientErrors = {
   allowSubdomainsNotBoolean: "Please enter true or false for allowed-sub-domains.",
   trustedNotBoolean: "Please enter true or false for trusted.",
   resourceServerNotBoolean: "Please enter true or false for resource-server.",
+  accountAccessNotBoolean: "Please enter true or false for account-access.",
+  unknownScope: "Unknown scope {{scope}}; the scopes are: {{known}}.",
   invalidPostLogoutRedirect: "The post-logout redirect URL is not valid.",
   localhostTrusted: "Cannot set localhost as trusted.",
   nameTaken: "Client name {{name}} is already known.",

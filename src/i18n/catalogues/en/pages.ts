@@ -30,11 +30,15 @@ export const pages = {
   "consent.question": "The “{{name}}” application would like permission to access your account",
   "consent.loggedInAs": "You are logged in as {{user}}.",
   "consent.gets": "If you allow it, the application gets:",
-  "consent.scope.access":
-    "access to your account in your name: your activity stream and the APIs of this server, until you revoke it in your personal settings",
+  "consent.scope.account":
+    "full access to your account in your name: your files (read, change and delete them), your activity stream and every API of this server",
+  "consent.scope.files": "your files: read, change and delete them through the file server",
+  "consent.scope.activityRead": "your activity stream: read it",
+  "consent.scope.activityWrite": "your activity settings: change them (and, if you are an administrator, publish activities)",
   "consent.scope.openid": "your username, to sign you in",
   "consent.scope.profile": "your full name and profile picture",
   "consent.scope.email": "your e-mail address",
+  "consent.revocable": "It keeps this access until you revoke it in your personal settings.",
   "consent.returnsTo": "Your answer is sent back to {{host}}.",
   "consent.allow": "Authorize",
   "consent.deny": "Deny",
@@ -114,6 +118,9 @@ export const pages = {
   "oauth.postLogoutRedirectUriLabel": "Post-logout redirection URI (OpenID Connect, optional)",
   "oauth.allowSubdomainsLabel": "Allow subdomains",
   "oauth.resourceServerLabel": "Resource server (may introspect every client's tokens)",
+  "oauth.accountAccess": "Full account access",
+  "oauth.accountAccessLabel":
+    "Full account access (an ownCloud or Nextcloud client: its tokens open the files and every API, whatever scope it asks for)",
   "oauth.add": "Add",
   "oauth.added": "The client “{{name}}” has been added.",
   "oauth.deleted": "The client “{{name}}” has been deleted.",

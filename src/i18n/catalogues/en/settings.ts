@@ -54,6 +54,7 @@ export const settings = {
   "clients.clientId": "Client identifier",
   "clients.allowSubdomains": "Allow subdomains",
   "clients.trusted": "Trusted client",
+  "clients.trustedScopes": "Skips consent only for these scopes (space-separated; empty: all)",
   "clients.resourceServer": "Resource server",
   "clients.forceTrust": "Trust even a localhost redirection URI",
   "sessions.title": "Browser sessions",

@@ -10,6 +10,8 @@ export const clientErrors: Messages<typeof source> = {
   allowSubdomainsNotBoolean: "Indique true o false para allowed-sub-domains.",
   trustedNotBoolean: "Indique true o false para trusted.",
   resourceServerNotBoolean: "Indique true o false para resource-server.",
+  accountAccessNotBoolean: "Indique true o false para account-access.",
+  unknownScope: "Ámbito desconocido {{scope}}; los ámbitos son: {{known}}.",
   invalidPostLogoutRedirect: "La dirección de redirección tras cerrar sesión no es válida.",
   localhostTrusted: "Una aplicación en localhost no puede ser de confianza.",
   nameTaken: "Ya existe una aplicación llamada «{{name}}».",

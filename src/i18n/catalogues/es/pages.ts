@@ -27,11 +27,15 @@ export const pages: Messages<typeof source> = {
   "consent.question": "La aplicación «{{name}}» solicita permiso para acceder a su cuenta",
   "consent.loggedInAs": "Ha iniciado sesión como {{user}}.",
   "consent.gets": "Si lo permite, la aplicación obtiene:",
-  "consent.scope.access":
-    "acceso a su cuenta en su nombre: su flujo de actividad y las interfaces de este servidor, hasta que lo revoque en sus ajustes personales",
+  "consent.scope.account":
+    "acceso completo a su cuenta en su nombre: sus archivos (leerlos, cambiarlos y borrarlos), su flujo de actividad y todas las interfaces de este servidor",
+  "consent.scope.files": "sus archivos: leerlos, cambiarlos y borrarlos a través del servidor de archivos",
+  "consent.scope.activityRead": "su flujo de actividad: leerlo",
+  "consent.scope.activityWrite": "sus ajustes de actividad: cambiarlos (y, si es administrador, publicar actividades)",
   "consent.scope.openid": "su nombre de usuario, para identificarle",
   "consent.scope.profile": "su nombre completo y su foto de perfil",
   "consent.scope.email": "su dirección de correo electrónico",
+  "consent.revocable": "Conserva este acceso hasta que lo revoque en sus ajustes personales.",
   "consent.returnsTo": "Su respuesta se envía a {{host}}.",
   "consent.allow": "Autorizar",
   "consent.deny": "Denegar",
@@ -112,6 +116,9 @@ export const pages: Messages<typeof source> = {
   "oauth.postLogoutRedirectUriLabel": "URI de redirección tras cerrar sesión (OpenID Connect, opcional)",
   "oauth.allowSubdomainsLabel": "Permitir subdominios",
   "oauth.resourceServerLabel": "Servidor de recursos (puede inspeccionar los tokens de todos los clientes)",
+  "oauth.accountAccess": "Acceso completo a la cuenta",
+  "oauth.accountAccessLabel":
+    "Acceso completo a la cuenta (un cliente de ownCloud o Nextcloud: sus tokens abren los archivos y todas las interfaces, pida el ámbito que pida)",
   "oauth.add": "Añadir",
   "oauth.added": "Se ha añadido el cliente «{{name}}».",
   "oauth.deleted": "Se ha eliminado el cliente «{{name}}».",

@@ -56,6 +56,7 @@ export const settings: Messages<typeof source> = {
   "clients.clientId": "Identificador del cliente",
   "clients.allowSubdomains": "Permitir subdominios",
   "clients.trusted": "Cliente de confianza",
+  "clients.trustedScopes": "Omite el consentimiento solo para estos ámbitos (separados por espacios; vacío: todos)",
   "clients.resourceServer": "Servidor de recursos",
   "clients.forceTrust": "Confiar incluso en una URI de redirección localhost",
   "sessions.title": "Sesiones del navegador",

@@ -10,6 +10,8 @@ export const clientErrors: Messages<typeof source> = {
   allowSubdomainsNotBoolean: "Indiquez true ou false pour allowed-sub-domains.",
   trustedNotBoolean: "Indiquez true ou false pour trusted.",
   resourceServerNotBoolean: "Indiquez true ou false pour resource-server.",
+  accountAccessNotBoolean: "Indiquez true ou false pour account-access.",
+  unknownScope: "Portée inconnue {{scope}} ; les portées sont : {{known}}.",
   invalidPostLogoutRedirect: "L’adresse de redirection après déconnexion n’est pas valide.",
   localhostTrusted: "Une application sur localhost ne peut pas être de confiance.",
   nameTaken: "Une application nommée « {{name}} » existe déjà.",

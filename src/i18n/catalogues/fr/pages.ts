@@ -27,11 +27,16 @@ export const pages: Messages<typeof source> = {
   "consent.question": "L’application « {{name}} » demande l’autorisation d’accéder à votre compte",
   "consent.loggedInAs": "Vous êtes connecté en tant que {{user}}.",
   "consent.gets": "Si vous acceptez, l’application obtient :",
-  "consent.scope.access":
-    "l’accès à votre compte en votre nom : votre flux d’activité et les interfaces de ce serveur, jusqu’à ce que vous le révoquiez dans vos paramètres personnels",
+  "consent.scope.account":
+    "l’accès complet à votre compte en votre nom : vos fichiers (les lire, les modifier et les supprimer), votre flux d’activité et toutes les interfaces de ce serveur",
+  "consent.scope.files": "vos fichiers : les lire, les modifier et les supprimer via le serveur de fichiers",
+  "consent.scope.activityRead": "votre flux d’activité : le lire",
+  "consent.scope.activityWrite":
+    "vos paramètres d’activité : les modifier (et, si vous êtes administrateur, publier des activités)",
   "consent.scope.openid": "votre nom d’utilisateur, pour vous identifier",
   "consent.scope.profile": "votre nom complet et votre photo de profil",
   "consent.scope.email": "votre adresse e-mail",
+  "consent.revocable": "Elle garde cet accès jusqu’à ce que vous le révoquiez dans vos paramètres personnels.",
   "consent.returnsTo": "Votre réponse est renvoyée à {{host}}.",
   "consent.allow": "Autoriser",
   "consent.deny": "Refuser",
@@ -112,6 +117,9 @@ export const pages: Messages<typeof source> = {
   "oauth.postLogoutRedirectUriLabel": "URI de redirection après déconnexion (OpenID Connect, facultatif)",
   "oauth.allowSubdomainsLabel": "Autoriser les sous-domaines",
   "oauth.resourceServerLabel": "Serveur de ressources (peut inspecter les jetons de tous les clients)",
+  "oauth.accountAccess": "Accès complet au compte",
+  "oauth.accountAccessLabel":
+    "Accès complet au compte (un client ownCloud ou Nextcloud : ses jetons ouvrent les fichiers et toutes les interfaces, quelle que soit la portée demandée)",
   "oauth.add": "Ajouter",
   "oauth.added": "Le client « {{name}} » a été ajouté.",
   "oauth.deleted": "Le client « {{name}} » a été supprimé.",

@@ -56,6 +56,7 @@ export const settings: Messages<typeof source> = {
   "clients.clientId": "Identifiant du client",
   "clients.allowSubdomains": "Autoriser les sous-domaines",
   "clients.trusted": "Client de confiance",
+  "clients.trustedScopes": "Ne saute le consentement que pour ces portées (séparées par des espaces ; vide : toutes)",
   "clients.resourceServer": "Serveur de ressources",
   "clients.forceTrust": "Faire confiance même à une URI de redirection localhost",
   "sessions.title": "Sessions de navigateur",

@@ -10,6 +10,8 @@ export const clientErrors: Messages<typeof source> = {
   allowSubdomainsNotBoolean: "Indica true o false per allowed-sub-domains.",
   trustedNotBoolean: "Indica true o false per trusted.",
   resourceServerNotBoolean: "Indica true o false per resource-server.",
+  accountAccessNotBoolean: "Indica true o false per account-access.",
+  unknownScope: "Ambito sconosciuto {{scope}}; gli ambiti sono: {{known}}.",
   invalidPostLogoutRedirect: "L’indirizzo di reindirizzamento dopo la disconnessione non è valido.",
   localhostTrusted: "Un’applicazione su localhost non può essere attendibile.",
   nameTaken: "Esiste già un’applicazione chiamata «{{name}}».",

@@ -27,11 +27,16 @@ export const pages: Messages<typeof source> = {
   "consent.question": "L’applicazione «{{name}}» chiede il permesso di accedere al tuo account",
   "consent.loggedInAs": "Hai effettuato l’accesso come {{user}}.",
   "consent.gets": "Se acconsenti, l’applicazione ottiene:",
-  "consent.scope.access":
-    "l’accesso al tuo account a tuo nome: il tuo flusso di attività e le interfacce di questo server, finché non lo revochi nelle impostazioni personali",
+  "consent.scope.account":
+    "l’accesso completo al tuo account a tuo nome: i tuoi file (leggerli, modificarli ed eliminarli), il tuo flusso di attività e tutte le interfacce di questo server",
+  "consent.scope.files": "i tuoi file: leggerli, modificarli ed eliminarli tramite il file server",
+  "consent.scope.activityRead": "il tuo flusso di attività: leggerlo",
+  "consent.scope.activityWrite":
+    "le tue impostazioni delle attività: modificarle (e, se sei amministratore, pubblicare attività)",
   "consent.scope.openid": "il tuo nome utente, per identificarti",
   "consent.scope.profile": "il tuo nome completo e l’immagine del profilo",
   "consent.scope.email": "il tuo indirizzo e-mail",
+  "consent.revocable": "Mantiene questo accesso finché non lo revochi nelle impostazioni personali.",
   "consent.returnsTo": "La tua risposta viene inviata a {{host}}.",
   "consent.allow": "Autorizza",
   "consent.deny": "Rifiuta",
@@ -111,6 +116,9 @@ export const pages: Messages<typeof source> = {
   "oauth.postLogoutRedirectUriLabel": "URI di reindirizzamento dopo l’uscita (OpenID Connect, facoltativo)",
   "oauth.allowSubdomainsLabel": "Consenti i sottodomini",
   "oauth.resourceServerLabel": "Server di risorse (può esaminare i token di tutti i client)",
+  "oauth.accountAccess": "Accesso completo all’account",
+  "oauth.accountAccessLabel":
+    "Accesso completo all’account (un client ownCloud o Nextcloud: i suoi token aprono i file e tutte le interfacce, qualunque ambito chieda)",
   "oauth.add": "Aggiungi",
   "oauth.added": "Il client «{{name}}» è stato aggiunto.",
   "oauth.deleted": "Il client «{{name}}» è stato eliminato.",

@@ -56,6 +56,7 @@ export const settings: Messages<typeof source> = {
   "clients.clientId": "Identificatore del client",
   "clients.allowSubdomains": "Consenti sottodomini",
   "clients.trusted": "Client attendibile",
+  "clients.trustedScopes": "Salta il consenso solo per questi ambiti (separati da spazi; vuoto: tutti)",
   "clients.resourceServer": "Server di risorse",
   "clients.forceTrust": "Considera attendibile anche un URI di reindirizzamento localhost",
   "sessions.title": "Sessioni del browser",

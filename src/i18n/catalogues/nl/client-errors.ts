@@ -10,6 +10,8 @@ export const clientErrors: Messages<typeof source> = {
   allowSubdomainsNotBoolean: "Vul true of false in voor allowed-sub-domains.",
   trustedNotBoolean: "Vul true of false in voor trusted.",
   resourceServerNotBoolean: "Vul true of false in voor resource-server.",
+  accountAccessNotBoolean: "Vul true of false in voor account-access.",
+  unknownScope: "Onbekende scope {{scope}}; de scopes zijn: {{known}}.",
   invalidPostLogoutRedirect: "Het doorverwijsadres na afmelden is ongeldig.",
   localhostTrusted: "Een toepassing op localhost kan niet als vertrouwd gelden.",
   nameTaken: "Er bestaat al een toepassing met de naam ‘{{name}}’.",

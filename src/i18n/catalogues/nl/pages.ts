@@ -27,11 +27,15 @@ export const pages: Messages<typeof source> = {
   "consent.question": "De toepassing ‘{{name}}’ vraagt toestemming om je account te gebruiken",
   "consent.loggedInAs": "Je bent aangemeld als {{user}}.",
   "consent.gets": "Als je dit toestaat, krijgt de toepassing:",
-  "consent.scope.access":
-    "toegang tot je account namens jou: je activiteitenstroom en de interfaces van deze server, tot je die intrekt in je persoonlijke instellingen",
+  "consent.scope.account":
+    "volledige toegang tot je account namens jou: je bestanden (lezen, wijzigen en verwijderen), je activiteitenstroom en alle interfaces van deze server",
+  "consent.scope.files": "je bestanden: lezen, wijzigen en verwijderen via de bestandsserver",
+  "consent.scope.activityRead": "je activiteitenstroom: lezen",
+  "consent.scope.activityWrite": "je activiteiteninstellingen: wijzigen (en, als je beheerder bent, activiteiten publiceren)",
   "consent.scope.openid": "je gebruikersnaam, om je aan te melden",
   "consent.scope.profile": "je volledige naam en profielfoto",
   "consent.scope.email": "je e-mailadres",
+  "consent.revocable": "Deze toegang blijft tot je die intrekt in je persoonlijke instellingen.",
   "consent.returnsTo": "Je antwoord wordt naar {{host}} gestuurd.",
   "consent.allow": "Toestaan",
   "consent.deny": "Weigeren",
@@ -111,6 +115,9 @@ export const pages: Messages<typeof source> = {
   "oauth.postLogoutRedirectUriLabel": "Omleidings-URI na afmelden (OpenID Connect, optioneel)",
   "oauth.allowSubdomainsLabel": "Subdomeinen toestaan",
   "oauth.resourceServerLabel": "Resourceserver (mag de tokens van alle clients inspecteren)",
+  "oauth.accountAccess": "Volledige accounttoegang",
+  "oauth.accountAccessLabel":
+    "Volledige accounttoegang (een ownCloud- of Nextcloud-client: zijn tokens openen de bestanden en alle interfaces, welke scope hij ook vraagt)",
   "oauth.add": "Toevoegen",
   "oauth.added": "De client ‘{{name}}’ is toegevoegd.",
   "oauth.deleted": "De client ‘{{name}}’ is verwijderd.",

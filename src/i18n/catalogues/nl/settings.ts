@@ -56,6 +56,7 @@ export const settings: Messages<typeof source> = {
   "clients.clientId": "Client-ID",
   "clients.allowSubdomains": "Subdomeinen toestaan",
   "clients.trusted": "Vertrouwde client",
+  "clients.trustedScopes": "Slaat toestemming alleen over voor deze scopes (gescheiden door spaties; leeg: alle)",
   "clients.resourceServer": "Resourceserver",
   "clients.forceTrust": "Ook een localhost-omleidings-URI vertrouwen",
   "sessions.title": "Browsersessies",
