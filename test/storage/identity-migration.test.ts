@@ -10,7 +10,7 @@ import { SqlLoginFlowStore } from "../../src/storage/login-flow-store.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
-const BEFORE = "2026_11_24_0015_session_details";
+const IDENTITY = "2026_11_27_0017_identity";
 
 const emailTaken = (error: unknown) => error instanceof AccountError && error.code === "email_taken";
 
@@ -27,7 +27,9 @@ describe(`migration 0017: existing accounts and flows (${testDatabaseDialect})`,
         db: t.storage.db,
         provider: { getMigrations: async () => allMigrations(t.storage.dialect) },
       });
-      assert.equal((await migrator.migrateTo(BEFORE)).error, undefined);
+      const names = Object.keys(allMigrations(t.storage.dialect)).sort();
+      const before = names[names.indexOf(IDENTITY) - 1] as string;
+      assert.equal((await migrator.migrateTo(before)).error, undefined);
       const db = t.storage.db;
       const user = (uid: string, email: string | null, createdAt: number) => ({
         uid,
@@ -67,7 +69,7 @@ describe(`migration 0017: existing accounts and flows (${testDatabaseDialect})`,
       assert.equal(latest.error, undefined, String(latest.error));
       assert.deepEqual(
         latest.results?.map((r) => [r.migrationName, r.status]),
-        [["2026_11_27_0017_identity", "Success"]],
+        names.slice(names.indexOf(IDENTITY)).map((name) => [name, "Success"]),
       );
 
       const rows = await db.selectFrom("users").select(["uid", "email", "email_key", "email_verified"]).orderBy("uid").execute();
