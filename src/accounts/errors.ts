@@ -4,9 +4,11 @@ import { inEnglish, type MessageValues, type Phrase, say, type Translator } from
 export type AccountErrorCode =
   | "invalid_uid"
   | "uid_taken"
+  | "uid_of_deleted_user"
   | "no_such_user"
   | "invalid_password"
   | "invalid_email"
+  | "email_taken"
   | "invalid_display_name"
   | "invalid_name"
   | "invalid_avatar"

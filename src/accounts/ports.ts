@@ -10,6 +10,8 @@ export interface User {
   uid: string;
   displayName: string;
   email: string | null;
+  /** True only when an administrator marked `email` verified; false again once the address changes. */
+  emailVerified: boolean;
   enabled: boolean;
   isAdmin: boolean;
   createdAt: number;
@@ -19,20 +21,37 @@ export interface User {
   timeZone: string | null;
 }
 
-/** The profile fields a change may set; an absent field is left as it is, a null email clears it. */
+/**
+ * The profile fields a change may set; an absent field is left as it is, a null email clears it.
+ * A change of `email` without `emailVerified` leaves the new address unverified.
+ */
 export interface ProfileChanges {
   displayName?: string;
   email?: string | null;
+  emailVerified?: boolean;
 }
+
+/** What an insert did: wrote the user, or wrote nothing because the uid is a deleted user's. */
+export type UserInsertOutcome = "inserted" | "uid_of_deleted_user";
 
 /** Users (table users). */
 export interface UserStore {
   /**
-   * Inserts the user with its password hash (null: no password login). Rejects, writing nothing,
-   * when the uid exists: the primary key decides a race between two creates of the same uid, and
-   * the caller tells that case apart by reading the uid again.
+   * Inserts the user with its password hash (null: no password login), its address compared by
+   * accounts/domain/email.ts `emailKey`, in one transaction with the deleted user names:
+   * - the uid is a deleted user's (see `delete`): writes nothing and answers `uid_of_deleted_user`,
+   *   unless `reuseDeletedUid`, which removes the uid from the deleted names and inserts;
+   * - the uid exists, or another user holds the address: rejects, writing nothing (the primary key
+   *   and the unique address key decide a race between two writes; the caller tells the cases apart
+   *   by reading again).
    */
-  insert(user: User, passwordHash: string | null): Promise<void>;
+  insert(user: User, passwordHash: string | null, options: { reuseDeletedUid: boolean }): Promise<UserInsertOutcome>;
+  /**
+   * The uid of a user other than `exceptUid` whose address has `key` (accounts/domain/email.ts),
+   * or undefined. Addresses kept without a key (held by several users before keys existed) count
+   * too, compared by their key computed here.
+   */
+  emailHolder(key: string, exceptUid?: string): Promise<string | undefined>;
   /**
    * The user, or undefined when there is none. Read by every authenticated request: one indexed
    * statement, prepared once.
@@ -46,14 +65,17 @@ export interface UserStore {
   setPasswordHash(uid: string, passwordHash: string): Promise<void>;
   /** Sets the enabled flag; a uid without a row changes nothing. Sessions are not touched here. */
   setEnabled(uid: string, enabled: boolean): Promise<void>;
-  /** Writes the fields present in `changes` (at least one) in one statement. */
+  /**
+   * Writes the fields present in `changes` (at least one) in one statement; a new address with its
+   * key, so the write rejects, changing nothing, when another user holds the address.
+   */
   updateProfile(uid: string, changes: ProfileChanges): Promise<void>;
   /**
-   * Deletes the user and, in the same statement by ON DELETE CASCADE, every row that references it
-   * (sessions, app passwords, preferences, avatar, grants, tokens, activities). False when there
-   * was no such user.
+   * In one transaction: deletes the user and, by ON DELETE CASCADE, every row that references it
+   * (sessions, app passwords, preferences, avatar, grants, tokens, activities), and records the uid
+   * among the deleted user names at `at`. False, with nothing written, when there was no such user.
    */
-  delete(uid: string): Promise<boolean>;
+  delete(uid: string, at: number): Promise<boolean>;
 }
 
 /** A session row as written at its start. */

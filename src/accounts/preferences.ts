@@ -39,6 +39,15 @@ function normalizedValue(column: UserRowPreference | undefined, value: string): 
   return value;
 }
 
+/**
+ * `settings email` is the account's email address, as ownCloud's and Nextcloud's user:setting
+ * treat it (core/Command/User/Setting.php sets it with setEMailAddress): read from and written to
+ * the user through UserDirectory, so the address rules (format, one account per address) hold.
+ */
+function isEmailSetting(app: string, key: string): boolean {
+  return app === "settings" && key === "email";
+}
+
 const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 function checkName(kind: "app" | "key", name: string): void {
@@ -58,6 +67,7 @@ export class UserPreferences {
   ) {}
 
   async get(uid: string, app: string, key: string): Promise<string | undefined> {
+    if (isEmailSetting(app, key)) return (await this.users.require(uid)).email ?? undefined;
     const column = userRowColumn(app, key);
     if (column) {
       const user = await this.users.require(uid);
@@ -80,6 +90,7 @@ export class UserPreferences {
       if (user.language !== null) add("core", "lang", user.language);
       if (user.timeZone !== null) add("core", "timezone", user.timeZone);
     }
+    if ((app === undefined || app === "settings") && user.email !== null) add("settings", "email", user.email);
     return result;
   }
 
@@ -87,6 +98,10 @@ export class UserPreferences {
   async set(uid: string, app: string, key: string, value: string): Promise<string> {
     checkName("app", app);
     checkName("key", key);
+    if (isEmailSetting(app, key)) {
+      await this.users.updateProfile(uid, { email: value });
+      return value;
+    }
     const column = userRowColumn(app, key);
     const stored = normalizedValue(column, value);
     await this.users.require(uid);
@@ -97,7 +112,12 @@ export class UserPreferences {
 
   /** Deletes a preference; false when it was not set. */
   async delete(uid: string, app: string, key: string): Promise<boolean> {
-    await this.users.require(uid);
+    const user = await this.users.require(uid);
+    if (isEmailSetting(app, key)) {
+      if (user.email === null) return false;
+      await this.users.updateProfile(uid, { email: "" });
+      return true;
+    }
     const column = userRowColumn(app, key);
     return column ? this.store.clearOnUser(uid, column) : this.store.delete(uid, app, key);
   }

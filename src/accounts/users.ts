@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.js";
+import { emailKey } from "./domain/email.js";
 import { AccountError } from "./errors.js";
 import { dummyPasswordHash, hashPassword, passwordProblem, verifyPassword } from "./passwords.js";
 import type { ProfileChanges, SessionStore, User, UserStore } from "./ports.js";
@@ -20,6 +21,24 @@ export interface NewUser {
   displayName?: string | undefined;
   email?: string | undefined;
   isAdmin?: boolean | undefined;
+  /**
+   * Give the new account the name of a deleted one. Only an administrator's explicit choice
+   * (`./occ user:add --reuse-deleted-name`): the name is the OpenID Connect `sub`, so every
+   * application the deleted user signed in to takes the new account for them.
+   */
+  reuseDeletedUid?: boolean | undefined;
+}
+
+/** A change of a user's profile. `emailVerified` is an administrator's statement only (occ user:modify). */
+export interface ProfileUpdate {
+  displayName?: string;
+  /** The new address; "" clears it. */
+  email?: string;
+  /**
+   * True: an administrator vouches that the user controls the address; false: it is unverified.
+   * Absent: an unchanged address keeps its state, a changed one is unverified.
+   */
+  emailVerified?: boolean;
 }
 
 function validateProfile(displayName: string | undefined, email: string | undefined): void {
@@ -38,7 +57,10 @@ export class UserDirectory {
     private readonly clock: Clock,
   ) {}
 
-  /** Validates everything before writing, so a refused user leaves no row behind. */
+  /**
+   * Validates everything before writing, so a refused user leaves no row behind. Refuses a uid that
+   * exists, the uid of a deleted user (unless `reuseDeletedUid`), and an address another user has.
+   */
   async create(input: NewUser): Promise<User> {
     const problem = uidProblem(input.uid);
     if (problem) throw new AccountError("invalid_uid", "invalidUid", { uid: input.uid });
@@ -48,25 +70,38 @@ export class UserDirectory {
       if (reason) throw new AccountError("invalid_password", reason.text, reason.values);
     }
     if (await this.find(input.uid)) throw new AccountError("uid_taken", "uidTaken", { uid: input.uid });
+    const email = input.email || null;
+    if (email !== null) await this.refuseTakenEmail(email);
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     const user: User = {
       uid: input.uid,
       displayName: input.displayName ?? input.uid,
-      email: input.email || null,
+      email,
+      emailVerified: false,
       enabled: true,
       isAdmin: input.isAdmin === true,
       createdAt: this.clock.nowSeconds(),
       language: null,
       timeZone: null,
     };
+    let outcome: Awaited<ReturnType<UserStore["insert"]>>;
     try {
-      await this.store.insert(user, passwordHash);
+      outcome = await this.store.insert(user, passwordHash, { reuseDeletedUid: input.reuseDeletedUid === true });
     } catch (error) {
-      // Lost a race with a concurrent create of the same uid: the primary key decided.
+      // Lost a race with a concurrent write of the same uid or address: the database's keys decided.
       if (await this.find(input.uid)) throw new AccountError("uid_taken", "uidTaken", { uid: input.uid });
+      if (email !== null) await this.refuseTakenEmail(email);
       throw error;
     }
+    if (outcome === "uid_of_deleted_user") {
+      throw new AccountError("uid_of_deleted_user", "uidOfDeletedUser", { uid: input.uid });
+    }
     return user;
+  }
+
+  /** One account, one address: refuses `email` when a user other than `uid` has it (emailKey compares). */
+  private async refuseTakenEmail(email: string, uid?: string): Promise<void> {
+    if (await this.store.emailHolder(emailKey(email), uid)) throw new AccountError("email_taken", "emailTaken", { email });
   }
 
   find(uid: string): Promise<User | undefined> {
@@ -113,20 +148,40 @@ export class UserDirectory {
     }
   }
 
-  async updateProfile(uid: string, changes: { displayName?: string; email?: string }): Promise<void> {
+  /**
+   * Changes the profile. The address is written (and checked: no other user may have it) when it
+   * changes, or when an administrator states whether it is verified; an unchanged address is left
+   * as it is, so saving one's full name never trips over the address.
+   */
+  async updateProfile(uid: string, changes: ProfileUpdate): Promise<void> {
     validateProfile(changes.displayName, changes.email);
-    await this.require(uid);
+    const user = await this.require(uid);
     const set: ProfileChanges = {};
     if (changes.displayName !== undefined) set.displayName = changes.displayName;
-    if (changes.email !== undefined) set.email = changes.email || null;
-    if (Object.keys(set).length > 0) await this.store.updateProfile(uid, set);
+    const email = changes.email === undefined ? user.email : changes.email || null;
+    if (email !== user.email || changes.emailVerified !== undefined) {
+      if (email !== null) await this.refuseTakenEmail(email, uid);
+      set.email = email;
+      set.emailVerified = email !== null && changes.emailVerified === true;
+    }
+    if (Object.keys(set).length === 0) return;
+    try {
+      await this.store.updateProfile(uid, set);
+    } catch (error) {
+      // Lost a race with another user's write of the same address: the unique key decided.
+      if (set.email) await this.refuseTakenEmail(set.email, uid);
+      throw error;
+    }
   }
 
   /**
    * Deletes the user. Every table that references a user does so with ON DELETE CASCADE, so
-   * sessions, app passwords, grants, tokens and activities go with it in one statement.
+   * sessions, app passwords, grants, tokens and activities go with it. The uid is kept among the
+   * deleted user names: `create` refuses it from then on unless told to reuse it.
    */
   async delete(uid: string): Promise<void> {
-    if (!(await this.store.delete(uid))) throw new AccountError("no_such_user", "noSuchUser", { uid });
+    if (!(await this.store.delete(uid, this.clock.nowSeconds()))) {
+      throw new AccountError("no_such_user", "noSuchUser", { uid });
+    }
   }
 }

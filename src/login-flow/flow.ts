@@ -18,19 +18,50 @@ export const LOGIN_FLOW_TOKEN_LENGTH = 128;
 /** The app password's name when the client sent no User-Agent. */
 export const UNNAMED_CLIENT = "Unknown client";
 
-/** The longest app-password name (accounts/app-passwords.ts refuses longer ones). */
-const MAX_CLIENT_NAME_LENGTH = 255;
+/**
+ * The longest application name kept, in characters (Unicode code points): room for the desktop
+ * client's `<hostname> (Desktop Client - Linux)`, not for a paragraph of someone else's words on
+ * Keystream's pages.
+ */
+export const MAX_CLIENT_NAME_LENGTH = 64;
+
+/** The longest starting address kept (an IPv6 address with a zone id fits). */
+const MAX_CLIENT_ADDRESS_LENGTH = 64;
+
+const GRAPHEMES = new Intl.Segmenter("en", { granularity: "grapheme" });
 
 /**
- * The application's name, shown on the grant page and given to the app password: the User-Agent of
- * the request that started the flow (Nextcloud's ClientFlowLoginV2Controller does the same; the
- * desktop client sends `<hostname> (Desktop Client - Linux)`). Control characters are dropped and
- * the length capped, so any header makes a valid name.
+ * The application's name, shown on the login and grant pages and given to the app password: the
+ * User-Agent of the request that started the flow (Nextcloud's ClientFlowLoginV2Controller does
+ * the same; the desktop client sends `<hostname> (Desktop Client - Linux)`). It is the starter's
+ * own claim, free text, so the pages present it as the application's description of itself.
+ * Control characters are dropped, and a longer text is cut to MAX_CLIENT_NAME_LENGTH characters
+ * with "…", between two user-perceived characters (Unicode grapheme clusters, UAX #29), so a cut
+ * never splits an accented letter, an emoji or a surrogate pair.
  */
 export function clientNameOf(userAgent: string | undefined): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
   const cleaned = (userAgent ?? "").replace(/[\u0000-\u001f\u007f]/g, " ").trim();
-  return cleaned === "" ? UNNAMED_CLIENT : cleaned.slice(0, MAX_CLIENT_NAME_LENGTH).trim();
+  return cleaned === "" ? UNNAMED_CLIENT : truncated(cleaned, MAX_CLIENT_NAME_LENGTH);
+}
+
+/** `text` when it has at most `max` code points, else its longest run of whole graphemes that fits with "…". */
+function truncated(text: string, max: number): string {
+  if ([...text].length <= max) return text;
+  let kept = "";
+  let length = 0;
+  for (const { segment } of GRAPHEMES.segment(text)) {
+    const size = [...segment].length;
+    if (length + size > max - 1) break;
+    kept += segment;
+    length += size;
+  }
+  return `${kept.trimEnd()}…`;
+}
+
+/** The address a flow was started from, as the request reports it (cut to the column's width). */
+export function clientAddressOf(ip: string): string {
+  return ip.slice(0, MAX_CLIENT_ADDRESS_LENGTH);
 }
 
 /** The oldest `created_at` still live at `now`. */

@@ -2,7 +2,12 @@ import type { NewAppPasswordRecord } from "../accounts/ports.js";
 
 /** What the browser side knows about a live, pending flow. */
 export interface PendingFlow {
+  /** The name the application gave itself (flow.ts clientNameOf): its claim, not checked. */
   clientName: string;
+  /** When the flow was started (epoch seconds). */
+  startedAt: number;
+  /** The address it was started from; null for a flow stored before addresses were. */
+  startedFrom: string | null;
 }
 
 /**
@@ -23,7 +28,13 @@ export interface FlowGrant {
  */
 export interface LoginFlowStore {
   /** Inserts a pending flow. */
-  insert(flow: { pollTokenHash: string; loginTokenHash: string; clientName: string; createdAt: number }): Promise<void>;
+  insert(flow: {
+    pollTokenHash: string;
+    loginTokenHash: string;
+    clientName: string;
+    clientAddress: string;
+    createdAt: number;
+  }): Promise<void>;
   /** The flow behind `loginTokenHash` when it is live and pending, else undefined. */
   findPending(loginTokenHash: string, liveSince: number): Promise<PendingFlow | undefined>;
   /**

@@ -2,7 +2,7 @@ import { newAppPassword } from "../accounts/app-passwords.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { randomAlphanumeric, sha256Hex } from "../crypto/secrets.js";
-import { LOGIN_FLOW_TOKEN_LENGTH, liveSince, type PollOutcome, type StartedFlow } from "./flow.js";
+import { clientAddressOf, LOGIN_FLOW_TOKEN_LENGTH, liveSince, type PollOutcome, type StartedFlow } from "./flow.js";
 import type { LoginFlowStore, PendingFlow } from "./ports.js";
 
 /** The account a grant is for: its uid, and the login name the client will send with Basic. */
@@ -22,7 +22,8 @@ export class LoginFlowService {
     private readonly sealer: SecretSealer,
   ) {}
 
-  async start(clientName: string): Promise<StartedFlow> {
+  /** Starts a flow for the application that calls itself `clientName`, from `clientAddress`. */
+  async start(clientName: string, clientAddress: string): Promise<StartedFlow> {
     const flow = {
       pollToken: randomAlphanumeric(LOGIN_FLOW_TOKEN_LENGTH),
       loginToken: randomAlphanumeric(LOGIN_FLOW_TOKEN_LENGTH),
@@ -31,6 +32,7 @@ export class LoginFlowService {
       pollTokenHash: sha256Hex(flow.pollToken),
       loginTokenHash: sha256Hex(flow.loginToken),
       clientName,
+      clientAddress: clientAddressOf(clientAddress),
       createdAt: this.clock.nowSeconds(),
     });
     return flow;

@@ -21,19 +21,26 @@ export const CLAIMS_SUPPORTED = [
   "email_verified",
 ] as const;
 
-/** The user as claims describe them. `sub` is the user id: stable, never reassigned (OIDC Core §2). */
+/**
+ * The user as claims describe them. `sub` is the user id, which OIDC Core §2 requires never to be
+ * reassigned: a deleted user's id is not given to a new account unless the administrator asks for
+ * it explicitly (accounts/users.ts `create`, docs/decisions.md).
+ */
 export interface ClaimsSubject {
   uid: string;
   displayName: string;
   email: string | null;
+  /** True only when an administrator marked the address verified (accounts/ports.ts User). */
+  emailVerified: boolean;
   /** Absolute URL of the avatar; undefined when the user has none. */
   pictureUrl: string | undefined;
 }
 
 /**
  * OIDC Core §5.4: `profile` → `name`, `preferred_username`, `picture` (when there is one);
- * `email` → `email`, `email_verified` (when there is an address). `email_verified` is false:
- * Keystream never proves that a user controls the address (docs/decisions.md).
+ * `email` → `email`, `email_verified` (when there is an address). `email_verified` is true only
+ * for an address an administrator marked verified: Keystream itself never proves that a user
+ * controls an address (docs/decisions.md).
  */
 export function scopedUserClaims(subject: ClaimsSubject, scope: string | null | undefined): Record<string, unknown> {
   const scopes = scopeValues(scope);
@@ -45,7 +52,7 @@ export function scopedUserClaims(subject: ClaimsSubject, scope: string | null | 
   }
   if (scopes.has("email") && subject.email !== null) {
     claims.email = subject.email;
-    claims.email_verified = false;
+    claims.email_verified = subject.emailVerified;
   }
   return claims;
 }

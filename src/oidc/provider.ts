@@ -83,6 +83,6 @@ export class OpenIdProvider implements IdTokenMinter {
         : avatarExtension === null
           ? undefined
           : avatarUrlFor(baseUrl, user.uid, avatarExtension);
-    return { uid: user.uid, displayName: user.displayName, email: user.email, pictureUrl };
+    return { uid: user.uid, displayName: user.displayName, email: user.email, emailVerified: user.emailVerified, pictureUrl };
   }
 }

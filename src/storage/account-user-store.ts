@@ -1,14 +1,22 @@
-import type { ProfileChanges, User, UserStore } from "../accounts/ports.js";
-import type { DbOrTx } from "./database.js";
-import { PreparedQuery } from "./prepared.js";
+import { emailKey } from "../accounts/domain/email.js";
+import type { ProfileChanges, User, UserInsertOutcome, UserStore } from "../accounts/ports.js";
+import type { Db } from "./database.js";
+import { PreparedQuery, transaction } from "./prepared.js";
 import type { UsersTable } from "./schema/accounts.js";
 
+/** The users columns a User is made of. */
+type UserColumns = Pick<
+  UsersTable,
+  "uid" | "display_name" | "email" | "enabled" | "is_admin" | "created_at" | "language" | "timezone"
+> & { email_verified: number };
+
 /** A users row as the domain's User (also for stores that read the user with another row). */
-export function userFromRow(row: Omit<UsersTable, "password_hash">): User {
+export function userFromRow(row: UserColumns): User {
   return {
     uid: row.uid,
     displayName: row.display_name,
     email: row.email,
+    emailVerified: row.email_verified === 1,
     enabled: row.enabled === 1,
     isAdmin: row.is_admin === 1,
     createdAt: row.created_at,
@@ -17,35 +25,69 @@ export function userFromRow(row: Omit<UsersTable, "password_hash">): User {
   };
 }
 
-/** Users (table users). */
+const USER_COLUMNS = [
+  "uid",
+  "display_name",
+  "email",
+  "email_verified",
+  "enabled",
+  "is_admin",
+  "created_at",
+  "language",
+  "timezone",
+] as const;
+
+/** Users (table users) and the user names of deleted accounts (table deleted_uids). */
 export class SqlUserStore implements UserStore {
   /** Every authenticated request reads its user (see PreparedQuery). */
-  private readonly byUid: PreparedQuery<{ uid: string }, Omit<UsersTable, "password_hash">>;
+  private readonly byUid: PreparedQuery<{ uid: string }, UserColumns>;
 
-  constructor(private readonly db: DbOrTx) {
-    this.byUid = new PreparedQuery((slot) =>
-      db
-        .selectFrom("users")
-        .select(["uid", "display_name", "email", "enabled", "is_admin", "created_at", "language", "timezone"])
-        .where("uid", "=", slot("uid")),
-    );
+  constructor(private readonly db: Db) {
+    this.byUid = new PreparedQuery((slot) => db.selectFrom("users").select(USER_COLUMNS).where("uid", "=", slot("uid")));
   }
 
-  async insert(user: User, passwordHash: string | null): Promise<void> {
-    await this.db
-      .insertInto("users")
-      .values({
-        uid: user.uid,
-        display_name: user.displayName,
-        email: user.email,
-        password_hash: passwordHash,
-        enabled: user.enabled ? 1 : 0,
-        is_admin: user.isAdmin ? 1 : 0,
-        created_at: user.createdAt,
-        language: user.language,
-        timezone: user.timeZone,
-      })
-      .execute();
+  insert(user: User, passwordHash: string | null, options: { reuseDeletedUid: boolean }): Promise<UserInsertOutcome> {
+    return transaction(this.db, async (trx) => {
+      if (options.reuseDeletedUid) {
+        await trx.deleteFrom("deleted_uids").where("uid", "=", user.uid).execute();
+      } else {
+        const deleted = await trx.selectFrom("deleted_uids").select("uid").where("uid", "=", user.uid).executeTakeFirst();
+        if (deleted) return "uid_of_deleted_user";
+      }
+      await trx
+        .insertInto("users")
+        .values({
+          uid: user.uid,
+          display_name: user.displayName,
+          email: user.email,
+          email_key: user.email === null ? null : emailKey(user.email),
+          email_verified: user.emailVerified ? 1 : 0,
+          password_hash: passwordHash,
+          enabled: user.enabled ? 1 : 0,
+          is_admin: user.isAdmin ? 1 : 0,
+          created_at: user.createdAt,
+          language: user.language,
+          timezone: user.timeZone,
+        })
+        .execute();
+      return "inserted";
+    });
+  }
+
+  async emailHolder(key: string, exceptUid?: string): Promise<string | undefined> {
+    let keyed = this.db.selectFrom("users").select("uid").where("email_key", "=", key);
+    if (exceptUid !== undefined) keyed = keyed.where("uid", "<>", exceptUid);
+    const holder = await keyed.executeTakeFirst();
+    if (holder) return holder.uid;
+    // Addresses that several users held before keys existed keep their rows without a key (migration 0017).
+    let unkeyed = this.db
+      .selectFrom("users")
+      .select(["uid", "email"])
+      .where("email_key", "is", null)
+      .where("email", "is not", null);
+    if (exceptUid !== undefined) unkeyed = unkeyed.where("uid", "<>", exceptUid);
+    const rows = await unkeyed.orderBy("uid").execute();
+    return rows.find((row) => row.email !== null && emailKey(row.email) === key)?.uid;
   }
 
   async find(uid: string): Promise<User | undefined> {
@@ -59,6 +101,7 @@ export class SqlUserStore implements UserStore {
   }
 
   async list(): Promise<User[]> {
+    // Every column there is: `./occ status` counts the users of a database not migrated yet.
     const rows = await this.db.selectFrom("users").selectAll().orderBy("uid").execute();
     return rows.map(userFromRow);
   }
@@ -76,14 +119,28 @@ export class SqlUserStore implements UserStore {
   }
 
   async updateProfile(uid: string, changes: ProfileChanges): Promise<void> {
-    const set: Partial<UsersTable> = {};
+    const set: { display_name?: string; email?: string | null; email_key?: string | null; email_verified?: number } = {};
     if (changes.displayName !== undefined) set.display_name = changes.displayName;
-    if (changes.email !== undefined) set.email = changes.email;
+    if (changes.email !== undefined) {
+      set.email = changes.email;
+      set.email_key = changes.email === null ? null : emailKey(changes.email);
+      set.email_verified = changes.emailVerified === true ? 1 : 0;
+    } else if (changes.emailVerified !== undefined) {
+      set.email_verified = changes.emailVerified ? 1 : 0;
+    }
     await this.db.updateTable("users").set(set).where("uid", "=", uid).execute();
   }
 
-  async delete(uid: string): Promise<boolean> {
-    const result = await this.db.deleteFrom("users").where("uid", "=", uid).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  delete(uid: string, at: number): Promise<boolean> {
+    return transaction(this.db, async (trx) => {
+      const result = await trx.deleteFrom("users").where("uid", "=", uid).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return false;
+      await trx
+        .insertInto("deleted_uids")
+        .values({ uid, deleted_at: at })
+        .onConflict((c) => c.column("uid").doUpdateSet({ deleted_at: at }))
+        .execute();
+      return true;
+    });
   }
 }

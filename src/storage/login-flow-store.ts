@@ -11,13 +11,14 @@ import { transaction } from "./prepared.js";
 export class SqlLoginFlowStore implements LoginFlowStore {
   constructor(private readonly db: Db) {}
 
-  async insert(flow: { pollTokenHash: string; loginTokenHash: string; clientName: string; createdAt: number }): Promise<void> {
+  async insert(flow: Parameters<LoginFlowStore["insert"]>[0]): Promise<void> {
     await this.db
       .insertInto("login_flows")
       .values({
         poll_token_hash: flow.pollTokenHash,
         login_token_hash: flow.loginTokenHash,
         client_name: flow.clientName,
+        client_address: flow.clientAddress,
         state: "pending",
         created_at: flow.createdAt,
         uid: null,
@@ -31,12 +32,12 @@ export class SqlLoginFlowStore implements LoginFlowStore {
   async findPending(loginTokenHash: string, liveSince: number): Promise<PendingFlow | undefined> {
     const row = await this.db
       .selectFrom("login_flows")
-      .select("client_name")
+      .select(["client_name", "created_at", "client_address"])
       .where("login_token_hash", "=", loginTokenHash)
       .where("state", "=", "pending")
       .where("created_at", ">", liveSince)
       .executeTakeFirst();
-    return row && { clientName: row.client_name };
+    return row && { clientName: row.client_name, startedAt: row.created_at, startedFrom: row.client_address };
   }
 
   grant(loginTokenHash: string, liveSince: number, grantFor: (clientName: string) => FlowGrant): Promise<boolean> {

@@ -75,7 +75,7 @@ export function grantStatements(db: Db) {
         .leftJoin("user_avatars as v", "v.uid", "u.uid")
         .select(["a.id", "a.grant_id", "c.client_id", "a.created_at", "a.expires_at", "g.scope"])
         .select(["u.uid", "u.display_name", "u.email", "u.enabled", "u.is_admin", "u.created_at as user_created_at"])
-        .select(["u.language", "u.timezone", "v.content_type as avatar_content_type"])
+        .select(["u.email_verified", "u.language", "u.timezone", "v.content_type as avatar_content_type"])
         .where("a.token_hash", "=", slot("tokenHash")),
     ),
   };
@@ -202,7 +202,8 @@ export interface RefreshRow extends GrantIdentityRow {
   user_enabled: number;
 }
 
-export interface AccessRow extends Omit<UsersTable, "created_at" | "password_hash"> {
+export interface AccessRow extends Omit<UsersTable, "created_at" | "password_hash" | "email_key" | "email_verified"> {
+  email_verified: number;
   id: number;
   grant_id: number;
   client_id: string;

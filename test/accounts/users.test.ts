@@ -39,6 +39,7 @@ describe("accounts: users", () => {
       uid: "alice",
       displayName: "Alice A",
       email: "alice@example.com",
+      emailVerified: false,
       enabled: true,
       isAdmin: false,
       createdAt: t.clock.nowSeconds(),

@@ -31,6 +31,7 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "user:resetpassword": ["nobody", "--password-from-env"],
     "user:add-app-password": ["nobody"],
     "user:setting": ["nobody", "core", "lang"],
+    "user:modify": ["nobody", "email", "nobody@example.com"],
     "user:set-avatar": ["nobody", avatarFile],
     "user:remove-avatar": ["nobody"],
     "config:list": [],

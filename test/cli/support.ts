@@ -36,6 +36,7 @@ export const SENTENCE_COMMANDS = new Set([
   "user:disable",
   "user:enable",
   "user:resetpassword",
+  "user:modify",
   "user:set-avatar",
   "user:remove-avatar",
   "config:system:set",

@@ -63,6 +63,48 @@ describe("admin page: users", () => {
     assert.equal(await t.services.users.find("carol"), undefined);
   });
 
+  it("a deleted user's name is refused on the admin page, which points at occ for an intended reuse; the form comes back", async () => {
+    await t.services.users.create({ uid: "eve", email: "eve.first@example.com" });
+    await t.services.users.delete("eve");
+    const refused = await root.post(USERS, {
+      requesttoken: await rootToken(),
+      uid: "eve",
+      display_name: "Eve Second",
+      email: "eve.second@example.com",
+      password: "eve password",
+    });
+    assert.equal(refused.statusCode, 400);
+    assert.match(
+      refused.body,
+      /id="users-error">the user name &quot;eve&quot; belonged to a deleted account: the applications that account signed in to would take a new account of that name for it\. To give the name to a new account on purpose: \.\/occ user:add --reuse-deleted-name &quot;eve&quot;<\/p>/,
+    );
+    assert.match(refused.body, /id="new-user-uid" name="uid" maxlength="64" required value="eve"/);
+    assert.equal(await t.services.users.find("eve"), undefined, "no account was made");
+    const german = await root.post(
+      USERS,
+      { requesttoken: await rootToken(), uid: "eve", password: "eve password" },
+      { "accept-language": "de" },
+    );
+    assert.equal(german.statusCode, 400);
+    assert.match(german.body, /Der Benutzername „eve“ gehörte einem gelöschten Konto/);
+  });
+
+  it("an address another account has is refused on the admin page, whatever its case", async () => {
+    await t.services.users.create({ uid: "dora", email: "dora@example.com" });
+    const refused = await root.post(USERS, {
+      requesttoken: await rootToken(),
+      uid: "dora2",
+      email: "DORA@example.com",
+      password: "dora password",
+    });
+    assert.equal(refused.statusCode, 400);
+    assert.match(
+      refused.body,
+      /id="users-error">the email address &quot;DORA@example\.com&quot; is already used by another account</,
+    );
+    assert.equal(await t.services.users.find("dora2"), undefined);
+  });
+
   it("disabling a user ends their sessions; enabling lets them log in again", async () => {
     await t.services.users.create({ uid: "carol", password: "carol password" });
     const carol = await loggedIn("carol", "carol password");

@@ -16,7 +16,7 @@ describe("personal settings: password, app passwords, language, profile", () => 
   // Each test has its own user, so throttling counts and sessions do not leak between tests.
   beforeEach(async () => {
     uid = `user${++uidCounter}`;
-    await t.services.users.create({ uid, password: "old password", displayName: "Old Name", email: "old@example.com" });
+    await t.services.users.create({ uid, password: "old password", displayName: "Old Name", email: `${uid}@example.com` });
     t.sleeps.length = 0;
   });
 
@@ -146,19 +146,57 @@ describe("personal settings: password, app passwords, language, profile", () => 
     const response = await browser.post(`${PERSONAL}/profile`, {
       requesttoken: await tokenOf(browser),
       display_name: "New Name",
-      email: "new@example.com",
+      email: `new.${uid}@example.com`,
     });
     assert.equal(response.statusCode, 303);
     const user = await t.services.users.require(uid);
     assert.equal(user.displayName, "New Name");
-    assert.equal(user.email, "new@example.com");
+    assert.equal(user.email, `new.${uid}@example.com`);
     const refused = await browser.post(`${PERSONAL}/profile`, {
       requesttoken: await tokenOf(browser),
       display_name: "New Name",
       email: "not an address",
     });
     assert.equal(refused.statusCode, 400);
-    assert.equal((await t.services.users.require(uid)).email, "new@example.com");
+    assert.equal((await t.services.users.require(uid)).email, `new.${uid}@example.com`);
+  });
+
+  it("an address another account has is refused in the profile form, whatever its case; nothing of the form is saved", async () => {
+    await t.services.users.create({ uid: `other${uidCounter}`, email: `Taken.${uidCounter}@Example.com` });
+    const browser = await loggedIn();
+    const refused = await browser.post(`${PERSONAL}/profile`, {
+      requesttoken: await tokenOf(browser),
+      display_name: "Impostor",
+      email: `taken.${uidCounter}@example.COM`,
+    });
+    assert.equal(refused.statusCode, 400);
+    assert.match(
+      refused.body,
+      new RegExp(
+        `<p class="error">the email address &quot;taken\\.${uidCounter}@example\\.COM&quot; is already used by another account</p>`,
+      ),
+    );
+    const user = await t.services.users.require(uid);
+    assert.equal(user.displayName, "Old Name", "the full name sent with it is not saved either");
+    assert.equal(user.email, `${uid}@example.com`);
+  });
+
+  it("one's own address may be saved again, or with another case; the full name changes with it", async () => {
+    const browser = await loggedIn();
+    for (const [name, email] of [
+      ["Same Address", `${uid}@example.com`],
+      ["Other Case", `${uid.toUpperCase()}@EXAMPLE.com`],
+    ] as const) {
+      const response = await browser.post(`${PERSONAL}/profile`, {
+        requesttoken: await tokenOf(browser),
+        display_name: name,
+        email,
+      });
+      assert.equal(response.statusCode, 303, response.body);
+      const user = await t.services.users.require(uid);
+      assert.equal(user.displayName, name);
+      assert.equal(user.email, email);
+    }
   });
 
   it("allow_user_to_change_display_name false forbids editing one's own full name and email", async () => {
@@ -176,7 +214,7 @@ describe("personal settings: password, app passwords, language, profile", () => 
       assert.equal(response.statusCode, 403);
       const user = await t.services.users.require(uid);
       assert.equal(user.displayName, "Old Name");
-      assert.equal(user.email, "old@example.com");
+      assert.equal(user.email, `${uid}@example.com`);
     } finally {
       t.services.settings.set("allow_user_to_change_display_name", true);
     }

@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import {
+  delayForFailures,
   inFlightForgetSeconds,
   LOGIN_THROTTLE,
   loginUserBucket,
   TOKEN_THROTTLE,
 } from "../../src/security/domain/throttle-policy.js";
 import { basic, createOAuthTestApp, PASSWORD } from "../oauth/support.js";
-import type { TestApp } from "../support/app.js";
+import { createProxiedApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
 
 /**
@@ -76,6 +77,48 @@ describe("throttle keys and purge", () => {
     t.sleeps.length = 0;
     assert.equal((await basicAttempt("192.0.2.6", "bob", PASSWORD)).statusCode, 200);
     assert.deepEqual(t.sleeps, [], "the abandoned reservations no longer count");
+  });
+
+  it("an IPv6 client's failures from any address of its /64 count in one address bucket and delay its next attempt; another /64 starts clean", async () => {
+    // A new user name each time, so only the address bucket links the attempts (password spraying).
+    const addresses = ["2001:db8:5:6::1", "2001:db8:5:6::2", "2001:db8:5:6:ffff:ffff:ffff:fffe"];
+    for (const [i, ip] of addresses.entries()) {
+      assert.equal((await basicAttempt(ip, `spray-${i}`, "guess")).statusCode, 401);
+    }
+    assert.equal(await failuresOf("login:ip:2001:db8:5:6::/64"), 3);
+    for (const ip of addresses) assert.equal(await failuresOf(`login:ip:${ip}`), 0, ip);
+    t.sleeps.length = 0;
+    await basicAttempt("2001:0DB8:0005:0006:0:0:0:77", "spray-3", "guess");
+    assert.deepEqual(t.sleeps, [delayForFailures(3, LOGIN_THROTTLE)], "a fourth address of the /64 waits as the fourth attempt");
+    t.sleeps.length = 0;
+    await basicAttempt("2001:db8:5:7::1", "spray-4", "guess");
+    assert.deepEqual(t.sleeps, [], "the next /64 has a bucket of its own");
+    assert.equal(await failuresOf("login:ip:2001:db8:5:7::/64"), 1);
+  });
+
+  it("an IPv4 client on a dual-stack socket (::ffff:a.b.c.d) counts in its IPv4 address's bucket", async () => {
+    await basicAttempt("::ffff:198.51.100.77", "mapped-0", "guess");
+    await basicAttempt("198.51.100.77", "mapped-1", "guess");
+    assert.equal(await failuresOf("login:ip:198.51.100.77"), 2);
+  });
+
+  it("behind a trusted proxy, the forwarded IPv6 addresses of one /64 count in one bucket", async () => {
+    const proxied = await createProxiedApp(t);
+    try {
+      for (const [i, forwarded] of ["2001:db8:9:a::1", "2001:db8:9:a::2"].entries()) {
+        const response = await proxied.inject({
+          method: "GET",
+          url: "/index.php/apps/oauth2/api/v1/userinfo",
+          remoteAddress: "127.0.0.1",
+          headers: { authorization: basic(`proxied-${i}`, "guess"), "x-forwarded-for": forwarded },
+        });
+        assert.equal(response.statusCode, 401);
+      }
+    } finally {
+      await proxied.close();
+    }
+    assert.equal(await failuresOf("login:ip:2001:db8:9:a::/64"), 2);
+    assert.equal(await failuresOf("login:ip:127.0.0.1"), 0, "not the proxy's own address");
   });
 
   it("the purge job deletes only stale throttle rows (forgotten failures and no live reservation), per policy", async () => {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { dateFormatterFor } from "../../src/i18n/index.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { createLoginFlowTestApp, DESKTOP_USER_AGENT, loggedIn, PASSWORD, poll, startFlow } from "./support.js";
@@ -38,6 +39,54 @@ describe("Login Flow v2 pages", () => {
     assert.match(grantPage.body, /Grant access<\/button>/);
     assert.match(grantPage.body, /Cancel<\/button>/);
     assert.equal(grantPage.headers["x-frame-options"], "DENY", "sent through sendPage: no framing of the grant page");
+  });
+
+  it("the application's name is shown as its own claim, cut to 64 characters, with the address and time Keystream saw the flow start from", async () => {
+    t.clock.advance(90);
+    const startedAt = t.clock.nowSeconds();
+    const claimed = `Keystream Security Team: mandatory re-verification, press Grant access. ${"Lorem ipsum ".repeat(30)}`.slice(
+      0,
+      255,
+    );
+    assert.equal(claimed.length, 255);
+    const flow = await startFlow(t.app, "2001:db8:42::7", claimed);
+    const shown = `${claimed.slice(0, 63).trimEnd()}…`;
+    const browser = new FormClient(t.app);
+    const loginPage = await browser.get(String((await browser.get(flow.loginPath)).headers.location));
+    assert.ok(loginPage.body.includes(`An application that calls itself “${shown}” wants to connect to your account.`));
+    assert.ok(!loginPage.body.includes(claimed.slice(0, 64)), "not one character more than 63 of the claim");
+    await browser.login("alice", PASSWORD, flow.loginPath);
+    t.clock.advance(120);
+    const page = await browser.get(flow.loginPath);
+    assert.equal(page.statusCode, 200);
+    assert.ok(!page.body.includes(claimed.slice(0, 64)));
+    assert.match(page.body, /<dt>Name reported by the application<\/dt><dd id="login-flow-name"><strong>([^<]*)<\/strong><\/dd>/);
+    assert.equal(/<dd id="login-flow-name"><strong>([^<]*)<\/strong>/.exec(page.body)?.[1], shown);
+    assert.match(
+      page.body,
+      /<p class="muted" id="login-flow-claim">The name is the application’s own description of itself: Keystream cannot check it\./,
+    );
+    assert.match(page.body, /<dt>Started from the address<\/dt><dd id="login-flow-address">2001:db8:42::7<\/dd>/);
+    const dates = dateFormatterFor("en", null);
+    const started = `<time datetime="${new Date(startedAt * 1000).toISOString()}">${dates.dateTime(startedAt)}</time> (2 minutes ago)`;
+    assert.ok(page.body.includes(`<dd id="login-flow-started">${started}</dd>`), started);
+    await browser.post(`${flow.loginPath}/grant`, { requesttoken: requestTokenOf(page.body) });
+    assert.ok(
+      (await t.services.appPasswords.list("alice")).some((p) => p.name === shown),
+      "the app password has the name shown",
+    );
+  });
+
+  it("the grant page says the same in the reader's language", async () => {
+    const flow = await startFlow(t.app, "192.0.2.44");
+    const browser = await loggedIn(t.app);
+    const page = await browser.get(flow.loginPath, { "accept-language": "de" });
+    assert.match(
+      page.body,
+      /<dt>Name, wie die Anwendung ihn angibt<\/dt><dd id="login-flow-name"><strong>workstation \(Desktop Client - Linux\)<\/strong>/,
+    );
+    assert.match(page.body, /<dt>Gestartet von der Adresse<\/dt><dd id="login-flow-address">192\.0\.2\.44<\/dd>/);
+    assert.match(page.body, /Den Namen gibt die Anwendung selbst an: Keystream kann ihn nicht prüfen\./);
   });
 
   it("Grant access without the session's requesttoken is refused (403) and the flow stays pending", async () => {

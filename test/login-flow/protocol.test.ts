@@ -188,7 +188,7 @@ describe("Login Flow v2", () => {
     const flow = await startFlow(t.app, "127.0.0.1", "laptop (Desktop Client - Linux)");
     const browser = await loggedIn(t.app);
     const page = await browser.get(flow.loginPath);
-    assert.match(page.body, /<strong>laptop \(Desktop Client - Linux\)<\/strong> asks for access/);
+    assert.match(page.body, /<dd id="login-flow-name"><strong>laptop \(Desktop Client - Linux\)<\/strong><\/dd>/);
     assert.match(page.body, /You are logged in as <span title="alice"><strong>Alice Liddell<\/strong><\/span>/);
     await browser.post(`${flow.loginPath}/grant`, { requesttoken: requestTokenOf(page.body) });
     const { loginName, appPassword } = (await poll(t.app, flow.pollToken)).json();

@@ -59,6 +59,29 @@ describe(`ID tokens (OIDC Core §2, §3.1.3, ${testDatabaseDialect})`, () => {
     await t.services.avatars.remove("alice");
   });
 
+  it("email_verified is true in the ID token and UserInfo only for an address an administrator marked verified, and false again once it changes", async () => {
+    const claimsNow = async () => {
+      const tokens = await openIdTokens(t, await loggedIn(t), { scope: "openid email" });
+      const idToken = await verifyIdToken(t, tokens.id_token);
+      const info = (await userinfo(t, tokens.access_token)).json();
+      return { idToken: [idToken.email, idToken.email_verified], userInfo: [info.email, info.email_verified] };
+    };
+    try {
+      await t.services.users.updateProfile("alice", { email: "alice@example.com", emailVerified: true });
+      assert.deepEqual(await claimsNow(), {
+        idToken: ["alice@example.com", true],
+        userInfo: ["alice@example.com", true],
+      });
+      await t.services.users.updateProfile("alice", { email: "alice@example.org" });
+      assert.deepEqual(await claimsNow(), {
+        idToken: ["alice@example.org", false],
+        userInfo: ["alice@example.org", false],
+      });
+    } finally {
+      await t.services.users.updateProfile("alice", { email: "alice@example.com", emailVerified: false });
+    }
+  });
+
   it("a code request without openid gets ownCloud's token response (with its scope), no id_token", async () => {
     const response = await exchangeCode(t, await issueCode(t, WEB_CLIENT, { scope: "profile email" }));
     assert.equal(response.statusCode, 200);

@@ -202,6 +202,17 @@ export const TOUR: readonly TourStop[] = [
     },
   },
   {
+    // Login Flow v2's grant page: the name the application reported (as long as it may be), the
+    // address and the time the flow was started.
+    name: "login-flow-grant",
+    visit: async (page, base) => {
+      const started = await page.request.post(`${base}/index.php/login/v2`, {
+        headers: { "user-agent": "A very talkative application that describes itself at great length (Desktop)" },
+      });
+      await page.goto((await started.json()).login);
+    },
+  },
+  {
     name: "oidc-logout-invalid",
     visit: async (page, base) => {
       await page.goto(`${base}/index.php/apps/oauth2/end-session?id_token_hint=not-a-token`);

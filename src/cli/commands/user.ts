@@ -10,6 +10,9 @@ function passwordFromEnvironment(): string {
   return password;
 }
 
+/** ownCloud's user:modify keys. */
+const MODIFIABLE_KEYS = ["displayname", "email"] as const;
+
 export function registerUserCommands(program: Command, context: CommandContext): void {
   program
     .command("user:add")
@@ -20,8 +23,15 @@ export function registerUserCommands(program: Command, context: CommandContext):
     .option("--email <email>", "email address")
     .option("--password-from-env", "read the password from the environment variable OC_PASS")
     .option("--admin", "make the user an administrator")
+    .option(
+      "--reuse-deleted-name",
+      "give the name of a deleted user to this new account: applications the deleted user signed in to will take it for them",
+    )
     .action(
-      async (uid: string, options: { displayName?: string; email?: string; passwordFromEnv?: boolean; admin?: boolean }) => {
+      async (
+        uid: string,
+        options: { displayName?: string; email?: string; passwordFromEnv?: boolean; admin?: boolean; reuseDeletedName?: boolean },
+      ) => {
         const password = options.passwordFromEnv ? passwordFromEnvironment() : undefined;
         const { users } = await context.open({ create: true });
         const user = await users.create({
@@ -30,6 +40,7 @@ export function registerUserCommands(program: Command, context: CommandContext):
           displayName: options.displayName,
           email: options.email,
           isAdmin: options.admin,
+          reuseDeletedUid: options.reuseDeletedName,
         });
         context.print(`The user "${user.uid}" was created successfully`);
         if (password === undefined) {
@@ -54,7 +65,9 @@ export function registerUserCommands(program: Command, context: CommandContext):
   program
     .command("user:delete")
     .summary("delete a user")
-    .description("Delete a user and everything that belongs to them (sessions, app passwords, grants, activities).")
+    .description(
+      "Delete a user and everything that belongs to them (sessions, app passwords, grants, activities). The name stays reserved: user:add gives it to a new account only with --reuse-deleted-name.",
+    )
     .argument("<uid>")
     .action(async (uid: string) => {
       const { users } = await context.open();
@@ -90,6 +103,33 @@ export function registerUserCommands(program: Command, context: CommandContext):
       const { users, sessions } = await context.open();
       await replacePassword(users, sessions, uid, password);
       context.print(`Successfully reset password for ${uid}`);
+    });
+
+  program
+    .command("user:modify")
+    .summary("change a user's full name or email address")
+    .description(
+      "Change a user's display name (key displayname) or email address (key email), as ownCloud's user:modify. No other user may have the address. It is unverified unless --verified says you made sure the user controls it: only then do ID tokens and UserInfo say email_verified true.",
+    )
+    .argument("<uid>")
+    .argument("<key>", `the detail to change: ${MODIFIABLE_KEYS.join(", ")}`)
+    .argument("<value>", "its new value")
+    .option("--verified", "with email: you made sure the user controls this address (else it is unverified)")
+    .action(async (uid: string, key: string, value: string, options: { verified?: boolean }) => {
+      if (!(MODIFIABLE_KEYS as readonly string[]).includes(key)) {
+        throw new CommandError(`Supported keys are ${MODIFIABLE_KEYS.join(", ")}`);
+      }
+      if (value === "") throw new CommandError("The value cannot be empty");
+      if (options.verified && key !== "email") throw new CommandError("--verified goes with the key email only");
+      const { users } = await context.open();
+      if (key === "displayname") {
+        await users.updateProfile(uid, { displayName: value });
+        context.print(`The displayname of ${uid} updated to ${value}`);
+        return;
+      }
+      const verified = options.verified === true;
+      await users.updateProfile(uid, { email: value, emailVerified: verified });
+      context.print(`The email address of ${uid} updated to ${value}, ${verified ? "marked verified" : "not verified"}`);
     });
 
   program

@@ -1,4 +1,5 @@
 import type { Translator } from "../../i18n/index.js";
+import type { PendingFlow } from "../../login-flow/ports.js";
 import { html, type SafeHtml } from "../html.js";
 import { layout } from "./layout.js";
 import { type PageUser, userLabel } from "./oauth.js";
@@ -9,26 +10,40 @@ import { translatedHtml } from "./translated-html.js";
  * texts in the `loginFlow` catalogue.
  */
 
+/**
+ * The application's name is the flow starter's own claim (login-flow/flow.ts clientNameOf): every
+ * page presents it as what the application calls itself, never as Keystream's statement.
+ */
+
 /** The login page's note while a flow waits for the visitor to log in. */
 export function loginFlowLoginNote(translator: Translator, clientName: string): SafeHtml {
   return html`${translator.t("loginFlow:loginNote", { name: clientName })}`;
 }
 
 /**
- * The grant page: names the application and the account, and warns against a link someone else
- * sent (whoever started the flow receives the app password: the one way this flow is abused).
+ * The grant page: the name the application reported, marked as its own, with what Keystream saw
+ * itself (the address the flow was started from, and when), the account, and a warning against a
+ * link someone else sent (whoever started the flow receives the app password: the one way this
+ * flow is abused).
  */
 export function loginFlowGrantPage(
   translator: Translator,
-  model: { clientName: string; user: PageUser; actionBase: string },
+  model: { flow: PendingFlow; user: PageUser; actionBase: string; now: number },
 ): SafeHtml {
-  const { t } = translator;
+  const { t, dates } = translator;
+  const { flow } = model;
   return layout({
     translator,
     title: t("loginFlow:grant.title"),
     user: model.user,
     body: html`<h1>${t("loginFlow:grant.title")}</h1>
-<p id="login-flow-client">${translatedHtml(translator, "loginFlow:grant.client", { name: html`<strong>${model.clientName}</strong>` })}</p>
+<div id="login-flow-client"><p>${t("loginFlow:grant.request")}</p>
+<dl class="facts">
+<dt>${t("loginFlow:grant.reportedName")}</dt><dd id="login-flow-name"><strong>${flow.clientName}</strong></dd>
+${flow.startedFrom === null ? "" : html`<dt>${t("loginFlow:grant.startedFrom")}</dt><dd id="login-flow-address">${flow.startedFrom}</dd>`}
+<dt>${t("loginFlow:grant.startedAt")}</dt><dd id="login-flow-started"><time datetime="${new Date(flow.startedAt * 1000).toISOString()}">${dates.dateTime(flow.startedAt)}</time> (${dates.relative(flow.startedAt, model.now)})</dd>
+</dl>
+<p class="muted" id="login-flow-claim">${t("loginFlow:grant.claim")}</p></div>
 <p id="login-flow-account">${translatedHtml(translator, "loginFlow:grant.account", { user: userLabel(model.user) })}</p>
 <p class="error" role="note">${t("loginFlow:grant.warning")}</p>
 <form method="post" action="${model.actionBase}/grant" id="login-flow-grant">

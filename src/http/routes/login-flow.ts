@@ -64,7 +64,7 @@ const FLOW_FORM: RouteGuard = {
  * calls without credentials, and the browser's grant pages.
  */
 export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
-  const { loginFlows, loginFlowStartThrottle, loginFlowPollThrottle } = app.services;
+  const { loginFlows, loginFlowStartThrottle, loginFlowPollThrottle, clock } = app.services;
 
   // The login page names the application waiting for this login (as the OAuth module does).
   app.loginNoteProviders.push(async (redirectUrl, translator) => {
@@ -90,7 +90,7 @@ export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
       request,
       loginFlowStartThrottle,
       loginFlowStartBuckets(request.ip),
-      () => loginFlows.start(clientNameOf(request.headers["user-agent"])),
+      () => loginFlows.start(clientNameOf(request.headers["user-agent"]), request.ip),
       (): AttemptOutcome => ({ kind: "failure" }),
     );
     if (gate.refused) {
@@ -145,7 +145,7 @@ export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
     const translator = userTranslator(request, principal);
     return sendPage(
       reply,
-      loginFlowGrantPage(translator, { clientName: flow.clientName, user: pageUser(principal), actionBase: flowPage }),
+      loginFlowGrantPage(translator, { flow, user: pageUser(principal), actionBase: flowPage, now: clock.nowSeconds() }),
     );
   });
 

@@ -183,7 +183,11 @@ export const UserInfo = Type.Object(
     ),
     preferred_username: Type.Optional(Type.String({ description: "OpenID Connect tokens with the `profile` scope." })),
     email: Type.Optional(Type.String({ description: "Only when set (and, for OpenID Connect tokens, with the `email` scope)." })),
-    email_verified: Type.Optional(Type.Boolean({ description: "OpenID Connect tokens with the `email` scope: always false." })),
+    email_verified: Type.Optional(
+      Type.Boolean({
+        description: "OpenID Connect tokens with the `email` scope: true only when an administrator marked the address verified.",
+      }),
+    ),
   },
   {
     additionalProperties: false,

@@ -1,4 +1,5 @@
 import { sha256Hex } from "../../crypto/secrets.js";
+import { throttleAddressOf } from "./client-address.js";
 
 /**
  * Failed-attempt throttling in the database (table `throttle`), so the count holds across nodes.
@@ -106,24 +107,29 @@ export function loginUserBucket(uid: string): ThrottleBucket {
   return { key: `${LOGIN_THROTTLE.namespace}:user:${sha256Hex(uid)}`, shared: false };
 }
 
+/** A policy's bucket for a client address: an IPv6 client's whole /64 (client-address.ts). */
+function addressBucket(policy: ThrottlePolicy, ip: string): ThrottleBucket {
+  return { key: `${policy.namespace}:ip:${throttleAddressOf(ip)}`, shared: true };
+}
+
 /** The login form and HTTP Basic count per client address and per user name. */
 export function loginBuckets(ip: string, uid: string): ThrottleBucket[] {
-  return [{ key: `${LOGIN_THROTTLE.namespace}:ip:${ip}`, shared: true }, loginUserBucket(uid)];
+  return [addressBucket(LOGIN_THROTTLE, ip), loginUserBucket(uid)];
 }
 
 /** The token-endpoint family counts per client address. */
 export function tokenBuckets(ip: string): ThrottleBucket[] {
-  return [{ key: `${TOKEN_THROTTLE.namespace}:ip:${ip}`, shared: true }];
+  return [addressBucket(TOKEN_THROTTLE, ip)];
 }
 
 /** Login Flow v2 starts count per client address. */
 export function loginFlowStartBuckets(ip: string): ThrottleBucket[] {
-  return [{ key: `${LOGIN_FLOW_START_THROTTLE.namespace}:ip:${ip}`, shared: true }];
+  return [addressBucket(LOGIN_FLOW_START_THROTTLE, ip)];
 }
 
 /** Login Flow v2 polls count per client address. */
 export function loginFlowPollBuckets(ip: string): ThrottleBucket[] {
-  return [{ key: `${LOGIN_FLOW_POLL_THROTTLE.namespace}:ip:${ip}`, shared: true }];
+  return [addressBucket(LOGIN_FLOW_POLL_THROTTLE, ip)];
 }
 
 export function delayForFailures(failures: number, policy: ThrottlePolicy): number {

@@ -17,6 +17,19 @@ export interface UsersTable {
   language: string | null;
   /** `core timezone`: an IANA zone name, or null for the server's. */
   timezone: string | null;
+  /**
+   * The address as accounts/domain/email.ts compares it, unique (migration 0017); null without an
+   * address, and for the later accounts of an address several held before that migration.
+   */
+  email_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 when an administrator marked the address verified; back to 0 when the address changes. */
+  email_verified: ColumnType<number, number | undefined, number>;
+}
+
+/** The user names of deleted accounts (migration 0017): not given to a new account unless asked. */
+export interface DeletedUidsTable {
+  uid: string;
+  deleted_at: EpochSeconds;
 }
 
 /** ownCloud's per-user preferences (`./occ user:setting`), but `core lang`/`core timezone` (on users). */
@@ -71,6 +84,7 @@ export interface JobLeasesTable {
 
 export interface AccountsTables {
   users: UsersTable;
+  deleted_uids: DeletedUidsTable;
   user_preferences: UserPreferencesTable;
   app_passwords: AppPasswordsTable;
   sessions: SessionsTable;

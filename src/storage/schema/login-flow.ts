@@ -1,3 +1,4 @@
+import type { ColumnType } from "kysely";
 import type { EpochSeconds } from "./accounts.js";
 
 /** What a flow's row says about it (`pending` until the browser grants or cancels). */
@@ -12,6 +13,8 @@ export interface LoginFlowsTable {
   client_name: string;
   state: LoginFlowState;
   created_at: EpochSeconds;
+  /** The address the flow was started from (migration 0017); null for flows started before it. */
+  client_address: ColumnType<string | null, string | null | undefined, string | null>;
   /** Set by the grant. */
   uid: string | null;
   login_name: string | null;

@@ -2,9 +2,15 @@ import type { loginFlow as source } from "../en/login-flow.js";
 import type { Messages } from "../types.js";
 
 export const loginFlow: Messages<typeof source> = {
-  loginNote: "„{{name}}“ möchte sich mit Ihrem Konto verbinden. Bitte melden Sie sich zuerst an, um den Zugriff zu erlauben.",
+  loginNote:
+    "Eine Anwendung, die sich „{{name}}“ nennt, möchte sich mit Ihrem Konto verbinden. Bitte melden Sie sich zuerst an, um den Zugriff zu erlauben.",
   "grant.title": "Mit Ihrem Konto verbinden",
-  "grant.client": "Die Anwendung {{name}} bittet um Zugriff auf Ihr Konto.",
+  "grant.request": "Eine Anwendung bittet um Zugriff auf Ihr Konto.",
+  "grant.reportedName": "Name, wie die Anwendung ihn angibt",
+  "grant.startedFrom": "Gestartet von der Adresse",
+  "grant.startedAt": "Gestartet",
+  "grant.claim":
+    "Den Namen gibt die Anwendung selbst an: Keystream kann ihn nicht prüfen. Adresse und Zeit hat Keystream selbst gesehen: Erlauben Sie den Zugriff nur, wenn sie zu dem Gerät passen, das Sie gerade verbinden.",
   "grant.account":
     "Sie sind als {{user}} angemeldet. Wenn Sie den Zugriff erlauben, wird für diese Anwendung ein App-Passwort erstellt; Sie können es in Ihren persönlichen Einstellungen widerrufen.",
   "grant.warning":
@@ -13,7 +19,7 @@ export const loginFlow: Messages<typeof source> = {
   "grant.cancel": "Abbrechen",
   "done.title": "Konto verbunden",
   "done.text":
-    "{{name}} ist jetzt mit Ihrem Konto verbunden. Sie können dieses Fenster schließen und zur Anwendung zurückkehren.",
+    "Die Anwendung, die sich {{name}} nennt, ist jetzt mit Ihrem Konto verbunden. Sie können dieses Fenster schließen und zur Anwendung zurückkehren.",
   "cancelled.title": "Zugriff verweigert",
   "cancelled.text": "Die Anwendung hat keinen Zugriff auf Ihr Konto erhalten. Sie können dieses Fenster schließen.",
   "invalid.title": "Link ungültig",

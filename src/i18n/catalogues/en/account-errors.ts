@@ -5,9 +5,12 @@
 export const accountErrors = {
   invalidDisplayName: "the display name must be 1 to 255 characters",
   invalidEmail: '"{{email}}" is not a valid email address',
+  emailTaken: 'the email address "{{email}}" is already used by another account',
   invalidUid:
     'invalid user name "{{uid}}": a user name may contain only letters, digits, spaces and _.@-\' (1 to 64 characters, no leading or trailing space)',
   uidTaken: 'the user "{{uid}}" already exists',
+  uidOfDeletedUser:
+    'the user name "{{uid}}" belonged to a deleted account: the applications that account signed in to would take a new account of that name for it. To give the name to a new account on purpose: ./occ user:add --reuse-deleted-name "{{uid}}"',
   noSuchUser: 'the user "{{uid}}" does not exist',
   ownAccount: "you cannot disable or delete your own account here",
   passwordTooShort: "the password must be at least {{min}} characters",

@@ -1,8 +1,14 @@
 /** Login Flow v2's browser pages (src/http/pages/login-flow.ts), English. */
 export const loginFlow = {
-  loginNote: "“{{name}}” wants to connect to your account. Please log in first to grant it access.",
+  loginNote:
+    "An application that calls itself “{{name}}” wants to connect to your account. Please log in first to grant it access.",
   "grant.title": "Connect to your account",
-  "grant.client": "The application {{name}} asks for access to your account.",
+  "grant.request": "An application asks for access to your account.",
+  "grant.reportedName": "Name reported by the application",
+  "grant.startedFrom": "Started from the address",
+  "grant.startedAt": "Started",
+  "grant.claim":
+    "The name is the application’s own description of itself: Keystream cannot check it. The address and the time are what Keystream saw: grant access only if they match the device you are connecting.",
   "grant.account":
     "You are logged in as {{user}}. Granting access creates an app password for this application; you can revoke it in your personal settings.",
   "grant.warning":
@@ -10,7 +16,8 @@ export const loginFlow = {
   "grant.allow": "Grant access",
   "grant.cancel": "Cancel",
   "done.title": "Account connected",
-  "done.text": "{{name}} is now connected to your account. You can close this window and return to the application.",
+  "done.text":
+    "The application that calls itself {{name}} is now connected to your account. You can close this window and return to the application.",
   "cancelled.title": "Access denied",
   "cancelled.text": "The application was not given access to your account. You can close this window.",
   "invalid.title": "Link not valid",

@@ -4,9 +4,12 @@ import type { Messages } from "../types.js";
 export const accountErrors: Messages<typeof source> = {
   invalidDisplayName: "El nombre completo debe tener de 1 a 255 caracteres.",
   invalidEmail: "«{{email}}» no es una dirección de correo electrónico válida.",
+  emailTaken: "La dirección de correo electrónico «{{email}}» ya la usa otra cuenta.",
   invalidUid:
     "Nombre de usuario «{{uid}}» no válido: solo se permiten letras, dígitos, espacios y _.@-' (de 1 a 64 caracteres, sin espacios al principio ni al final).",
   uidTaken: "El usuario «{{uid}}» ya existe.",
+  uidOfDeletedUser:
+    'El nombre de usuario «{{uid}}» pertenecía a una cuenta eliminada: las aplicaciones en las que esa cuenta inició sesión tomarían una cuenta nueva con ese nombre por la antigua. Para dar el nombre a una cuenta nueva de forma deliberada: ./occ user:add --reuse-deleted-name "{{uid}}"',
   noSuchUser: "El usuario «{{uid}}» no existe.",
   ownAccount: "Aquí no puedes desactivar ni eliminar tu propia cuenta.",
   passwordTooShort: "La contraseña debe tener al menos {{min}} caracteres.",

@@ -4,9 +4,12 @@ import type { Messages } from "../types.js";
 export const accountErrors: Messages<typeof source> = {
   invalidDisplayName: "Le nom complet doit compter de 1 à 255 caractères.",
   invalidEmail: "« {{email}} » n’est pas une adresse e-mail valide.",
+  emailTaken: "L’adresse e-mail « {{email}} » est déjà utilisée par un autre compte.",
   invalidUid:
     "Nom d’utilisateur « {{uid}} » non valide : seuls les lettres, chiffres, espaces et _.@-' sont permis (1 à 64 caractères, sans espace au début ni à la fin).",
   uidTaken: "L’utilisateur « {{uid}} » existe déjà.",
+  uidOfDeletedUser:
+    'Le nom d’utilisateur « {{uid}} » appartenait à un compte supprimé : les applications auxquelles ce compte s’est connecté prendraient un nouveau compte de ce nom pour l’ancien. Pour donner ce nom à un nouveau compte en connaissance de cause : ./occ user:add --reuse-deleted-name "{{uid}}"',
   noSuchUser: "L’utilisateur « {{uid}} » n’existe pas.",
   ownAccount: "Vous ne pouvez pas désactiver ni supprimer votre propre compte ici.",
   passwordTooShort: "Le mot de passe doit compter au moins {{min}} caractères.",

@@ -4,9 +4,12 @@ import type { Messages } from "../types.js";
 export const accountErrors: Messages<typeof source> = {
   invalidDisplayName: "Il nome completo deve avere da 1 a 255 caratteri.",
   invalidEmail: "«{{email}}» non è un indirizzo e-mail valido.",
+  emailTaken: "L’indirizzo e-mail «{{email}}» è già usato da un altro account.",
   invalidUid:
     "Nome utente «{{uid}}» non valido: sono ammessi solo lettere, cifre, spazi e _.@-' (da 1 a 64 caratteri, senza spazi all’inizio o alla fine).",
   uidTaken: "L’utente «{{uid}}» esiste già.",
+  uidOfDeletedUser:
+    'Il nome utente «{{uid}}» apparteneva a un account eliminato: le applicazioni a cui quell’account ha effettuato l’accesso scambierebbero un nuovo account con quel nome per quello vecchio. Per dare il nome a un nuovo account di proposito: ./occ user:add --reuse-deleted-name "{{uid}}"',
   noSuchUser: "L’utente «{{uid}}» non esiste.",
   ownAccount: "Qui non puoi disattivare né eliminare il tuo account.",
   passwordTooShort: "La password deve avere almeno {{min}} caratteri.",

@@ -4,9 +4,12 @@ import type { Messages } from "../types.js";
 export const accountErrors: Messages<typeof source> = {
   invalidDisplayName: "De volledige naam moet 1 tot 255 tekens lang zijn.",
   invalidEmail: "‘{{email}}’ is geen geldig e-mailadres.",
+  emailTaken: "Het e-mailadres ‘{{email}}’ wordt al door een ander account gebruikt.",
   invalidUid:
     "Ongeldige gebruikersnaam ‘{{uid}}’: alleen letters, cijfers, spaties en _.@-' zijn toegestaan (1 tot 64 tekens, zonder spatie aan het begin of eind).",
   uidTaken: "De gebruiker ‘{{uid}}’ bestaat al.",
+  uidOfDeletedUser:
+    'De gebruikersnaam ‘{{uid}}’ hoorde bij een verwijderd account: de applicaties waarbij dat account zich aanmeldde, zouden een nieuw account met die naam voor het oude aanzien. Om de naam bewust aan een nieuw account te geven: ./occ user:add --reuse-deleted-name "{{uid}}"',
   noSuchUser: "De gebruiker ‘{{uid}}’ bestaat niet.",
   ownAccount: "Je eigen account kun je hier niet uitschakelen of verwijderen.",
   passwordTooShort: "Het wachtwoord moet minstens {{min}} tekens lang zijn.",
