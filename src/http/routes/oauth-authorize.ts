@@ -92,8 +92,24 @@ function logoutUrl(query: Record<string, unknown>, principal: Principal, request
   return `${LOGOUT_PATH}?${carried(query, { user: requestedUser, requesttoken: principal.session?.csrfToken ?? "" })}`;
 }
 
-/** The consent form's query cannot be read: the "Request not valid" page (400), logged in or not. */
-async function refuseMalformedQuery(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+/**
+ * Before the consent form's checks: an authorization request sent by POST (OIDC Core §3.1.2.1: the
+ * endpoint MUST support GET and POST, the parameters form-encoded in the body) is the same request
+ * as its GET: a 303 to it, so one handler judges both. The consent form is told apart by its
+ * query, which always carries the request (its `action` is the request's own URL). A consent
+ * form whose query cannot be read gets the "Request not valid" page (400), logged in or not.
+ */
+async function authorizationRequestByPostOrMalformedQuery(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  const body = request.body;
+  const query = request.query as Record<string, unknown>;
+  if (Object.keys(query).length === 0 && body !== null && typeof body === "object" && "response_type" in body) {
+    const parsed = strictParams(body);
+    if (!parsed.ok) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
+    return reply.redirect(`${AUTHORIZE_PATH}?${new URLSearchParams(parsed.params)}`, 303);
+  }
   if (queryOf(request)) return undefined;
   return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
 }
@@ -217,7 +233,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
   // is looked at (preValidation runs before the group's preHandler).
   await app.register(
     guarded(SESSION_FORM, (forms) => {
-      forms.post(AUTHORIZE_PATH, { preValidation: refuseMalformedQuery }, async (request, reply) => {
+      forms.post(AUTHORIZE_PATH, { preValidation: authorizationRequestByPostOrMalformedQuery }, async (request, reply) => {
         const { principal } = request;
         const query = strictParams(request.query);
         if (!query.ok) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
