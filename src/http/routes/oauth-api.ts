@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { namedClientId } from "../../oauth/client-authentication.js";
 import { OAuthError } from "../../oauth/domain/errors.js";
 import { GRANTS } from "../../oauth/grants/index.js";
 import type { Issued } from "../../oauth/grants/types.js";
+import { stringParam } from "../../oauth/params.js";
 import type { ReadAhead } from "../../oauth/ports.js";
 import type { TokenAdmission, TokenRequest } from "../../oauth/token-request.js";
 import type { ReserveWithRead } from "../../security/throttle.js";
@@ -136,7 +138,21 @@ async function clientEndpoint<T>(
   const result = gate.value;
   if (result instanceof OAuthError) {
     onOutcome?.(result.code);
-    request.log.debug({ event: "oauth2_request_refused", error: result.code, detail: result.detail }, "OAuth request refused");
+    // The reason for the operator (a relying party's misconfiguration shows here): the error, its
+    // public description and the internal detail, the client and grant type named. Never a secret:
+    // details are Keystream's own sentences, and the request's values are not logged.
+    request.log.info(
+      {
+        event: "oauth2_request_refused",
+        error: result.code,
+        description: result.description,
+        detail: result.detail,
+        ...(parsed instanceof OAuthError
+          ? {}
+          : { client: namedClientId(parsed), grantType: stringParam(parsed.body, "grant_type") }),
+      },
+      `OAuth request refused: ${result.code}${result.detail ? ` (${result.detail})` : ""}`,
+    );
     sendTokenError(reply, result);
     return undefined;
   }
