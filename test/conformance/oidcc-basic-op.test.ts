@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { AUTHORIZE, basic, loggedIn, TOKEN, tokenRequest, WEB_CLIENT } from "../oauth/support.js";
+import { AUTHORIZE, basic, loggedIn, TOKEN, tokenRequest, USERINFO, WEB_CLIENT } from "../oauth/support.js";
 import { createOidcTestApp, verifyIdToken } from "../oidc/support.js";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";
@@ -116,5 +116,39 @@ describe(`OpenID Connect Basic OP plan, re-created (${testDatabaseDialect})`, ()
     } finally {
       await t.services.oauth.clients.modify(WEB_CLIENT.name, "client-secret", WEB_CLIENT.secret);
     }
+  });
+
+  it("oidcc-userinfo-get, oidcc-userinfo-post-header, oidcc-userinfo-post-body: UserInfo by GET and POST, the token in the header or the body", async () => {
+    const browser = await loggedIn(t);
+    const code = await codeFor(
+      browser,
+      `${AUTHORIZE}?${new URLSearchParams({ response_type: "code", client_id: WEB_CLIENT.clientId, redirect_uri: WEB_CLIENT.redirectUri, scope: "openid email", nonce: NONCE })}`,
+    );
+    const tokens = await tokenRequest(
+      t,
+      { grant_type: "authorization_code", code, redirect_uri: WEB_CLIENT.redirectUri },
+      { authorization: basic(WEB_CLIENT.clientId, WEB_CLIENT.secret) },
+    );
+    const token = tokens.json().access_token as string;
+    const expected = { sub: "alice", email: "alice@example.com", email_verified: false };
+    const byGet = await t.app.inject({ method: "GET", url: USERINFO, headers: { authorization: `Bearer ${token}` } });
+    assert.deepEqual(byGet.json(), expected);
+    const byPostHeader = await t.app.inject({ method: "POST", url: USERINFO, headers: { authorization: `Bearer ${token}` } });
+    assert.deepEqual(byPostHeader.json(), expected);
+    const byPostBody = await t.app.inject({
+      method: "POST",
+      url: USERINFO,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: new URLSearchParams({ access_token: token }).toString(),
+    });
+    assert.equal(byPostBody.statusCode, 200, byPostBody.body);
+    assert.deepEqual(byPostBody.json(), expected);
+    const refused = await t.app.inject({
+      method: "POST",
+      url: USERINFO,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: new URLSearchParams({ access_token: "x".repeat(64) }).toString(),
+    });
+    assert.equal(refused.statusCode, 401);
   });
 });

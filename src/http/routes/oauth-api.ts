@@ -18,6 +18,7 @@ import {
   preflightRouteSchema,
   revocationRouteSchema,
   tokenRouteSchema,
+  userInfoPostRouteSchema,
   userInfoRouteSchema,
 } from "../schemas/oauth.js";
 import { type AttemptEnd, oauthBuckets, throttledAttempt } from "../throttling.js";
@@ -160,6 +161,17 @@ async function clientEndpoint<T>(
   return { result };
 }
 
+/**
+ * RFC 6750 §2.2: a form body's `access_token` when the request has no Authorization header, given
+ * to the authentication chain as the Bearer header it stands for (§2.2 allows one method per request).
+ */
+async function bearerFromBody(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  const token =
+    body !== null && typeof body === "object" ? stringParam(body as Record<string, unknown>, "access_token") : undefined;
+  if (token !== undefined && request.headers.authorization === undefined) request.headers.authorization = `Bearer ${token}`;
+}
+
 /** Token endpoint, UserInfo, revocation (RFC 7009), introspection (RFC 7662) and the CORS preflight. */
 export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
   const { oauth, avatars, metrics } = app.services;
@@ -197,7 +209,7 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
 
   // docs/upstream/owncloud-oauth2.md A.7: sub, picture (only with an avatar), name, email (when set), in this order; for a
   // token whose grant had `openid`, the claims its scope grants (OIDC Core §5.3, src/oidc/claims.ts).
-  app.get(USERINFO_PATH, { schema: userInfoRouteSchema }, async (request, reply) => {
+  const userInfo = async (request: FastifyRequest, reply: FastifyReply) => {
     allowListedOrigin(request, reply);
     const principal = await requireUser(request, reply);
     if (!principal) return;
@@ -217,7 +229,11 @@ export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
       name: user.displayName,
       ...(user.email === null ? {} : { email: user.email }),
     });
-  });
+  };
+  app.get(USERINFO_PATH, { schema: userInfoRouteSchema }, userInfo);
+  // OIDC Core §5.3.1: UserInfo by POST too, the access token in the Authorization header or, RFC
+  // 6750 §2.2, as the form body's `access_token` (read as if it were the header: one chain decides).
+  app.post(USERINFO_PATH, { schema: userInfoPostRouteSchema, preValidation: bearerFromBody }, userInfo);
 
   // docs/upstream/owncloud-oauth2.md A.10: the preflight answers any path under api/v1.
   app.options(`${API_PREFIX}/*`, { schema: preflightRouteSchema }, async (request, reply) => {

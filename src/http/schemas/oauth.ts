@@ -208,6 +208,13 @@ export const userInfoRouteSchema = {
   },
 };
 
+export const userInfoPostRouteSchema = {
+  ...userInfoRouteSchema,
+  summary: "UserInfo by POST (OIDC Core §5.3.1)",
+  description: "The access token in the Authorization header, or as the form body's `access_token` (RFC 6750 §2.2).",
+  consumes: ["application/x-www-form-urlencoded"],
+};
+
 export const preflightRouteSchema = {
   tags: TAGS,
   summary: "CORS preflight for any path under api/v1",
