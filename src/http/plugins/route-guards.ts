@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import { sendAdminsOnly, sendCsrfRefusal, sendFormExpired } from "../guard-errors.js";
-import { apiCallFromOwnPage, csrfValid, type RequireUserOptions, requirePageUser, requireUser } from "./authentication.js";
+import {
+  apiCallFromOwnPage,
+  csrfValid,
+  logoutLinkValid,
+  type RequireUserOptions,
+  requirePageUser,
+  requireUser,
+} from "./authentication.js";
 
 /**
  * Route guards applied by the route's group, not called by its handler (fastify/fastify
@@ -115,6 +122,21 @@ export function formToken(refuse: GuardRefusal = sendFormExpired): GuardCheck {
     provesOrigin: true,
     passes: (request, reply, principal) => {
       if (csrfValid(request, principal.session)) return true;
+      refuse(request, reply, principal);
+      return false;
+    },
+  };
+}
+
+/**
+ * A logout link's `requesttoken`, in its query, is the session's (logoutLinkValid); otherwise
+ * `refuse` answers.
+ */
+export function logoutLinkToken(refuse: GuardRefusal): GuardCheck {
+  return {
+    provesOrigin: true,
+    passes: (request, reply, principal) => {
+      if (logoutLinkValid(request, principal.session)) return true;
       refuse(request, reply, principal);
       return false;
     },
