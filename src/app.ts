@@ -4,8 +4,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from "./config/timeouts.js";
 import { AccessLog } from "./http/access-log.js";
 import { withAccountErrors } from "./http/account-errors.js";
+import { addStrictTransportSecurity } from "./http/base-url.js";
 import { connectionOptions } from "./http/connections.js";
 import { handleUncaughtError } from "./http/errors.js";
+import { requestLogValue } from "./http/log-redaction.js";
 import { registerOpenApi, VALIDATION_OPTIONS } from "./http/openapi.js";
 import { decorateGuardPrincipal } from "./http/plugins/route-guards.js";
 import { activityApiRoutes } from "./http/routes/activity-api.js";
@@ -55,7 +57,8 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const app = Fastify({
-    loggerInstance: services.log as FastifyBaseLogger,
+    // Every line naming a request writes its URL redacted (http/log-redaction.ts).
+    loggerInstance: services.log.child({}, { serializers: { req: requestLogValue } }) as FastifyBaseLogger,
     // Every answered request is counted by route pattern and status (bounded series), with its time.
     logController: new AccessLog((request, reply) =>
       services.metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime),
@@ -87,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRequest", (request, reply, done) => {
     // On every answer, so that a user's report can be matched to the log (observability/logging.ts).
     reply.header(REQUEST_ID_HEADER, request.id);
+    addStrictTransportSecurity(request, reply);
     // Probes answer whatever the settings hold (readiness reports maintenance and a broken config.json).
     if (isHealthPath(request.url)) {
       done();

@@ -2,6 +2,7 @@ import pino, { type Logger } from "pino";
 import { buildApp } from "./app.js";
 import type { Environment } from "./config/environment.js";
 import { HostSettings } from "./config/host-settings.js";
+import { isHttpsUrl } from "./http/base-url.js";
 import { boundedClose } from "./http/connections.js";
 import { listenMetrics } from "./http/metrics-listener.js";
 import { logOptions } from "./observability/logging.js";
@@ -33,6 +34,21 @@ export function createServerLog(level: string): Logger {
 }
 
 /**
+ * An https `overwrite.cli.url` means a TLS proxy in front; without KEYSTREAM_TRUSTED_PROXIES its
+ * forwarded headers are ignored, so every request looks like plain http from the proxy's address:
+ * the login throttle then counts one address for everyone. Cookies are Secure and HSTS is sent
+ * all the same (http/base-url.ts httpsSite); the warning says what is missing.
+ */
+function warnOfUntrustedTlsProxy(settings: HostSettings, environment: Environment, log: Logger): void {
+  const configured = settings.get("overwrite.cli.url");
+  if (!isHttpsUrl(configured) || environment.trustedProxies.length > 0) return;
+  log.warn(
+    { event: "https_proxy_not_trusted", overwriteCliUrl: configured },
+    "overwrite.cli.url is https but no trusted proxy is configured (KEYSTREAM_TRUSTED_PROXIES): client addresses and the https scheme forwarded by the proxy are ignored",
+  );
+}
+
+/**
  * Opens storage, migrates, builds the app and listens (and the metrics listener when configured).
  * Returns a `stop` that finishes in-flight requests (within the shutdown grace period, then cuts
  * them: http/connections.ts), stops background jobs and closes the database.
@@ -45,6 +61,7 @@ export async function startServer(
   // (file, key, expected type), as there are no last good settings to keep yet.
   const settings = new HostSettings(environment.dataDir, {}, log);
   settings.load();
+  warnOfUntrustedTlsProxy(settings, environment, log);
   const storage = openStorage({
     databaseUrl: environment.databaseUrl,
     dataDir: environment.dataDir,

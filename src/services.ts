@@ -12,6 +12,7 @@ import { ActivityService } from "./activity/service.js";
 import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
 import { keyFileSecretBox, type SecretSealer } from "./crypto/secret-box.js";
+import { keyFileSigner, type ValueSigner } from "./crypto/value-signer.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import { LoginFlowService } from "./login-flow/service.js";
 import type { OAuthService } from "./oauth/service.js";
@@ -54,6 +55,8 @@ export interface Services {
   dataDir: string;
   /** The client-secret key file's box: seals client secrets, grace pairs, signing keys, pending app passwords, settings flashes. */
   sealer: SecretSealer;
+  /** Signs the login form's CSRF cookie (http/login-form-token.ts), with a key derived from the same key file. */
+  loginFormSigner: ValueSigner;
   users: UserDirectory;
   preferences: UserPreferences;
   appPasswords: AppPasswords;
@@ -145,6 +148,7 @@ export function createServices(options: ServiceOptions): Services {
   registerActivityJobs(jobs, activity, fileLogStore, log);
   // One box (one key file) seals every secret kept at rest.
   const sealer = keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE);
+  const loginFormSigner = keyFileSigner(dataDir, CLIENT_SECRET_KEY_FILE, "login form token");
   // Authorizing and revoking a client lands in the user's activity stream.
   const oauth = createOAuthService({
     db,
@@ -187,6 +191,7 @@ export function createServices(options: ServiceOptions): Services {
     log,
     dataDir,
     sealer,
+    loginFormSigner,
     users,
     preferences,
     appPasswords,

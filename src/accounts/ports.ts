@@ -81,7 +81,7 @@ export interface UserStore {
 /** A session row as written at its start. */
 export interface NewSessionRecord {
   idHash: string;
-  /** null for an anonymous session (a visitor on the login page who needs a CSRF token). */
+  /** null only in rows of earlier versions (a login page's anonymous session); a login starts every session now. */
   uid: string | null;
   csrfToken: string;
   createdAt: number;

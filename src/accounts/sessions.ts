@@ -10,7 +10,7 @@ export interface Session {
   expiresAt: number;
   /**
    * When its user logged in (OIDC Core §2 `auth_time`): the session's creation, since a logged-in
-   * session is only ever started by a login (login.ts replaces the anonymous one).
+   * session is only ever started by a login (routes/login.ts).
    */
   authenticatedAt: number;
   /** When a request of this session was last seen (at most a minute stale, see touch). */
@@ -28,9 +28,10 @@ export function sessionId(session: Pick<Session, "token">): string {
 }
 
 /**
- * Server-side sessions in the database, so any node can serve any request of a browser.
- * A visitor gets an anonymous session (uid null) to carry the login form's CSRF token; logging in
- * replaces it with a fresh session id (no session fixation).
+ * Server-side sessions in the database, so any node can serve any request of a browser. A session
+ * is started by a successful login only, always with a fresh id (no session fixation); the login
+ * form's CSRF token needs no session (http/login-form-token.ts). Rows with uid null are anonymous
+ * sessions of earlier versions, which expire within their hour.
  */
 export class Sessions {
   constructor(
@@ -40,14 +41,13 @@ export class Sessions {
   ) {}
 
   /** `userAgent` is the browser's header at login, kept (cut to the column) to name the session. */
-  async start(uid: string | null, userAgent?: string): Promise<Session> {
+  async start(uid: string, userAgent?: string): Promise<Session> {
     const now = this.clock.nowSeconds();
     const session: Session = {
       token: randomToken(32),
       uid,
       csrfToken: randomToken(32),
-      // Anonymous sessions only carry a CSRF token for one login form: keep them short.
-      expiresAt: now + (uid === null ? 3600 : this.lifetimeSeconds()),
+      expiresAt: now + this.lifetimeSeconds(),
       authenticatedAt: now,
       lastSeenAt: now,
     };

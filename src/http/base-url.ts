@@ -11,6 +11,35 @@ export function baseUrl(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
+/** Whether a base URL (`overwrite.cli.url`, normalised by its setting; a request's origin) is an https one. */
+export function isHttpsUrl(url: string): boolean {
+  return url.startsWith("https://");
+}
+
+/**
+ * Whether this site is served over https as far as the browser is concerned: the request came in
+ * over https (directly, or as a trusted proxy says), or `overwrite.cli.url` is https (a TLS proxy
+ * whose forwarded headers are not trusted still means the browser talks https). Cookies are
+ * `Secure` then (RFC 6265 §4.1.2.5).
+ */
+export function httpsSite(request: FastifyRequest): boolean {
+  if (request.protocol === "https") return true;
+  return isHttpsUrl(request.server.services.settings.get("overwrite.cli.url"));
+}
+
+/**
+ * HTTP Strict Transport Security (RFC 6797 §6.1) for a site whose base URL (`baseUrl`) is https:
+ * 180 days, Rails' default (rails/rails actionpack/lib/action_dispatch/middleware/ssl.rb
+ * `HSTS_EXPIRES_IN`) and the least Nextcloud's administration overview accepts; this host only
+ * (no `includeSubDomains`, which would bind every other service under the domain), no `preload`.
+ */
+const STRICT_TRANSPORT_SECURITY = "max-age=15552000";
+
+/** Adds Strict-Transport-Security to the answer when the base URL is https (docs/security.md). */
+export function addStrictTransportSecurity(request: FastifyRequest, reply: FastifyReply): void {
+  if (isHttpsUrl(baseUrl(request))) reply.header("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+}
+
 /**
  * Cache headers for a document built from `baseUrl` that may be cached for `maxAgeSeconds`. When
  * `overwrite.cli.url` fixes the base URL the document is the same for everyone: public. Otherwise

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../accounts/authentication.js";
 import { sha256Hex } from "../crypto/secrets.js";
+import { httpsSite } from "./base-url.js";
 import { rawHtml, type SafeHtml } from "./html.js";
 
 const FLASH_COOKIE = "ks_settings_flash";
@@ -53,7 +54,7 @@ export function redirectWithFlash(
     path: FLASH_PATH,
     httpOnly: true,
     sameSite: "strict",
-    secure: request.protocol === "https",
+    secure: httpsSite(request),
   });
   return reply.redirect(`${location}#${flash.sectionId}`, 303);
 }
@@ -62,7 +63,7 @@ export function redirectWithFlash(
 export function takeFlash(request: FastifyRequest, reply: FastifyReply, principal: Principal): SettingsFlash | undefined {
   const cookie = request.cookies[FLASH_COOKIE];
   if (!cookie) return undefined;
-  reply.clearCookie(FLASH_COOKIE, { path: FLASH_PATH, httpOnly: true, sameSite: "strict", secure: request.protocol === "https" });
+  reply.clearCookie(FLASH_COOKIE, { path: FLASH_PATH, httpOnly: true, sameSite: "strict", secure: httpsSite(request) });
   let sealed: SealedFlash;
   try {
     sealed = JSON.parse(sealerOf(request).decrypt(cookie)) as SealedFlash;

@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { type ThrottleBucket, tokenBuckets } from "../security/domain/throttle-policy.js";
 import type { PendingSettlement } from "../security/ports.js";
 import type { AttemptOutcome, ReserveWithRead, Throttle } from "../security/throttle.js";
+import { redactUrl } from "./log-redaction.js";
 
 export type ThrottledResult<T> = { refused: true; retryAfterSeconds: number } | { refused: false; value: T };
 
@@ -53,7 +54,7 @@ export async function throttledAttempt<T, R = never>(
       metrics.throttleDelayed(throttle.policy.namespace);
       // Logged: requests are logged once, when answered, and this one is about to wait.
       request.log.info(
-        { event: "throttle_delay", delayMs: reservation.delayMs, url: request.url },
+        { event: "throttle_delay", delayMs: reservation.delayMs, url: redactUrl(request.url) },
         "attempt delayed by throttling",
       );
       await request.server.sleep(reservation.delayMs);

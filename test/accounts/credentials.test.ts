@@ -101,12 +101,4 @@ describe("accounts: app passwords and sessions at rest", () => {
     t.clock.advance(20);
     assert.ok(await t.services.sessions.find(session.token), "still alive past the original expiry");
   });
-
-  it("an anonymous session (the login form's CSRF carrier) lasts an hour", async () => {
-    const session = await t.services.sessions.start(null);
-    t.clock.advance(3599);
-    assert.equal((await t.services.sessions.find(session.token))?.uid, null);
-    t.clock.advance(1);
-    assert.equal(await t.services.sessions.find(session.token), undefined);
-  });
 });

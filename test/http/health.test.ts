@@ -10,6 +10,7 @@ import { buildMetricsApp } from "../../src/http/metrics-listener.js";
 import type { Readiness } from "../../src/http/readiness.js";
 import { HEALTH_LIVE_PATH, HEALTH_READY_PATH } from "../../src/http/routes/health.js";
 import { createTestApp, type TestApp } from "../support/app.js";
+import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { appWithOwnStorage, eventually, holdTableLock, type OutageApp, refusedPort } from "../support/outage.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
@@ -98,10 +99,17 @@ describe("health endpoints", () => {
     cleanups.push(() => node.close());
     assert.equal((await ready(node.app)).statusCode, 200);
 
+    await node.services.users.create({ uid: "alice", password: "alice password" });
+    const browser = new FormClient(node.app);
+    const form = await browser.get("/index.php/login");
     const release = await holdSessionsLock(storage);
-    // The login page writes an anonymous session: it waits for the lock past the statement timeout.
-    const page = await node.app.inject({ method: "GET", url: "/index.php/login" });
-    assert.equal(page.statusCode, 503, page.body);
+    // A login writes its session: it waits for the lock past the statement timeout.
+    const login = await browser.post("/index.php/login", {
+      user: "alice",
+      password: "alice password",
+      requesttoken: requestTokenOf(form.body),
+    });
+    assert.equal(login.statusCode, 503, login.body);
     const during = await ready(node.app);
     assert.equal(during.statusCode, 503);
     assert.equal(checksOf(during).database, "DOWN");
@@ -169,7 +177,7 @@ describe("health endpoints", () => {
   });
 });
 
-/** Another connection holding the write lock on sessions (the login page's first write). */
+/** Another connection holding the write lock on sessions (what a login writes). */
 async function holdSessionsLock(t: TestStorage): Promise<() => Promise<void>> {
   const release = await holdTableLock(t, "sessions");
   cleanups.push(release);

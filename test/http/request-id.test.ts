@@ -114,7 +114,10 @@ describe("request ids", () => {
     const storage = await createTestStorage();
     const down = await appWithOwnStorage(storage, { databaseUrl: `postgres://k:p@127.0.0.1:${await refusedPort()}/k` });
     try {
-      const page = await down.app.inject({ url: "/index.php/login", headers: { accept: "text/html" } });
+      const page = await down.app.inject({
+        url: "/index.php/login",
+        headers: { accept: "text/html", cookie: "ks_session=a-browser-session" },
+      });
       assert.equal(page.statusCode, 503);
       const id = String(page.headers["x-request-id"]);
       assert.match(id, UUID);

@@ -155,37 +155,39 @@ describe("session cookie flags", () => {
     await t.close();
   });
 
-  const sessionCookie = (response: LightMyRequestResponse): string => {
+  const cookieNamed = (response: LightMyRequestResponse, name: string): string => {
     const header = response.headers["set-cookie"];
     const cookies = Array.isArray(header) ? header : [String(header)];
-    const cookie = cookies.find((c) => c.startsWith("ks_session="));
+    const cookie = cookies.find((c) => c.startsWith(`${name}=`));
     assert.ok(cookie, JSON.stringify(header));
     return cookie;
   };
 
+  /** The login form's cookie from showing the form, the session cookie from logging in through it. */
+  const loginCookies = async (app: FastifyInstance, headers: Record<string, string>): Promise<string[]> => {
+    const browser = new FormClient(app);
+    const page = await browser.get("/index.php/login", headers);
+    const token = /name="requesttoken" value="([^"]+)"/.exec(page.body)?.[1] as string;
+    const login = await browser.post("/index.php/login", { user: "alice", password: PASSWORD, requesttoken: token }, headers);
+    assert.equal(login.statusCode, 303);
+    return [cookieNamed(page, "ks_login_form"), cookieNamed(login, "ks_session")];
+  };
+
   it("over http: HttpOnly and SameSite=Lax, not Secure (and a forwarded proto from an untrusted peer is ignored)", async () => {
-    for (const headers of [{}, { "x-forwarded-proto": "https" }]) {
-      const cookie = sessionCookie(await t.app.inject({ method: "GET", url: "/index.php/login", headers }));
-      assert.match(cookie, /; HttpOnly/);
-      assert.match(cookie, /; SameSite=Lax/);
-      assert.doesNotMatch(cookie, /; Secure/);
+    for (const headers of [{}, { "x-forwarded-proto": "https" }] as Array<Record<string, string>>) {
+      for (const cookie of await loginCookies(t.app, headers)) {
+        assert.match(cookie, /; HttpOnly/);
+        assert.match(cookie, /; SameSite=Lax/);
+        assert.doesNotMatch(cookie, /; Secure/);
+      }
     }
   });
 
-  it("over https through a trusted proxy: Secure too, on the anonymous and the logged-in session", async () => {
-    const browser = new FormClient(proxied);
-    const https = { "x-forwarded-proto": "https" };
-    const page = await browser.get("/index.php/login", https);
-    const anonymous = sessionCookie(page);
-    assert.match(anonymous, /; Secure/);
-    assert.match(anonymous, /; HttpOnly/);
-    assert.match(anonymous, /; SameSite=Lax/);
-    const token = /name="requesttoken" value="([^"]+)"/.exec(page.body)?.[1] as string;
-    const login = await browser.post("/index.php/login", { user: "alice", password: PASSWORD, requesttoken: token }, https);
-    assert.equal(login.statusCode, 303);
-    const loggedIn = sessionCookie(login);
-    assert.match(loggedIn, /; Secure/);
-    assert.match(loggedIn, /; HttpOnly/);
-    assert.match(loggedIn, /; SameSite=Lax/);
+  it("over https through a trusted proxy: Secure too, on the login form's cookie and the session's", async () => {
+    for (const cookie of await loginCookies(proxied, { "x-forwarded-proto": "https" })) {
+      assert.match(cookie, /; Secure/);
+      assert.match(cookie, /; HttpOnly/);
+      assert.match(cookie, /; SameSite=Lax/);
+    }
   });
 });

@@ -79,7 +79,7 @@ describe("the server process (node dist/main.js)", () => {
       server.current = s;
       const url = await s.url();
       const page = await fetch(`${url}/index.php/login`);
-      const anonymous = cookieOf(page, "ks_session");
+      const formCookie = cookieOf(page, "ks_login_form");
       const form = new URLSearchParams({
         user: "slow",
         password: "slow password",
@@ -92,7 +92,7 @@ describe("the server process (node dist/main.js)", () => {
         method: "POST",
         body: form,
         redirect: "manual",
-        headers: { cookie: `ks_session=${anonymous}`, connection: "close" },
+        headers: { cookie: `ks_login_form=${formCookie}`, connection: "close" },
       }).then((response) => {
         respondedAt = Date.now();
         return response;

@@ -61,8 +61,12 @@ describe("answers while the database is unavailable", () => {
     assert.ok(Number(activity.headers["retry-after"]) > 0);
     assert.equal(activity.json().ocs.meta.statuscode, 503);
 
-    // A browser: an HTML page with the pages' security headers.
-    const page = await down.app.inject({ method: "GET", url: "/index.php/login", headers: { accept: "text/html" } });
+    // A browser (its session is looked up): an HTML page with the pages' security headers.
+    const page = await down.app.inject({
+      method: "GET",
+      url: "/index.php/login",
+      headers: { accept: "text/html", cookie: "ks_session=a-browser-session" },
+    });
     assert.equal(page.statusCode, 503);
     assert.ok(Number(page.headers["retry-after"]) > 0);
     assert.match(String(page.headers["content-type"]), /^text\/html/);

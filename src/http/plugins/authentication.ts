@@ -5,6 +5,7 @@ import { constantTimeEqual } from "../../crypto/secrets.js";
 import { type RequiredScope, scopeAllows } from "../../oauth/domain/scope.js";
 import { loginBuckets, loginUserBucket } from "../../security/domain/throttle-policy.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
+import { httpsSite } from "../base-url.js";
 import { throttledAttempt } from "../throttling.js";
 
 export const SESSION_COOKIE = "ks_session";
@@ -188,24 +189,13 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, s
     path: "/",
     httpOnly: true,
     sameSite: "lax",
-    secure: request.protocol === "https",
+    secure: httpsSite(request),
     expires: new Date(session.expiresAt * 1000),
   });
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: request.protocol === "https" });
-}
-
-/** The browser's session (logged in or anonymous), starting an anonymous one when there is none. */
-export async function ensureBrowserSession(request: FastifyRequest, reply: FastifyReply): Promise<Session> {
-  const { sessions } = request.server.services;
-  const token = request.cookies[SESSION_COOKIE];
-  const existing = token ? await sessions.find(token) : undefined;
-  if (existing) return existing;
-  const session = await sessions.start(null);
-  setSessionCookie(request, reply, session);
-  return session;
+  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: httpsSite(request) });
 }
 
 /**
@@ -219,15 +209,33 @@ export function apiCallFromOwnPage(request: FastifyRequest, principal: Principal
 }
 
 /**
- * CSRF check for state-changing forms: the `requesttoken` field (or header, as ownCloud's
- * JavaScript sends it) must equal the session's token, compared in constant time.
+ * The request token a form or a script sent: the form's `requesttoken` field, else the
+ * `requesttoken` header (as ownCloud's JavaScript sends it). Never the query string: a URL is
+ * written to access logs, proxy logs and browser history.
+ */
+export function submittedRequestToken(request: FastifyRequest): string | undefined {
+  const body = request.body as Record<string, unknown> | undefined;
+  if (body && typeof body.requesttoken === "string") return body.requesttoken;
+  const header = request.headers.requesttoken;
+  return typeof header === "string" ? header : undefined;
+}
+
+/**
+ * CSRF check for state-changing forms: the submitted request token (body or header) must equal
+ * the session's token, compared in constant time.
  */
 export function csrfValid(request: FastifyRequest, session: Session | undefined): boolean {
-  if (!session) return false;
-  const body = request.body as Record<string, unknown> | undefined;
-  const fromBody = body && typeof body.requesttoken === "string" ? body.requesttoken : undefined;
-  const fromQuery = (request.query as Record<string, unknown> | undefined)?.requesttoken;
-  const header = request.headers.requesttoken;
-  const given = fromBody ?? (typeof header === "string" ? header : typeof fromQuery === "string" ? fromQuery : undefined);
-  return given !== undefined && constantTimeEqual(given, session.csrfToken);
+  const given = submittedRequestToken(request);
+  return session !== undefined && given !== undefined && constantTimeEqual(given, session.csrfToken);
+}
+
+/**
+ * CSRF check for the logout links, the only requests whose token may come in the query: a link
+ * can carry it nowhere else (ownCloud's `GET /index.php/logout?requesttoken=…` and the OAuth
+ * switch-user link, docs/upstream/owncloud-oauth2.md A.2.5). Only a GET: a POST sends its body.
+ */
+export function logoutLinkValid(request: FastifyRequest, session: Session | undefined): boolean {
+  if (request.method !== "GET") return csrfValid(request, session);
+  const given = (request.query as Record<string, unknown> | undefined)?.requesttoken;
+  return session !== undefined && typeof given === "string" && constantTimeEqual(given, session.csrfToken);
 }

@@ -5,6 +5,7 @@ import { sendAdminsOnly, sendCsrfRefusal, sendFormExpired } from "../guard-error
 import {
   apiCallFromOwnPage,
   csrfValid,
+  logoutLinkValid,
   principalAllows,
   type RequireUserOptions,
   requirePageUser,
@@ -143,6 +144,21 @@ export function formToken(refuse: GuardRefusal = sendFormExpired): GuardCheck {
     provesOrigin: true,
     passes: (request, reply, principal) => {
       if (csrfValid(request, principal.session)) return true;
+      refuse(request, reply, principal);
+      return false;
+    },
+  };
+}
+
+/**
+ * A logout link's `requesttoken`, in its query, is the session's (logoutLinkValid); otherwise
+ * `refuse` answers.
+ */
+export function logoutLinkToken(refuse: GuardRefusal): GuardCheck {
+  return {
+    provesOrigin: true,
+    passes: (request, reply, principal) => {
+      if (logoutLinkValid(request, principal.session)) return true;
       refuse(request, reply, principal);
       return false;
     },

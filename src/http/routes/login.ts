@@ -5,13 +5,13 @@ import { sameOriginPath } from "../../security/same-origin.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
 import type { SafeHtml } from "../html.js";
 import { requestTranslator } from "../i18n.js";
+import { clearLoginFormToken, loginFormToken, loginFormTokenValid } from "../login-form-token.js";
 import { messagePage, sendPage } from "../pages/layout.js";
 import { loginPage } from "../pages/login.js";
 import {
   authenticate,
   clearSessionCookie,
-  csrfValid,
-  ensureBrowserSession,
+  logoutLinkValid,
   SESSION_COOKIE,
   setSessionCookie,
 } from "../plugins/authentication.js";
@@ -54,16 +54,14 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     if ("principal" in auth && auth.principal.method === "session" && query.prompt !== "login") {
       return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
     }
-    const session = await ensureBrowserSession(request, reply);
     const user = typeof query.user === "string" ? query.user : "";
     const translator = requestTranslator(request);
     const notes = await notesFor(app, redirectUrl, translator);
-    return sendPage(reply, loginPage({ translator, csrfToken: session.csrfToken, redirectUrl, user, notes }));
+    return sendPage(reply, loginPage({ translator, csrfToken: loginFormToken(request, reply), redirectUrl, user, notes }));
   });
 
   app.post("/index.php/login", async (request, reply) => {
     const { users, sessions, loginThrottle, log } = app.services;
-    const session = await ensureBrowserSession(request, reply);
     const redirectUrl = sameOriginPath(field(request.body, "redirect_url"));
     const uid = (field(request.body, "user") ?? "").trim();
     const password = field(request.body, "password") ?? "";
@@ -74,7 +72,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
         reply,
         loginPage({
           translator,
-          csrfToken: session.csrfToken,
+          csrfToken: loginFormToken(request, reply),
           redirectUrl,
           user: uid,
           error,
@@ -83,7 +81,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
         status,
       );
 
-    if (!csrfValid(request, session)) return again(403, t("pages:login.error.expired"));
+    if (!loginFormTokenValid(request)) return again(403, t("pages:login.error.expired"));
     if (uid === "" || password === "") return again(400, t("pages:login.error.empty"));
 
     // Every attempt is reserved per IP and per user before the password is checked (all nodes,
@@ -112,10 +110,13 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       log.info({ event: "login_refused_disabled", uid, ip: request.ip }, "login refused: user disabled");
       return again(403, t("pages:login.error.disabled"));
     }
-    // A new session id at login: a session id planted before login is worth nothing after it.
-    await sessions.end(session.token);
+    // The session starts here, at the login, with a new id: a session id planted before the login
+    // (or the one a `prompt=login` replaces) is ended and worth nothing after it.
+    const previous = request.cookies[SESSION_COOKIE];
+    if (previous) await sessions.end(previous);
     const loggedIn = await sessions.start(user.uid, request.headers["user-agent"]);
     setSessionCookie(request, reply, loggedIn);
+    clearLoginFormToken(request, reply);
     log.info({ event: "login", uid: user.uid, ip: request.ip }, "user logged in");
     return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
   });
@@ -124,7 +125,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     const { sessions } = app.services;
     const token = request.cookies[SESSION_COOKIE];
     const session = token ? await sessions.find(token) : undefined;
-    if (session && !csrfValid(request, session)) {
+    if (session && !logoutLinkValid(request, session)) {
       const translator = requestTranslator(request);
       const { t } = translator;
       return sendPage(reply, messagePage(translator, t("pages:logout.title"), t("pages:logout.invalidLink")), 403);

@@ -14,7 +14,7 @@ import { headerUser, messagePage, sendPage } from "../pages/layout.js";
 import { authorizationSuccessfulPage, authorizeErrorPage, consentPage, type PageUser } from "../pages/oauth.js";
 import { translatedHtml } from "../pages/translated-html.js";
 import { authenticate, clearSessionCookie } from "../plugins/authentication.js";
-import { formToken, guarded, type RouteGuard, SESSION_FORM, SESSION_PAGE, sessionUser } from "../plugins/route-guards.js";
+import { guarded, logoutLinkToken, type RouteGuard, SESSION_FORM, SESSION_PAGE, sessionUser } from "../plugins/route-guards.js";
 import { DEFAULT_LANDING } from "./login.js";
 
 export const AUTHORIZE_PATH = "/index.php/apps/oauth2/authorize";
@@ -125,7 +125,7 @@ function sendInvalidLogoutLink(request: FastifyRequest, reply: FastifyReply): Fa
 const LOGOUT_LINK: RouteGuard = {
   name: "session logout link",
   identify: sessionUser(),
-  checks: [formToken(sendInvalidLogoutLink)],
+  checks: [logoutLinkToken(sendInvalidLogoutLink)],
 };
 
 /** `GET|POST /index.php/apps/oauth2/authorize`, the logout helper, and the success page. */
