@@ -2,6 +2,7 @@ import type { Translator } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
 import { layout } from "./layout.js";
 import { type PageUser, userLabel } from "./oauth.js";
+import { confirmPasswordField } from "./password-confirmation.js";
 import { translatedHtml } from "./translated-html.js";
 
 /**
@@ -17,10 +18,11 @@ export function loginFlowLoginNote(translator: Translator, clientName: string): 
 /**
  * The grant page: names the application and the account, and warns against a link someone else
  * sent (whoever started the flow receives the app password: the one way this flow is abused).
+ * `confirmPassword`: the session's password confirmation is too old, so the grant form asks for it.
  */
 export function loginFlowGrantPage(
   translator: Translator,
-  model: { clientName: string; user: PageUser; actionBase: string },
+  model: { clientName: string; user: PageUser; actionBase: string; confirmPassword: boolean },
 ): SafeHtml {
   const { t } = translator;
   return layout({
@@ -33,6 +35,7 @@ export function loginFlowGrantPage(
 <p class="error" role="note">${t("loginFlow:grant.warning")}</p>
 <form method="post" action="${model.actionBase}/grant" id="login-flow-grant">
 <input type="hidden" name="requesttoken" value="${model.user.csrfToken}">
+${model.confirmPassword ? confirmPasswordField(translator, "login-flow") : ""}
 <p><button type="submit" id="grant-access">${t("loginFlow:grant.allow")}</button></p>
 </form>
 <form method="post" action="${model.actionBase}/cancel" id="login-flow-cancel">

@@ -15,6 +15,7 @@ import { loginFlowMigration } from "./2026_11_24_0012_login_flow.js";
 import { fileActivityMigration } from "./2026_11_24_0013_file_activity.js";
 import { userPreferencesMigration } from "./2026_11_24_0014_user_preferences.js";
 import { sessionDetailsMigration } from "./2026_11_24_0015_session_details.js";
+import { passwordConfirmationMigration } from "./2026_11_27_0018_password_confirmation.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -36,5 +37,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_24_0013_file_activity": fileActivityMigration(),
     "2026_11_24_0014_user_preferences": userPreferencesMigration(),
     "2026_11_24_0015_session_details": sessionDetailsMigration(),
+    "2026_11_27_0018_password_confirmation": passwordConfirmationMigration(),
   };
 }
