@@ -37,7 +37,7 @@ async function main(): Promise<void> {
         await browser.page.setViewportSize(size);
         await browser.page.setExtraHTTPHeaders({ "accept-language": language });
         for (const stop of TOUR) {
-          await stop.visit(browser.page, baseUrl);
+          await stop.visit(browser.page, baseUrl, t);
           const file = path.join(OUT, language, `${stop.name}-${size.width}.png`);
           await browser.page.screenshot({ path: file, fullPage: true });
           written++;

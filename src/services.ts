@@ -2,6 +2,8 @@ import pino, { type Logger } from "pino";
 import { AppPasswords } from "./accounts/app-passwords.js";
 import { Authenticator } from "./accounts/authentication.js";
 import { Avatars } from "./accounts/avatars.js";
+import type { DeviceCredentials } from "./accounts/password-change.js";
+import { PasswordConfirmations } from "./accounts/password-confirmation.js";
 import { UserPreferences } from "./accounts/preferences.js";
 import { Sessions } from "./accounts/sessions.js";
 import { UserDirectory } from "./accounts/users.js";
@@ -28,6 +30,7 @@ import {
 import { Throttle } from "./security/throttle.js";
 import { SqlAppPasswordStore } from "./storage/account-app-password-store.js";
 import { SqlAvatarStore } from "./storage/account-avatar-store.js";
+import { SqlPasswordConfirmationStore } from "./storage/account-password-confirmation-store.js";
 import { SqlPreferenceStore } from "./storage/account-preference-store.js";
 import { SqlSessionStore } from "./storage/account-session-store.js";
 import { SqlUserStore } from "./storage/account-user-store.js";
@@ -61,6 +64,10 @@ export interface Services {
   preferences: UserPreferences;
   appPasswords: AppPasswords;
   sessions: Sessions;
+  /** When each session's user last proved the password (accounts/password-confirmation.ts). */
+  passwordConfirmations: PasswordConfirmations;
+  /** What a password change's "sign out every device and application" ends: app passwords, OAuth grants. */
+  deviceCredentials: readonly DeviceCredentials[];
   loginThrottle: Throttle;
   /** OAuth token, revocation and introspection endpoints, per IP. */
   tokenThrottle: Throttle;
@@ -102,6 +109,7 @@ export function createServices(options: ServiceOptions): Services {
   const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock);
   const sessions = new Sessions(sessionStore, clock, () => settings.get("session.lifetime"));
   const authenticator = new Authenticator(users, appPasswords, sessions, settings);
+  const passwordConfirmations = new PasswordConfirmations(new SqlPasswordConfirmationStore(db), clock);
   const metrics = new Metrics();
   metrics.watchStorage({
     pool: storage.poolStats,
@@ -184,6 +192,11 @@ export function createServices(options: ServiceOptions): Services {
       await loginFlows.purgeExpired();
     },
   });
+  // Device credentials live in two domains; accounts' password change ends them through this list.
+  const deviceCredentials: DeviceCredentials[] = [
+    { endAllOf: (uid) => appPasswords.revokeAllOf(uid) },
+    { endAllOf: (uid) => oauth.revokeAllOf(uid) },
+  ];
   return {
     storage,
     settings,
@@ -196,6 +209,8 @@ export function createServices(options: ServiceOptions): Services {
     preferences,
     appPasswords,
     sessions,
+    passwordConfirmations,
+    deviceCredentials,
     loginThrottle,
     tokenThrottle,
     authenticator,

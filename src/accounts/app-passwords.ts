@@ -52,6 +52,11 @@ export class AppPasswords {
     return this.store.deleteOwn(uid, id);
   }
 
+  /** Revokes every app password of the user (a password change that signs out every device); how many went. */
+  revokeAllOf(uid: string): Promise<number> {
+    return this.store.deleteAllOf(uid);
+  }
+
   /** The owner of an app password, looked up by digest (an index probe: no timing on the secret). */
   async resolve(secret: string): Promise<{ uid: string; id: number } | undefined> {
     if (secret.length !== APP_PASSWORD_LENGTH) return undefined;

@@ -2,20 +2,43 @@ import type { Sessions } from "./sessions.js";
 import type { UserDirectory } from "./users.js";
 
 /**
+ * A kind of credential a device or application holds for a user besides a browser session: app
+ * passwords, OAuth grants (the composition root lists them, services.ts, so accounts names no other
+ * domain). What "sign out every device and application" ends.
+ */
+export interface DeviceCredentials {
+  /** Ends every such credential of `uid`; returns how many went. */
+  endAllOf(uid: string): Promise<number>;
+}
+
+export interface PasswordChangeOptions {
+  /** The browser that made the change (the user's own), whose session stays. */
+  keepSessionToken?: string | undefined;
+  /**
+   * Also ends these credentials of the user, so that nothing made with the old password, or with
+   * a session that knew it, outlives the change (the user's choice on the personal page).
+   */
+  endDeviceCredentials?: readonly DeviceCredentials[] | undefined;
+}
+
+/**
  * The one rule for a new password, whoever sets it (the user on the personal page, an
  * administrator on the admin page or with `./occ user:resetpassword`): the password is checked
  * and stored, then the user's browser sessions end, so a session opened by someone who knew the
- * old password does not outlive it. `keepSessionToken` is the browser that made the change (the
- * user's own); app passwords and OAuth grants are device credentials revoked on their own
- * (docs/decisions.md).
+ * old password does not outlive it. App passwords and OAuth grants are device credentials that
+ * stay unless `endDeviceCredentials` names them (docs/decisions.md). Returns how many device
+ * credentials ended.
  */
 export async function replacePassword(
   users: UserDirectory,
   sessions: Sessions,
   uid: string,
   newPassword: string,
-  keepSessionToken?: string,
-): Promise<void> {
+  options: PasswordChangeOptions = {},
+): Promise<number> {
   await users.setPassword(uid, newPassword);
-  await sessions.endAllOf(uid, keepSessionToken);
+  await sessions.endAllOf(uid, options.keepSessionToken);
+  let ended = 0;
+  for (const credentials of options.endDeviceCredentials ?? []) ended += await credentials.endAllOf(uid);
+  return ended;
 }

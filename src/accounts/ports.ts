@@ -137,6 +137,20 @@ export interface SessionStore {
   deleteExpired(now: number): Promise<number>;
 }
 
+/**
+ * When each session's user last proved the password (column sessions.password_confirmed_at), kept
+ * apart from the per-request session read: only the routes that need a recent confirmation ask.
+ */
+export interface PasswordConfirmationStore {
+  /**
+   * The later of the session's login (its `created_at`) and its last recorded confirmation, for
+   * the session stored under `idHash`; undefined when there is no such session.
+   */
+  confirmedAt(idHash: string): Promise<number | undefined>;
+  /** Records a confirmation at `at` on the session `idHash`; a missing session changes nothing. */
+  record(idHash: string, at: number): Promise<void>;
+}
+
 export interface AppPassword {
   id: number;
   uid: string;
@@ -170,6 +184,11 @@ export interface AppPasswordStore {
   findByTokenHash(tokenHash: string): Promise<{ id: number; uid: string; lastUsedAt: number | null } | undefined>;
   /** Records a use of app password `id` at `at`. */
   markUsed(id: number, at: number): Promise<void>;
+  /**
+   * Deletes every app password of `uid` in one statement (and, by cascade, the Login Flow v2 grants
+   * not yet polled that hold one); returns how many went.
+   */
+  deleteAllOf(uid: string): Promise<number>;
 }
 
 /** An avatar as stored: the image bytes and the type recognised from them. */

@@ -262,6 +262,11 @@ export interface GrantStore {
   liveGrantScopes(uid: string, clientInternalId: number, now: number): Promise<string[]>;
   /** Deletes every grant (so every code and token) of this user for this client. */
   revokeClientForUser(uid: string, clientInternalId: number): Promise<number>;
+  /**
+   * Deletes every grant (so every code and token) of this user, of every client, in one statement;
+   * returns the internal id of each deleted grant's client (one entry per grant).
+   */
+  revokeAllForUser(uid: string): Promise<number[]>;
   /** Deletes what expired (or was consumed) at or before `cutoff`, and grants left empty by that. */
   cleanup(cutoff: number, onProgress?: CleanupProgress): Promise<CleanupCounts>;
 }

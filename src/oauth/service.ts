@@ -42,7 +42,7 @@ import { TOKEN_LENGTH } from "./tokens.js";
 export interface OAuthEvents {
   /** A user authorized a client: consent given or trusted skip, once per new grant. */
   clientAuthorized(uid: string, client: { id: string; name: string }): Promise<void>;
-  /** A user revoked a client from personal settings. */
+  /** A user revoked a client: from personal settings, or by signing out every application at a password change. */
   clientRevoked(uid: string, client: { id: string; name: string }): Promise<void>;
 }
 
@@ -220,6 +220,25 @@ export class OAuthService implements BearerTokenResolver {
     );
     if (grants > 0) await this.notify("clientRevoked", uid, client);
     return grants > 0;
+  }
+
+  /**
+   * Every grant of this user, of every client (so every code and token): a password change that
+   * signs out every application. Each client is logged and told to the listeners as a revocation.
+   * Returns how many grants went.
+   */
+  async revokeAllOf(uid: string): Promise<number> {
+    const clientIds = await this.grants.revokeAllForUser(uid);
+    for (const id of new Set(clientIds)) {
+      const client = await this.store.findById(id);
+      if (!client) continue;
+      this.options.log.info(
+        { event: "oauth2_revoked", client: client.clientId, uid, grants: clientIds.filter((c) => c === id).length },
+        `The user "${uid}" revoked the client "${client.name}".`,
+      );
+      await this.notify("clientRevoked", uid, client);
+    }
+    return clientIds.length;
   }
 
   async cleanup(onProgress?: CleanupProgress): Promise<CleanupCounts> {

@@ -65,4 +65,9 @@ export class SqlAppPasswordStore implements AppPasswordStore {
   async markUsed(id: number, at: number): Promise<void> {
     await this.db.updateTable("app_passwords").set({ last_used_at: at }).where("id", "=", id).execute();
   }
+
+  async deleteAllOf(uid: string): Promise<number> {
+    const result = await this.db.deleteFrom("app_passwords").where("uid", "=", uid).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

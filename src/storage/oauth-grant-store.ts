@@ -267,6 +267,11 @@ export class KyselyGrantStore implements GrantStore {
     return Number(result.numDeletedRows);
   }
 
+  async revokeAllForUser(uid: string): Promise<number[]> {
+    const rows = await this.db.deleteFrom("oauth2_grants").where("uid", "=", uid).returning("client_id").execute();
+    return rows.map((row) => Number(row.client_id));
+  }
+
   async cleanup(cutoff: number, onProgress?: CleanupProgress): Promise<CleanupCounts> {
     const codes = await this.db.deleteFrom("oauth2_codes").where("expires_at", "<=", cutoff).executeTakeFirst();
     onProgress?.("codes", Number(codes.numDeletedRows));

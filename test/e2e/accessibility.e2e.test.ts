@@ -49,7 +49,7 @@ describe("accessibility scan of every page (axe-core, WCAG 2.2 AA)", { skip: bro
       await page.setExtraHTTPHeaders({ "accept-language": language });
       const found: string[] = [];
       for (const stop of TOUR) {
-        await stop.visit(page, baseUrl);
+        await stop.visit(page, baseUrl, t);
         assert.equal(await page.getAttribute("html", "lang"), language, `${stop.name}: lang follows the language`);
         for (const violation of await violationsOf(page)) found.push(`${stop.name}: ${violation}`);
       }
@@ -65,6 +65,7 @@ describe("accessibility scan of every page (axe-core, WCAG 2.2 AA)", { skip: bro
       "authorize-error-unknown-client",
       "activity",
       "personal-settings",
+      "password-confirmation",
       "admin-settings",
       "oidc-logout-confirm",
       "logged-out",

@@ -80,12 +80,14 @@ describe("route guards", () => {
 
   it("puts the settings forms, the consent form and the JSON writes in groups that check the session or the API's CSRF proof", () => {
     const guards = new Map(stateChanging().map(({ key, guard }) => [key, guard?.name]));
-    assert.equal(guards.get("POST /index.php/settings/personal/app-passwords"), "session form");
+    assert.equal(guards.get("POST /index.php/settings/personal/app-passwords"), "confirmed session form");
+    assert.equal(guards.get("POST /index.php/settings/personal/app-passwords/:id/revoke"), "session form");
     assert.equal(guards.get("POST /index.php/settings/users"), "admin form");
     assert.equal(guards.get("POST /index.php/apps/oauth2/clients/:id/delete"), "admin form");
     assert.equal(guards.get("POST /index.php/apps/oauth2/authorize"), "session form");
     assert.equal(guards.get("POST /index.php/apps/oauth2/end-session/confirm"), "session form");
-    assert.equal(guards.get("POST /index.php/login/v2/flow/:loginToken/grant"), "login flow form");
+    assert.equal(guards.get("POST /index.php/login/v2/flow/:loginToken/grant"), "login flow grant");
+    assert.equal(guards.get("POST /index.php/login/v2/flow/:loginToken/cancel"), "login flow form");
     assert.equal(guards.get("PUT /index.php/apps/activity/api/v2/settings"), "api write");
     assert.equal(guards.get("POST /index.php/apps/activity/api/v2/events"), "admin api write");
     assert.equal(guards.get("DELETE /ocs/v2.php/core/apppassword"), "app password");

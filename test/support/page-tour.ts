@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { PASSWORD_CONFIRMATION_WINDOW_SECONDS } from "../../src/accounts/password-confirmation.js";
 import { publish } from "../activity/support.js";
 import { addClient, authorizeUrl, issueCode, PASSWORD, type TestClient, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "./app.js";
@@ -65,8 +66,8 @@ export async function seedTour(t: TestApp): Promise<void> {
 export interface TourStop {
   /** File-name friendly: `login`, `consent`, … */
   name: string;
-  /** Brings `page` to this stop (navigations, logins); the page then shows it. */
-  visit(page: Page, baseUrl: string): Promise<void>;
+  /** Brings `page` to this stop (navigations, logins; `app`'s clock, to age a session); the page then shows it. */
+  visit(page: Page, baseUrl: string, app: Pick<TestApp, "clock">): Promise<void>;
 }
 
 async function logInAs(page: Page, baseUrl: string, uid: string): Promise<void> {
@@ -157,6 +158,41 @@ export const TOUR: readonly TourStop[] = [
     visit: async (page) => {
       await page.fill("#app-password-name", "Phone");
       await Promise.all([page.waitForNavigation(), page.click("#create-app-password button[type=submit]")]);
+    },
+  },
+  {
+    // The session's password confirmation has aged: creating an app password asks for the password.
+    name: "password-confirmation",
+    visit: async (page, _base, app) => {
+      app.clock.advance(PASSWORD_CONFIRMATION_WINDOW_SECONDS + 60);
+      await page.fill("#app-password-name", "Tablet");
+      await Promise.all([page.waitForNavigation(), page.click("#create-app-password button[type=submit]")]);
+    },
+  },
+  {
+    name: "password-confirmation-wrong",
+    visit: async (page) => {
+      await page.fill("#confirm-password", "not the password");
+      await Promise.all([page.waitForNavigation(), page.click("#confirm-password-submit")]);
+      await page.waitForSelector("#confirm-password-error");
+    },
+  },
+  {
+    // The right password: the create goes on and shows the new app password.
+    name: "password-confirmed",
+    visit: async (page) => {
+      await page.fill("#confirm-password", PASSWORD);
+      await Promise.all([page.waitForNavigation(), page.click("#confirm-password-submit")]);
+      await page.waitForSelector("#new-app-password");
+    },
+  },
+  {
+    // A later visit, the confirmation aged again: the create form itself carries the password field.
+    name: "personal-settings-confirm-password",
+    visit: async (page, base, app) => {
+      app.clock.advance(PASSWORD_CONFIRMATION_WINDOW_SECONDS + 60);
+      await page.goto(`${base}/index.php/settings/personal`);
+      await page.waitForSelector("#app-password-confirm-password");
     },
   },
   {

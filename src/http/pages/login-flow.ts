@@ -3,6 +3,7 @@ import type { PendingFlow } from "../../login-flow/ports.js";
 import { html, type SafeHtml } from "../html.js";
 import { layout } from "./layout.js";
 import { type PageUser, userLabel } from "./oauth.js";
+import { confirmPasswordField } from "./password-confirmation.js";
 import { translatedHtml } from "./translated-html.js";
 
 /**
@@ -24,11 +25,12 @@ export function loginFlowLoginNote(translator: Translator, clientName: string): 
  * The grant page: the name the application reported, marked as its own, with what Keystream saw
  * itself (the address the flow was started from, and when), the account, and a warning against a
  * link someone else sent (whoever started the flow receives the app password: the one way this
- * flow is abused).
+ * flow is abused). `confirmPassword`: the session's password confirmation is too old, so the grant
+ * form asks for it.
  */
 export function loginFlowGrantPage(
   translator: Translator,
-  model: { flow: PendingFlow; user: PageUser; actionBase: string; now: number },
+  model: { flow: PendingFlow; user: PageUser; actionBase: string; now: number; confirmPassword: boolean },
 ): SafeHtml {
   const { t, dates } = translator;
   const { flow } = model;
@@ -48,6 +50,7 @@ ${flow.startedFrom === null ? "" : html`<dt>${t("loginFlow:grant.startedFrom")}<
 <p class="error" role="note">${t("loginFlow:grant.warning")}</p>
 <form method="post" action="${model.actionBase}/grant" id="login-flow-grant">
 <input type="hidden" name="requesttoken" value="${model.user.csrfToken}">
+${model.confirmPassword ? confirmPasswordField(translator, "login-flow") : ""}
 <p><button type="submit" id="grant-access">${t("loginFlow:grant.allow")}</button></p>
 </form>
 <form method="post" action="${model.actionBase}/cancel" id="login-flow-cancel">

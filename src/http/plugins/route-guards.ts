@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import type { RequiredScope } from "../../oauth/domain/scope.js";
 import { sendAdminsOnly, sendCsrfRefusal, sendFormExpired } from "../guard-errors.js";
+import { confirmPasswordOrAsk } from "../password-confirmation.js";
 import {
   apiCallFromOwnPage,
   csrfValid,
@@ -46,7 +47,7 @@ export interface GuardCheck {
    */
   readonly provesOrigin: boolean;
   /** True to go on; false once the refusal has been sent. */
-  readonly passes: (request: FastifyRequest, reply: FastifyReply, principal: Principal) => boolean;
+  readonly passes: (request: FastifyRequest, reply: FastifyReply, principal: Principal) => boolean | Promise<boolean>;
 }
 
 /** What the route table records of the guard of a route's group. */
@@ -114,7 +115,7 @@ export function guarded(
       if (!principal) return reply;
       if (guard.scope !== undefined && !principalAllows(principal, guard.scope)) return sendInsufficientScope(reply, guard.scope);
       for (const check of guard.checks) {
-        if (!check.passes(request, reply, principal)) return reply;
+        if (!(await check.passes(request, reply, principal))) return reply;
       }
       request.guardPrincipal = principal;
     });
@@ -187,6 +188,14 @@ export function administrator(refuse: GuardRefusal = sendAdminsOnly): GuardCheck
   };
 }
 
+/**
+ * The session's user proved the password recently (accounts/password-confirmation.ts), or proves
+ * it now in the form's `confirm_password`; else the confirmation page asks for it and carries the
+ * action on (http/password-confirmation.ts). For actions that hand out a lasting credential, after
+ * the form's CSRF token.
+ */
+export const recentPassword: GuardCheck = { provesOrigin: false, passes: confirmPasswordOrAsk };
+
 export type GuardRefusal = (request: FastifyRequest, reply: FastifyReply, principal: Principal) => unknown;
 
 /** Browser pages of a logged-in user. */
@@ -197,6 +206,16 @@ export const ADMIN_PAGE: RouteGuard = { name: "admin page", identify: sessionUse
 
 /** State-changing forms of a logged-in user: the session, then its CSRF token. */
 export const SESSION_FORM: RouteGuard = { name: "session form", identify: sessionUser(), checks: [formToken()] };
+
+/**
+ * Forms that hand out a lasting credential (an app password) or, later, change how the account is
+ * proven: the session, its CSRF token, then a recent password confirmation.
+ */
+export const CONFIRMED_SESSION_FORM: RouteGuard = {
+  name: "confirmed session form",
+  identify: sessionUser(),
+  checks: [formToken(), recentPassword],
+};
 
 /** State-changing forms of administrators: the session, its CSRF token, then the role. */
 export const ADMIN_FORM: RouteGuard = {

@@ -126,13 +126,9 @@ ${self ? "" : action(u.uid, "delete", t("settings:users.delete"), true)}
       administer(forms, `${USERS_PATH}/:uid/password`, async (request, actor, principal) => {
         const uid = uidParam(request);
         // The administrator's own browser session stays when they reset their own password.
-        await replacePassword(
-          users,
-          sessions,
-          uid,
-          formField(request, "password") ?? "",
-          uid === actor ? principal.session?.token : undefined,
-        );
+        await replacePassword(users, sessions, uid, formField(request, "password") ?? "", {
+          keepSessionToken: uid === actor ? principal.session?.token : undefined,
+        });
         log.info({ event: "password_reset", uid, by: actor }, "password reset on the admin page");
         return (t) => html`${t("settings:users.passwordReset", { uid })}`;
       });

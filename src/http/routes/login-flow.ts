@@ -14,8 +14,9 @@ import {
   loginFlowLoginNote,
 } from "../pages/login-flow.js";
 import type { PageUser } from "../pages/oauth.js";
+import { passwordConfirmationNeeded } from "../password-confirmation.js";
 import { requirePageUser } from "../plugins/authentication.js";
-import { formToken, guarded, type RouteGuard, sessionUser } from "../plugins/route-guards.js";
+import { formToken, guarded, type RouteGuard, recentPassword, sessionUser } from "../plugins/route-guards.js";
 import { loginFlowPollRouteSchema, loginFlowStartRouteSchema } from "../schemas/login-flow.js";
 import { throttledAttempt } from "../throttling.js";
 
@@ -51,11 +52,22 @@ function sendFormExpired(request: FastifyRequest, reply: FastifyReply, principal
   return sendPage(reply, page, 403);
 }
 
-/** The grant and cancel forms: the session (back to the flow's page after a login), then its CSRF token. */
+/** The cancel form: the session (back to the flow's page after a login), then its CSRF token. */
 const FLOW_FORM: RouteGuard = {
   name: "login flow form",
   identify: sessionUser(flowPageOf),
   checks: [formToken(sendFormExpired)],
+};
+
+/**
+ * The grant form, which hands the client an app password: the same, then a recent password
+ * confirmation, as Nextcloud marks its grant `#[PasswordConfirmationRequired]`
+ * (nextcloud/server core/Controller/ClientFlowLoginV2Controller.php `generateAppPassword`).
+ */
+const FLOW_GRANT_FORM: RouteGuard = {
+  name: "login flow grant",
+  identify: sessionUser(flowPageOf),
+  checks: [formToken(sendFormExpired), recentPassword],
 };
 
 /**
@@ -143,32 +155,45 @@ export async function loginFlowRoutes(app: FastifyInstance): Promise<void> {
     const principal = await requirePageUser(request, reply, flowPage);
     if (!principal) return;
     const translator = userTranslator(request, principal);
+    const confirmPassword = await passwordConfirmationNeeded(request, principal);
     return sendPage(
       reply,
-      loginFlowGrantPage(translator, { flow, user: pageUser(principal), actionBase: flowPage, now: clock.nowSeconds() }),
+      loginFlowGrantPage(translator, {
+        flow,
+        user: pageUser(principal),
+        actionBase: flowPage,
+        now: clock.nowSeconds(),
+        confirmPassword,
+      }),
     );
   });
 
   await app.register(
+    guarded(FLOW_GRANT_FORM, (forms) => {
+      forms.post(`${LOGIN_FLOW_PAGE_PREFIX}/:loginToken/grant`, async (request, reply) => {
+        const { loginToken } = request.params as { loginToken: string };
+        const user = pageUser(request.principal);
+        const translator = userTranslator(request, request.principal);
+        const flow = await loginFlows.pending(loginToken);
+        const granted = flow !== undefined && (await loginFlows.grant(loginToken, { uid: user.uid, loginName: user.uid }));
+        if (!flow || !granted) return sendPage(reply, loginFlowInvalidPage(translator, user), 404);
+        request.log.info({ event: "login_flow_granted", uid: user.uid, client: flow.clientName }, "login flow granted");
+        return sendPage(reply, loginFlowDonePage(translator, { clientName: flow.clientName, user }));
+      });
+    }),
+  );
+
+  await app.register(
     guarded(FLOW_FORM, (forms) => {
-      for (const action of ["grant", "cancel"] as const) {
-        forms.post(`${LOGIN_FLOW_PAGE_PREFIX}/:loginToken/${action}`, async (request, reply) => {
-          const { loginToken } = request.params as { loginToken: string };
-          const user = pageUser(request.principal);
-          const translator = userTranslator(request, request.principal);
-          if (action === "cancel") {
-            const cancelled = await loginFlows.cancel(loginToken);
-            if (!cancelled) return sendPage(reply, loginFlowInvalidPage(translator, user), 404);
-            request.log.info({ event: "login_flow_cancelled", uid: user.uid }, "login flow cancelled");
-            return sendPage(reply, loginFlowCancelledPage(translator, user));
-          }
-          const flow = await loginFlows.pending(loginToken);
-          const granted = flow !== undefined && (await loginFlows.grant(loginToken, { uid: user.uid, loginName: user.uid }));
-          if (!flow || !granted) return sendPage(reply, loginFlowInvalidPage(translator, user), 404);
-          request.log.info({ event: "login_flow_granted", uid: user.uid, client: flow.clientName }, "login flow granted");
-          return sendPage(reply, loginFlowDonePage(translator, { clientName: flow.clientName, user }));
-        });
-      }
+      forms.post(`${LOGIN_FLOW_PAGE_PREFIX}/:loginToken/cancel`, async (request, reply) => {
+        const { loginToken } = request.params as { loginToken: string };
+        const user = pageUser(request.principal);
+        const translator = userTranslator(request, request.principal);
+        const cancelled = await loginFlows.cancel(loginToken);
+        if (!cancelled) return sendPage(reply, loginFlowInvalidPage(translator, user), 404);
+        request.log.info({ event: "login_flow_cancelled", uid: user.uid }, "login flow cancelled");
+        return sendPage(reply, loginFlowCancelledPage(translator, user));
+      });
     }),
   );
 }

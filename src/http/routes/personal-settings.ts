@@ -1,12 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { replacePassword } from "../../accounts/password-change.js";
 import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES } from "../../i18n/index.js";
-import { loginBuckets, loginUserBucket } from "../../security/domain/throttle-policy.js";
-import type { AttemptOutcome } from "../../security/throttle.js";
 import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
+import { throttledPasswordCheck } from "../password-confirmation.js";
 import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
-import { throttledAttempt } from "../throttling.js";
 import { formField, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
 
 const PATH = SETTINGS_PAGES.personal.path;
@@ -20,7 +18,7 @@ const TIME_ZONES: readonly string[] = Intl.supportedValuesOf("timeZone");
  * AccountError) is shown in the form's section by account-errors.ts.
  */
 export async function personalSettingsRoutes(app: FastifyInstance): Promise<void> {
-  const { users, sessions, preferences, settings, loginThrottle, log } = app.services;
+  const { users, sessions, preferences, settings, passwordConfirmations, deviceCredentials, log } = app.services;
 
   app.settingsSections.push(
     {
@@ -62,6 +60,7 @@ ${flash ?? ""}
 <label for="password-new">${t("settings:password.new")}</label>
 <input type="password" id="password-new" name="new_password" autocomplete="new-password" minlength="8" required>
 <p class="muted">${t("settings:password.othersEnded")}</p>
+<label class="check" for="password-sign-out-devices"><input type="checkbox" id="password-sign-out-devices" name="sign_out_devices" value="1" checked> ${t("settings:password.signOutDevices")}</label>
 <p><button type="submit">${t("settings:password.change")}</button></p>
 </form>`,
     },
@@ -117,7 +116,9 @@ ${TIME_ZONES.map((zone) => option(zone, zone, timeZone === zone))}
     );
 
     // The current password is checked through the login throttle (same buckets as the login form),
-    // so this form is no way around it for someone who found an open session.
+    // so this form is no way around it for someone who found an open session. With
+    // `sign_out_devices` (ticked by default, docs/decisions.md), the change also ends every app
+    // password and OAuth grant of the user (services.ts deviceCredentials).
     forms.post(
       `${PATH}/password`,
       { config: { accountRefusal: { page: "personal", sectionId: "password", elementId: "password-error" } } },
@@ -129,13 +130,7 @@ ${TIME_ZONES.map((zone) => option(zone, zone, timeZone === zone))}
           sendSettingsPage(request, reply, principal, "personal", { sectionId: "password", message }, status);
         const current = formField(request, "current_password") ?? "";
         const next = formField(request, "new_password") ?? "";
-        const gate = await throttledAttempt(
-          request,
-          loginThrottle,
-          loginBuckets(request.ip, uid),
-          () => users.checkPassword(uid, current),
-          (found): AttemptOutcome => (found ? { kind: "success", reset: [loginUserBucket(uid)] } : { kind: "failure" }),
-        );
+        const gate = await throttledPasswordCheck(request, uid, current);
         if (gate.refused) {
           reply.header("retry-after", String(gate.retryAfterSeconds));
           return answer(429, html`<p class="error">${t("settings:password.throttled")}</p>`);
@@ -144,9 +139,19 @@ ${TIME_ZONES.map((zone) => option(zone, zone, timeZone === zone))}
           request.log.warn({ event: "password_change_refused", uid, ip: request.ip }, "password change: wrong current password");
           return answer(403, html`<p class="error" id="password-error">${t("settings:password.wrongCurrent")}</p>`);
         }
-        await replacePassword(users, sessions, uid, next, principal.session?.token);
-        log.info({ event: "password_changed", uid, ip: request.ip }, "user changed their password");
-        return answer(200, html`<p class="notice" id="password-changed">${t("settings:password.changed")}</p>`);
+        const everywhere = formField(request, "sign_out_devices") !== undefined;
+        const ended = await replacePassword(users, sessions, uid, next, {
+          keepSessionToken: principal.session?.token,
+          endDeviceCredentials: everywhere ? deviceCredentials : undefined,
+        });
+        // The current password was just proven: this session's confirmation is fresh.
+        if (principal.session) await passwordConfirmations.record(principal.session);
+        log.info(
+          { event: "password_changed", uid, ip: request.ip, signedOutDevices: everywhere, ended },
+          "user changed their password",
+        );
+        const changed = t(everywhere ? "settings:password.changedEverywhere" : "settings:password.changed");
+        return answer(200, html`<p class="notice" id="password-changed">${changed}</p>`);
       },
     );
 

@@ -4,8 +4,10 @@ import type { Translator } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
 import { userTranslator } from "../i18n.js";
 import { headerUser, layout, sendPage } from "../pages/layout.js";
+import { confirmPasswordField } from "../pages/password-confirmation.js";
 import { translatedHtml } from "../pages/translated-html.js";
-import { ADMIN_PAGE, guarded, SESSION_FORM, SESSION_PAGE } from "../plugins/route-guards.js";
+import { passwordConfirmationNeeded } from "../password-confirmation.js";
+import { ADMIN_PAGE, CONFIRMED_SESSION_FORM, guarded, SESSION_FORM, SESSION_PAGE } from "../plugins/route-guards.js";
 import { COPY_SCRIPT_PATH, copyButton, copyScriptRoute } from "../settings-copy-script.js";
 import { redirectWithFlash, takeFlash } from "../settings-flash.js";
 import type { FormValues, SettingsContext, SettingsSection } from "../settings-sections.js";
@@ -84,9 +86,11 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     id: "app-passwords",
     page: "personal",
     order: 50,
-    render: async ({ principal, csrfToken, flash, translator }) => {
+    render: async ({ request, principal, csrfToken, flash, translator }) => {
       const { t } = translator;
       const appPasswords = await app.services.appPasswords.list(principal.user.uid);
+      // Creating one needs a recent password confirmation (the group's guard); ask in the form itself.
+      const confirm = await passwordConfirmationNeeded(request, principal);
       return html`<h2>${t("pages:appPasswords.heading")}</h2>
 <p class="muted">${t("pages:appPasswords.intro")}</p>
 ${flash ?? ""}
@@ -107,6 +111,7 @@ ${appPasswords.map(
 <input type="hidden" name="requesttoken" value="${csrfToken}">
 <label for="app-password-name">${t("pages:appPasswords.deviceName")}</label>
 <input type="text" id="app-password-name" name="name" maxlength="255" required>
+${confirm ? confirmPasswordField(translator, "app-password") : ""}
 <div class="actions"><button type="submit">${t("pages:appPasswords.create")}</button></div>
 </form>`;
     },
@@ -129,7 +134,7 @@ ${appPasswords.map(
   );
 
   await app.register(
-    guarded(SESSION_FORM, (forms) => {
+    guarded(CONFIRMED_SESSION_FORM, (forms) => {
       // A refused name is the user's to read (account-errors.ts); anything else (the database away) is not.
       const accountRefusal = { page: "personal", sectionId: "app-passwords" } as const;
       forms.post("/index.php/settings/personal/app-passwords", { config: { accountRefusal } }, async (request, reply) => {
@@ -151,7 +156,11 @@ ${appPasswords.map(
           message,
         });
       });
+    }),
+  );
 
+  await app.register(
+    guarded(SESSION_FORM, (forms) => {
       forms.post("/index.php/settings/personal/app-passwords/:id/revoke", async (request, reply) => {
         const { principal } = request;
         const { t } = userTranslator(request, principal);

@@ -4,36 +4,42 @@ import { activity as deActivity } from "./de/activity.js";
 import { clientErrors as deClientErrors } from "./de/client-errors.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { pages as dePages } from "./de/pages.js";
+import { passwordConfirmation as dePasswordConfirmation } from "./de/password-confirmation.js";
 import { settings as deSettings } from "./de/settings.js";
 import { accountErrors as enAccountErrors } from "./en/account-errors.js";
 import { activity as enActivity } from "./en/activity.js";
 import { clientErrors as enClientErrors } from "./en/client-errors.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { pages as enPages } from "./en/pages.js";
+import { passwordConfirmation as enPasswordConfirmation } from "./en/password-confirmation.js";
 import { settings as enSettings } from "./en/settings.js";
 import { accountErrors as esAccountErrors } from "./es/account-errors.js";
 import { activity as esActivity } from "./es/activity.js";
 import { clientErrors as esClientErrors } from "./es/client-errors.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { pages as esPages } from "./es/pages.js";
+import { passwordConfirmation as esPasswordConfirmation } from "./es/password-confirmation.js";
 import { settings as esSettings } from "./es/settings.js";
 import { accountErrors as frAccountErrors } from "./fr/account-errors.js";
 import { activity as frActivity } from "./fr/activity.js";
 import { clientErrors as frClientErrors } from "./fr/client-errors.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { pages as frPages } from "./fr/pages.js";
+import { passwordConfirmation as frPasswordConfirmation } from "./fr/password-confirmation.js";
 import { settings as frSettings } from "./fr/settings.js";
 import { accountErrors as itAccountErrors } from "./it/account-errors.js";
 import { activity as itActivity } from "./it/activity.js";
 import { clientErrors as itClientErrors } from "./it/client-errors.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { pages as itPages } from "./it/pages.js";
+import { passwordConfirmation as itPasswordConfirmation } from "./it/password-confirmation.js";
 import { settings as itSettings } from "./it/settings.js";
 import { accountErrors as nlAccountErrors } from "./nl/account-errors.js";
 import { activity as nlActivity } from "./nl/activity.js";
 import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { pages as nlPages } from "./nl/pages.js";
+import { passwordConfirmation as nlPasswordConfirmation } from "./nl/password-confirmation.js";
 import { settings as nlSettings } from "./nl/settings.js";
 
 /**
@@ -46,6 +52,7 @@ export const CATALOGUES = {
     pages: enPages,
     activity: enActivity,
     loginFlow: enLoginFlow,
+    passwordConfirmation: enPasswordConfirmation,
     settings: enSettings,
     accountErrors: enAccountErrors,
     clientErrors: enClientErrors,
@@ -54,6 +61,7 @@ export const CATALOGUES = {
     pages: dePages,
     activity: deActivity,
     loginFlow: deLoginFlow,
+    passwordConfirmation: dePasswordConfirmation,
     settings: deSettings,
     accountErrors: deAccountErrors,
     clientErrors: deClientErrors,
@@ -62,6 +70,7 @@ export const CATALOGUES = {
     pages: frPages,
     activity: frActivity,
     loginFlow: frLoginFlow,
+    passwordConfirmation: frPasswordConfirmation,
     settings: frSettings,
     accountErrors: frAccountErrors,
     clientErrors: frClientErrors,
@@ -70,6 +79,7 @@ export const CATALOGUES = {
     pages: esPages,
     activity: esActivity,
     loginFlow: esLoginFlow,
+    passwordConfirmation: esPasswordConfirmation,
     settings: esSettings,
     accountErrors: esAccountErrors,
     clientErrors: esClientErrors,
@@ -78,6 +88,7 @@ export const CATALOGUES = {
     pages: itPages,
     activity: itActivity,
     loginFlow: itLoginFlow,
+    passwordConfirmation: itPasswordConfirmation,
     settings: itSettings,
     accountErrors: itAccountErrors,
     clientErrors: itClientErrors,
@@ -86,6 +97,7 @@ export const CATALOGUES = {
     pages: nlPages,
     activity: nlActivity,
     loginFlow: nlLoginFlow,
+    passwordConfirmation: nlPasswordConfirmation,
     settings: nlSettings,
     accountErrors: nlAccountErrors,
     clientErrors: nlClientErrors,

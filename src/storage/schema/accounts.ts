@@ -62,6 +62,8 @@ export interface SessionsTable {
   user_agent: string | null;
   /** Last request seen, written at most once a minute (migration 0015); null before it. */
   last_seen_at: EpochSeconds | null;
+  /** The user's last password confirmation after the login (migration 0018); null: none since the login. */
+  password_confirmed_at: EpochSeconds | null;
 }
 
 export interface ThrottleTable {

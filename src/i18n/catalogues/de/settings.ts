@@ -16,6 +16,10 @@ export const settings: Messages<typeof source> = {
   "password.othersEnded": "Eine Passwortänderung meldet Ihre anderen Browser-Sitzungen ab; diese bleibt angemeldet.",
   "password.change": "Passwort ändern",
   "password.changed": "Ihr Passwort wurde geändert. Ihre anderen Browser-Sitzungen wurden abgemeldet.",
+  "password.signOutDevices":
+    "Auch alle Geräte und Anwendungen abmelden: alle App-Passwörter und autorisierten Anwendungen widerrufen (Desktop- und Handy-Clients müssen sich danach neu anmelden).",
+  "password.changedEverywhere":
+    "Ihr Passwort wurde geändert. Ihre anderen Browser-Sitzungen wurden abgemeldet, und Ihre App-Passwörter und autorisierten Anwendungen wurden widerrufen.",
   "password.wrongCurrent": "Das aktuelle Passwort ist falsch.",
   "password.throttled": "Zu viele Fehlversuche. Bitte versuchen Sie es später erneut.",
   "locale.title": "Sprache und Zeitzone",

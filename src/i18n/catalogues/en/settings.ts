@@ -14,6 +14,10 @@ export const settings = {
   "password.othersEnded": "Changing your password signs out your other browser sessions; this one stays signed in.",
   "password.change": "Change password",
   "password.changed": "Your password was changed. Your other browser sessions were signed out.",
+  "password.signOutDevices":
+    "Also sign out every device and application: revoke all app passwords and authorized applications (desktop and phone clients must then sign in again).",
+  "password.changedEverywhere":
+    "Your password was changed. Your other browser sessions were signed out, and your app passwords and authorized applications were revoked.",
   "password.wrongCurrent": "The current password is wrong.",
   "password.throttled": "Too many failed attempts. Please try again later.",
   "locale.title": "Language and time zone",

@@ -16,6 +16,10 @@ export const settings: Messages<typeof source> = {
   "password.othersEnded": "Cambiar la contraseña cierra sus otras sesiones del navegador; esta sigue abierta.",
   "password.change": "Cambiar la contraseña",
   "password.changed": "Su contraseña se ha cambiado. Sus otras sesiones del navegador se han cerrado.",
+  "password.signOutDevices":
+    "Cerrar también la sesión en todos los dispositivos y aplicaciones: revocar todas las contraseñas de aplicación y las aplicaciones autorizadas (los clientes de escritorio y del móvil tendrán que volver a iniciar sesión).",
+  "password.changedEverywhere":
+    "Su contraseña se ha cambiado. Sus otras sesiones del navegador se han cerrado, y sus contraseñas de aplicación y aplicaciones autorizadas se han revocado.",
   "password.wrongCurrent": "La contraseña actual es incorrecta.",
   "password.throttled": "Demasiados intentos fallidos. Inténtelo de nuevo más tarde.",
   "locale.title": "Idioma y zona horaria",

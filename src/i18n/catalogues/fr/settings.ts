@@ -16,6 +16,10 @@ export const settings: Messages<typeof source> = {
   "password.othersEnded": "Changer de mot de passe déconnecte vos autres sessions de navigateur ; celle-ci reste connectée.",
   "password.change": "Changer le mot de passe",
   "password.changed": "Votre mot de passe a été changé. Vos autres sessions de navigateur ont été déconnectées.",
+  "password.signOutDevices":
+    "Déconnecter aussi tous les appareils et applications : révoquer tous les mots de passe d’application et les applications autorisées (les clients de bureau et mobiles devront se reconnecter).",
+  "password.changedEverywhere":
+    "Votre mot de passe a été changé. Vos autres sessions de navigateur ont été déconnectées, et vos mots de passe d’application et applications autorisées ont été révoqués.",
   "password.wrongCurrent": "Le mot de passe actuel est incorrect.",
   "password.throttled": "Trop de tentatives échouées. Veuillez réessayer plus tard.",
   "locale.title": "Langue et fuseau horaire",

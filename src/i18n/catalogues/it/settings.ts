@@ -16,6 +16,10 @@ export const settings: Messages<typeof source> = {
   "password.othersEnded": "Cambiare la password disconnette le altre sessioni del browser; questa resta connessa.",
   "password.change": "Cambia password",
   "password.changed": "La password è stata cambiata. Le altre sessioni del browser sono state disconnesse.",
+  "password.signOutDevices":
+    "Disconnetti anche tutti i dispositivi e le applicazioni: revoca tutte le password per le app e le applicazioni autorizzate (i client desktop e per telefono dovranno accedere di nuovo).",
+  "password.changedEverywhere":
+    "La password è stata cambiata. Le altre sessioni del browser sono state disconnesse e le password per le app e le applicazioni autorizzate sono state revocate.",
   "password.wrongCurrent": "La password attuale è errata.",
   "password.throttled": "Troppi tentativi falliti. Riprova più tardi.",
   "locale.title": "Lingua e fuso orario",

@@ -16,6 +16,10 @@ export const settings: Messages<typeof source> = {
   "password.othersEnded": "Uw wachtwoord wijzigen meldt uw andere browsersessies af; deze blijft aangemeld.",
   "password.change": "Wachtwoord wijzigen",
   "password.changed": "Uw wachtwoord is gewijzigd. Uw andere browsersessies zijn afgemeld.",
+  "password.signOutDevices":
+    "Ook alle apparaten en toepassingen afmelden: alle app-wachtwoorden intrekken en alle toepassingen de toegang ontnemen (desktop- en telefoonclients moeten zich daarna opnieuw aanmelden).",
+  "password.changedEverywhere":
+    "Uw wachtwoord is gewijzigd. Uw andere browsersessies zijn afgemeld, uw app-wachtwoorden zijn ingetrokken en uw toepassingen hebben geen toegang meer.",
   "password.wrongCurrent": "Het huidige wachtwoord is onjuist.",
   "password.throttled": "Te veel mislukte pogingen. Probeer het later opnieuw.",
   "locale.title": "Taal en tijdzone",
