@@ -151,4 +151,27 @@ describe(`OpenID Connect Basic OP plan, re-created (${testDatabaseDialect})`, ()
     });
     assert.equal(refused.statusCode, 401);
   });
+
+  it("oidcc-ui-locales: the login and consent pages are in the language ui_locales asks for, when Keystream has it", async () => {
+    const url = `${AUTHORIZE}?${new URLSearchParams({
+      response_type: "code",
+      client_id: WEB_CLIENT.clientId,
+      redirect_uri: WEB_CLIENT.redirectUri,
+      scope: "openid",
+      nonce: NONCE,
+      ui_locales: "tlh de-CH fr",
+    })}`;
+    const toLogin = await t.app.inject({ method: "GET", url, headers: { "accept-language": "en" } });
+    assert.equal(toLogin.statusCode, 303);
+    const loginPage = await t.app.inject({
+      method: "GET",
+      url: String(toLogin.headers.location),
+      headers: { "accept-language": "en" },
+    });
+    assert.match(loginPage.body, /<html lang="de"/);
+    const browser = await loggedIn(t);
+    const consentPage = await browser.get(url, { "accept-language": "en" });
+    assert.equal(consentPage.statusCode, 200);
+    assert.match(consentPage.body, /<html lang="de"/);
+  });
 });
