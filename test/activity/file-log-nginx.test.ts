@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { freePort, ProcessSet, readIfExists, waitFor } from "../clients/harness/processes.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { listenOnLoopback } from "../support/browser.js";
-import { authRequestSnippet, PROTECT_SNIPPET } from "../support/nginx-forward-auth.js";
+import { authRequestSnippet, keystreamUpstream, PROTECT_SNIPPET } from "../support/nginx-forward-auth.js";
 import { REPO_ROOT } from "../support/occ.js";
 import { basicAuthFor } from "./support.js";
 
@@ -66,7 +66,7 @@ function tinyWebdav(): http.RequestListener {
  * writes in the keystream_files format with the user Keystream's answer named.
  */
 function nginxConfig(dir: string, port: number, webdav: string, keystream: string, log: string): string {
-  fs.writeFileSync(path.join(dir, "keystream-auth-request.conf"), authRequestSnippet(new URL(keystream).host));
+  fs.writeFileSync(path.join(dir, "keystream-auth-request.conf"), authRequestSnippet());
   const runAs = process.getuid?.() === 0 ? "user root;\n" : "";
   return `${runAs}worker_processes 1;
 daemon off;
@@ -74,6 +74,7 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log info;
 events { worker_connections 64; }
 http {
+  ${keystreamUpstream(new URL(keystream).host)}
   access_log off;
   client_body_temp_path ${dir}/client_body;
   proxy_temp_path ${dir}/proxy;

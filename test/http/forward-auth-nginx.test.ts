@@ -13,7 +13,7 @@ import { LOGIN_THROTTLE, loginBuckets } from "../../src/security/domain/throttle
 import { freePort, ProcessSet, type Started, waitFor } from "../clients/harness/processes.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
-import { authRequestSnippet, PROTECT_SNIPPET, SNIPPET_KEYSTREAM_ADDRESS } from "../support/nginx-forward-auth.js";
+import { authRequestSnippet, keystreamUpstream, PROTECT_SNIPPET } from "../support/nginx-forward-auth.js";
 
 /**
  * issue 13: a real nginx (`auth_request`) in front of a tiny file server, configured with the
@@ -56,7 +56,7 @@ function send(port: number, method: string, url: string, headers: Record<string,
 }
 
 function nginxConfig(dir: string, port: number, keystreamAddress: string, upstreamPort: number): string {
-  fs.writeFileSync(path.join(dir, "keystream-auth-request.conf"), authRequestSnippet(keystreamAddress));
+  fs.writeFileSync(path.join(dir, "keystream-auth-request.conf"), authRequestSnippet());
   const runAs = process.getuid?.() === 0 ? "user root;\n" : "";
   return `${runAs}worker_processes 1;
 daemon off;
@@ -64,6 +64,7 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log info;
 events { worker_connections 64; }
 http {
+  ${keystreamUpstream(keystreamAddress)}
   access_log ${dir}/access.log;
   client_body_temp_path ${dir}/client_body;
   proxy_temp_path ${dir}/proxy;
@@ -180,7 +181,7 @@ describe("forward authentication through a real nginx (auth_request)", () => {
   it("docs/deployment.md shows the snippets this test runs, directive for directive", () => {
     const docs = fs.readFileSync(new URL("../../docs/deployment.md", import.meta.url), "utf8");
     const documented = new Set(docs.split("\n").map((line) => line.trim()));
-    for (const snippet of [authRequestSnippet(SNIPPET_KEYSTREAM_ADDRESS), fs.readFileSync(PROTECT_SNIPPET, "utf8")]) {
+    for (const snippet of [authRequestSnippet(), fs.readFileSync(PROTECT_SNIPPET, "utf8")]) {
       const directives = snippet
         .split("\n")
         .map((line) => line.trim())

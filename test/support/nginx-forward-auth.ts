@@ -9,16 +9,21 @@ import { fileURLToPath } from "node:url";
  */
 const DEPLOY_NGINX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../deploy/nginx");
 
-/** Keystream's address as the snippet writes it; tests replace it with theirs. */
-export const SNIPPET_KEYSTREAM_ADDRESS = "127.0.0.1:8080";
-
 /** To be included inside a location to protect, as it is. */
 export const PROTECT_SNIPPET = path.join(DEPLOY_NGINX, "keystream-protect.conf");
 
-/** The server-level snippet (the internal auth location, the error mapping) for Keystream at `address` (host:port). */
-export function authRequestSnippet(address: string): string {
+/**
+ * The server-level snippet (the internal auth location, the error mapping) as shipped: it asks
+ * Keystream through the upstream `keystream`, which the test's `http { }` defines
+ * (keystreamUpstream).
+ */
+export function authRequestSnippet(): string {
   const text = fs.readFileSync(path.join(DEPLOY_NGINX, "keystream-auth-request.conf"), "utf8");
-  if (!text.includes(`http://${SNIPPET_KEYSTREAM_ADDRESS}/`))
-    throw new Error(`the snippet no longer names ${SNIPPET_KEYSTREAM_ADDRESS}`);
-  return text.replaceAll(`http://${SNIPPET_KEYSTREAM_ADDRESS}/`, `http://${address}/`);
+  if (!text.includes("proxy_pass http://keystream/")) throw new Error("the snippet no longer asks the upstream keystream");
+  return text;
+}
+
+/** The `upstream keystream` the snippets need, for Keystream at `address` (host:port). */
+export function keystreamUpstream(address: string): string {
+  return `upstream keystream { server ${address}; }`;
 }

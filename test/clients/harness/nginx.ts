@@ -86,7 +86,7 @@ export function startNginx(processes: ProcessSet, options: NginxOptions): Starte
   // The one line an operator edits too: Keystream's address in the auth location.
   fs.writeFileSync(
     path.join(options.dir, "snippets/keystream-auth-request.conf"),
-    authRequestSnippet(new URL(options.keystream).host),
+    authRequestSnippet(),
   );
   const config = path.join(options.dir, "nginx.conf");
   fs.writeFileSync(config, nginxConfig(options));
