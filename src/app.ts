@@ -29,6 +29,7 @@ import { personalSessionsRoutes } from "./http/routes/personal-sessions.js";
 import { personalSettingsRoutes } from "./http/routes/personal-settings.js";
 import { settingsRoutes } from "./http/routes/settings.js";
 import { statusRoutes } from "./http/routes/status.js";
+import { sendUnavailable } from "./http/unavailable.js";
 import { REQUEST_ID_HEADER, requestIdGenerator } from "./observability/logging.js";
 import type { Services } from "./services.js";
 
@@ -97,10 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return;
     }
     if (services.settings.get("maintenance") && request.url !== "/status.php") {
-      reply
-        .status(503)
-        .header("retry-after", "120")
-        .send({ error: "maintenance", error_description: "Keystream is in maintenance mode." });
+      sendUnavailable(request, reply, "maintenance");
       return;
     }
     done();

@@ -60,4 +60,31 @@ describe("GET /status.php", () => {
     }
     assert.equal((await t.app.inject({ method: "GET", url: "/index.php/login" })).statusCode, 200);
   });
+
+  it("maintenance mode answers a browser with a page, and an API in its own error form", async () => {
+    t.services.settings.set("maintenance", true);
+    try {
+      const page = await t.app.inject({
+        method: "GET",
+        url: "/index.php/login",
+        headers: { accept: "text/html,application/xhtml+xml", "accept-language": "de" },
+      });
+      assert.equal(page.statusCode, 503);
+      assert.match(String(page.headers["content-type"]), /^text\/html/);
+      assert.match(page.body, /<html lang="de"/);
+      assert.match(page.body, /Dieser Server wird gerade aktualisiert/);
+      const token = await t.app.inject({ method: "POST", url: "/index.php/apps/oauth2/api/v1/token", payload: {} });
+      assert.equal(token.statusCode, 503);
+      assert.equal(token.json().error, "temporarily_unavailable");
+      const ocs = await t.app.inject({ method: "GET", url: "/ocs/v2.php/cloud/user?format=json" });
+      assert.equal(ocs.statusCode, 503);
+      assert.equal(ocs.json().ocs.meta.statuscode, 503);
+      const api = await t.app.inject({ method: "GET", url: "/index.php/apps/keystream/api/v1/auth-request" });
+      assert.deepEqual(api.json(), { error: "maintenance", error_description: "Keystream is in maintenance mode." });
+      assert.equal(api.headers["retry-after"], "120");
+    } finally {
+      t.services.settings.set("maintenance", false);
+    }
+    assert.equal((await t.app.inject({ method: "GET", url: "/index.php/login" })).statusCode, 200);
+  });
 });

@@ -77,6 +77,8 @@ export const pages: Messages<typeof source> = {
   "message.forbidden": "Zugriff verweigert",
   "message.adminsOnly": "Diese Seite ist der Administration vorbehalten.",
   "message.notFound": "Nicht gefunden",
+  "message.maintenance": "Wartung",
+  "message.maintenanceText": "Dieser Server wird gerade aktualisiert; bitte versuchen Sie es in ein paar Minuten erneut.",
   "message.unavailable": "Vorübergehend nicht verfügbar",
   "message.unavailableText": "Der Dienst ist vorübergehend nicht verfügbar; versuchen Sie es später erneut.",
   "message.internalError": "Interner Fehler",

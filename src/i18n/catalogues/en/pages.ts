@@ -75,6 +75,8 @@ export const pages = {
   "message.forbidden": "Access forbidden",
   "message.adminsOnly": "This page is for administrators.",
   "message.notFound": "Not found",
+  "message.maintenance": "Maintenance",
+  "message.maintenanceText": "This server is being upgraded; please try again in a few minutes.",
   "message.unavailable": "Temporarily unavailable",
   "message.unavailableText": "The service is temporarily unavailable; try again later.",
   "message.internalError": "Internal error",

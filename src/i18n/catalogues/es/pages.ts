@@ -73,6 +73,8 @@ export const pages: Messages<typeof source> = {
   "message.forbidden": "Acceso prohibido",
   "message.adminsOnly": "Esta página es solo para la administración.",
   "message.notFound": "No encontrado",
+  "message.maintenance": "Mantenimiento",
+  "message.maintenanceText": "Este servidor se está actualizando; inténtelo de nuevo dentro de unos minutos.",
   "message.unavailable": "No disponible temporalmente",
   "message.unavailableText": "El servicio no está disponible temporalmente; inténtelo más tarde.",
   "message.internalError": "Error interno",

@@ -74,6 +74,8 @@ export const pages: Messages<typeof source> = {
   "message.forbidden": "Accès interdit",
   "message.adminsOnly": "Cette page est réservée à l’administration.",
   "message.notFound": "Introuvable",
+  "message.maintenance": "Maintenance",
+  "message.maintenanceText": "Ce serveur est en cours de mise à jour ; réessayez dans quelques minutes.",
   "message.unavailable": "Temporairement indisponible",
   "message.unavailableText": "Le service est temporairement indisponible ; réessayez plus tard.",
   "message.internalError": "Erreur interne",

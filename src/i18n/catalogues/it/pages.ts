@@ -73,6 +73,8 @@ export const pages: Messages<typeof source> = {
   "message.forbidden": "Accesso negato",
   "message.adminsOnly": "Questa pagina è riservata all’amministrazione.",
   "message.notFound": "Non trovato",
+  "message.maintenance": "Manutenzione",
+  "message.maintenanceText": "Questo server è in fase di aggiornamento; riprova tra qualche minuto.",
   "message.unavailable": "Temporaneamente non disponibile",
   "message.unavailableText": "Il servizio è temporaneamente non disponibile; riprova più tardi.",
   "message.internalError": "Errore interno",

@@ -72,6 +72,8 @@ export const pages: Messages<typeof source> = {
   "message.forbidden": "Geen toegang",
   "message.adminsOnly": "Deze pagina is alleen voor beheerders.",
   "message.notFound": "Niet gevonden",
+  "message.maintenance": "Onderhoud",
+  "message.maintenanceText": "Deze server wordt bijgewerkt; probeer het over een paar minuten opnieuw.",
   "message.unavailable": "Tijdelijk niet beschikbaar",
   "message.unavailableText": "De dienst is tijdelijk niet beschikbaar; probeer het later opnieuw.",
   "message.internalError": "Interne fout",
