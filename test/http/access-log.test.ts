@@ -50,7 +50,7 @@ describe("access log", () => {
     assert.ok(!lines.some((line) => line.msg === "incoming request"));
   });
 
-  it("a code exchange is one line: the request with its OAuth event; a replay adds its warning on a line of its own", async () => {
+  it("a code exchange is one line: the request with its OAuth event; a replay adds its warning on a line of its own, the refusal rides on the access line", async () => {
     const on = { ...t, app: logged };
     const code = await issueCode(on);
     lines.length = 0;
@@ -80,7 +80,10 @@ describe("access log", () => {
     const access = replay.find((line) => line.res !== undefined);
     assert.equal(warning?.level, 40);
     assert.equal(access?.res?.statusCode, 400);
-    assert.equal(access?.msg, "request completed");
+    // The refusal's reason rides on the access line, as the redemption's event does.
+    assert.equal(access?.event, "oauth2_request_refused");
+    assert.equal((access as { error?: string } | undefined)?.error, "invalid_grant");
+    assert.equal(access?.msg, "OAuth request refused: invalid_grant");
     assert.equal(warning?.reqId, access?.reqId, "both lines carry the request's id");
   });
 });

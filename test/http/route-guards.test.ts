@@ -98,8 +98,10 @@ describe("route guards", () => {
       "session page",
       "admin page",
       "session form",
+      "confirmed session form",
       "admin form",
       "login flow form",
+      "login flow grant",
       "session logout link",
     ]);
     const guardedRoutes = routes.flatMap((route) => {

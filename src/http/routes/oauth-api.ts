@@ -139,10 +139,10 @@ async function clientEndpoint<T>(
   const result = gate.value;
   if (result instanceof OAuthError) {
     onOutcome?.(result.code);
-    // The reason for the operator (a relying party's misconfiguration shows here): the error, its
-    // public description and the internal detail, the client and grant type named. Never a secret:
-    // details are Keystream's own sentences, and the request's values are not logged.
-    request.log.info(
+    // The reason for the operator (a relying party's misconfiguration shows here), on the request's
+    // access-log line: the error, its public description and the internal detail, the client and
+    // grant type named. Never a secret: details are Keystream's own sentences, the values unlogged.
+    eventLogOf(request).info(
       {
         event: "oauth2_request_refused",
         error: result.code,

@@ -84,10 +84,7 @@ export function startNginx(processes: ProcessSet, options: NginxOptions): Starte
     fs.writeFileSync(path.join(options.dir, installedAs), text.replaceAll(`${DEPLOYED_LOG_DIR}/`, `${options.dir}/`));
   }
   // The one line an operator edits too: Keystream's address in the auth location.
-  fs.writeFileSync(
-    path.join(options.dir, "snippets/keystream-auth-request.conf"),
-    authRequestSnippet(),
-  );
+  fs.writeFileSync(path.join(options.dir, "snippets/keystream-auth-request.conf"), authRequestSnippet());
   const config = path.join(options.dir, "nginx.conf");
   fs.writeFileSync(config, nginxConfig(options));
   // -p: prefix for relative paths; -e: the start-up error log before the config is read.
