@@ -1,4 +1,5 @@
 import { DEFAULT_MIGRATION_TABLE, type Kysely, type Migration, type MigrationResult, Migrator, sql } from "kysely";
+import { keystreamVersion } from "../product.js";
 import { isDatabaseUnavailable } from "./availability.js";
 import type { Storage } from "./connect.js";
 import { allMigrations } from "./migrations/index.js";
@@ -36,12 +37,37 @@ export async function migrateToLatest(storage: Storage, onProgress?: MigrationPr
   });
 }
 
+/**
+ * The database was migrated by a newer Keystream release than this one: it holds a migration this
+ * release does not have. Starting would meet a schema it does not know, so it stops, saying what to do.
+ */
+export class DatabaseNewerThanRelease extends Error {
+  constructor(readonly unknownMigrations: readonly string[]) {
+    const [first] = unknownMigrations;
+    const more = unknownMigrations.length > 1 ? ` and ${unknownMigrations.length - 1} more` : "";
+    super(
+      `the database was migrated by a newer Keystream release: it has migration ${first}${more}, which Keystream ${keystreamVersion()} does not know; start the newer release again, or restore the backup taken before the upgrade (docs/deployment.md "Rolling back a release")`,
+    );
+    this.name = "DatabaseNewerThanRelease";
+  }
+}
+
+/** The migrations the database has applied that this release does not know (a newer release's). */
+async function unknownAppliedMigrations(db: Kysely<any>, known: Record<string, Migration>): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((table) => table.name === DEFAULT_MIGRATION_TABLE)) return [];
+  const applied = await db.selectFrom(DEFAULT_MIGRATION_TABLE).select("name").orderBy("name").execute();
+  return applied.map((row: { name: string }) => row.name).filter((name) => !(name in known));
+}
+
 async function runMigrations(
   db: Kysely<any>,
   dialect: Storage["dialect"],
   onProgress: MigrationProgress | undefined,
 ): Promise<MigrationReport> {
   const migrations = allMigrations(dialect);
+  const unknown = await unknownAppliedMigrations(db, migrations);
+  if (unknown.length > 0) throw new DatabaseNewerThanRelease(unknown);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => (onProgress ? reporting(migrations, onProgress) : migrations) },

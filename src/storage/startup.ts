@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type AvailabilityLog, isDatabaseUnavailable, unavailableReason } from "./availability.js";
 import type { Storage } from "./connect.js";
-import { type MigrationReport, migrateToLatest } from "./migrate.js";
+import { DatabaseNewerThanRelease, type MigrationReport, migrateToLatest } from "./migrate.js";
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 const FIRST_RETRY_MS = 250;
@@ -28,6 +28,8 @@ export async function migrateWhenAvailable(storage: Storage, options: StartupOpt
     try {
       return await migrateToLatest(storage);
     } catch (error) {
+      // Said in full by the error itself, once: what was found and what to do.
+      if (error instanceof DatabaseNewerThanRelease) throw error;
       if (!isDatabaseUnavailable(error)) {
         throw new Error(`database ${storage.describe}: ${messageOf(error)}`, { cause: error });
       }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Migrator, sql } from "kysely";
 import { DEFAULT_CLIENTS } from "../../src/oauth/domain/default-clients.js";
+import { DatabaseNewerThanRelease, migrateToLatest } from "../../src/storage/migrate.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
@@ -50,6 +51,30 @@ describe(`migration 0016, scopes (${testDatabaseDialect})`, () => {
         ],
         "ownCloud's desktop client keeps full access; a trusted client stays trusted for every scope",
       );
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
+describe(`a database newer than this release (${testDatabaseDialect})`, () => {
+  it("a database migrated by a newer release stops this one with one line naming the migration, the version and the rollback", async () => {
+    const t = await createTestStorage();
+    try {
+      await sql`insert into kysely_migration (name, timestamp) values ('2099_01_01_0001_future', '2099-01-01T00:00:00.000Z')`.execute(
+        t.storage.db,
+      );
+      await assert.rejects(migrateToLatest(t.storage), (error: unknown) => {
+        assert.ok(error instanceof DatabaseNewerThanRelease);
+        assert.match(error.message, /migrated by a newer Keystream release: it has migration 2099_01_01_0001_future/);
+        assert.match(error.message, /which Keystream \d+\.\d+\.\d+ does not know/);
+        assert.match(
+          error.message,
+          /restore the backup taken before the upgrade \(docs\/deployment\.md "Rolling back a release"\)/,
+        );
+        assert.equal(error.message.includes("\n"), false, "one line");
+        return true;
+      });
     } finally {
       await t.cleanup();
     }
