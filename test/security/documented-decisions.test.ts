@@ -48,8 +48,9 @@ describe("kept on purpose: OAuth (review #13, #14)", () => {
       redirect_uri: WEB_CLIENT.redirectUri,
       client_id: WEB_CLIENT.clientId,
     });
-    assert.equal(refused.statusCode, 400);
-    assert.equal(refused.json().error, "invalid_grant");
+    // No secret and no challenge: the client did not authenticate (RFC 6749 §5.2 invalid_client).
+    assert.equal(refused.statusCode, 401);
+    assert.equal(refused.json().error, "invalid_client");
     const confidential = (await exchangeCode(t, withoutPkce)).json() as { refresh_token: string };
     // The PKCE grant is public from then on (refreshes with client_id alone); the other is not.
     const publicRefresh = (refreshToken: string) =>
