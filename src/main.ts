@@ -35,6 +35,19 @@ export async function main(): Promise<void> {
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
+  // SIGHUP, which daemons take as "re-read your configuration" (and which a closed terminal sends):
+  // config.json is read again now; the log goes to standard output, which has nothing to reopen.
+  process.on("SIGHUP", () => {
+    const problem = server.reload();
+    if (problem === undefined) {
+      log.info({ event: "configuration_reread", signal: "SIGHUP" }, "SIGHUP received: config.json re-read");
+    } else {
+      log.warn(
+        { event: "configuration_reread", signal: "SIGHUP", problem },
+        `SIGHUP received: config.json kept its last good values: ${problem}`,
+      );
+    }
+  });
 }
 
 if (isEntryPoint(import.meta.url)) {

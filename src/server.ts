@@ -56,7 +56,7 @@ function warnOfUntrustedTlsProxy(settings: HostSettings, environment: Environmen
 export async function startServer(
   environment: Environment,
   log: Logger = createServerLog(environment.logLevel),
-): Promise<{ url: string; metricsUrl: string | undefined; stop: () => Promise<void> }> {
+): Promise<{ url: string; metricsUrl: string | undefined; stop: () => Promise<void>; reload: () => string | undefined }> {
   // config.json is checked before anything else: a broken one stops the start with its message
   // (file, key, expected type), as there are no last good settings to keep yet.
   const settings = new HostSettings(environment.dataDir, {}, log);
@@ -117,5 +117,14 @@ export async function startServer(
     })();
     return stopping;
   };
-  return { url, metricsUrl: metrics?.url, stop };
+  /**
+   * Re-reads config.json now (SIGHUP). A broken file keeps the last good values; the answer is why
+   * it is broken, undefined when it was read fine. The process settings (address, port, database)
+   * are read once at start: they change with a restart.
+   */
+  const reload = () => {
+    settings.load();
+    return settings.problem();
+  };
+  return { url, metricsUrl: metrics?.url, stop, reload };
 }

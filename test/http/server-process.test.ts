@@ -57,6 +57,24 @@ describe("the server process (node dist/main.js)", () => {
     }
   });
 
+  it("SIGHUP re-reads config.json and says so; the server keeps serving", async () => {
+    const storage = await createTestStorage();
+    const server = new ServerProcess(storage);
+    try {
+      const url = await server.url();
+      fs.writeFileSync(path.join(storage.dataDir, "config.json"), `${JSON.stringify({ maintenance: true })}\n`, { mode: 0o600 });
+      server.child.kill("SIGHUP");
+      const line = (await server.waitFor(/^\{.*"event":"configuration_reread".*\}$/m))[0];
+      assert.equal(JSON.parse(line).signal, "SIGHUP");
+      assert.equal((await fetch(`${url}/status.php`)).status, 200, "still running");
+      assert.equal(((await (await fetch(`${url}/status.php`)).json()) as { maintenance: boolean }).maintenance, true);
+      assert.equal(server.child.exitCode, null);
+    } finally {
+      server.child.kill("SIGKILL");
+      await storage.cleanup();
+    }
+  });
+
   it("SIGTERM during a slow request: the request completes (with its database writes), then the process closes the database and exits 0", async () => {
     const storage = await createTestStorage();
     const server = { current: undefined as ServerProcess | undefined };
