@@ -20,6 +20,7 @@ import { LoginFlowService } from "./login-flow/service.js";
 import type { OAuthService } from "./oauth/service.js";
 import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
+import { AddressThrottles } from "./security/address-throttles.js";
 import {
   LOGIN_FLOW_POLL_THROTTLE,
   LOGIN_FLOW_START_THROTTLE,
@@ -83,6 +84,8 @@ export interface Services {
   /** Login Flow v2 starts and polls, per IP (security/domain/throttle-policy.ts). */
   loginFlowStartThrottle: Throttle;
   loginFlowPollThrottle: Throttle;
+  /** Every throttle's bucket of one client address: shown and lifted by `./occ security:bruteforce:*`. */
+  addressThrottles: AddressThrottles;
   /** Follows the proxy's access log into file activities; started by the server. */
   fileLog: FileLogFollower;
   /** This process's Prometheus metrics (observability/metrics.ts); the HTTP layer records into it. */
@@ -222,6 +225,7 @@ export function createServices(options: ServiceOptions): Services {
     loginFlows,
     loginFlowStartThrottle,
     loginFlowPollThrottle,
+    addressThrottles: new AddressThrottles([loginThrottle, tokenThrottle, loginFlowStartThrottle, loginFlowPollThrottle]),
     fileLog,
     metrics,
   };

@@ -3,6 +3,7 @@ import path from "node:path";
 import { type Environment, readEnvironment } from "../config/environment.js";
 import type { Services } from "../services.js";
 import type { Storage } from "../storage/connect.js";
+import { ownerCheckOf, ownerRefusal } from "./data-dir-owner.js";
 
 /** A refused command: exit code 1, its message on one line of stderr. */
 export class CommandError extends Error {}
@@ -36,10 +37,8 @@ export async function openInstance(
   options: OpenOptions,
   progress: (line: string) => void,
 ): Promise<OpenedInstance> {
-  const [{ openStorage, SQLITE_FILE }, { isInstalled, migrateToLatest }] = await Promise.all([
-    import("../storage/connect.js"),
-    import("../storage/migrate.js"),
-  ]);
+  const [{ openStorage, SQLITE_FILE }, { isInstalled, migrateToLatest }, { isDatabaseUnavailable, unavailableReason }] =
+    await Promise.all([import("../storage/connect.js"), import("../storage/migrate.js"), import("../storage/availability.js")]);
   const { dataDir, databaseUrl } = environment;
   if (!databaseUrl && !options.create && !fs.existsSync(path.join(dataDir, SQLITE_FILE))) {
     throw noInstance(`${dataDir} (no ${SQLITE_FILE} there)`);
@@ -68,7 +67,23 @@ export async function openInstance(
     return { storage, applied };
   } catch (error) {
     await storage.close();
+    if (isDatabaseUnavailable(error)) {
+      throw new DatabaseUnreachableError(storage.dialect, storage.describe.replace(/^sqlite:/, ""), unavailableReason(error));
+    }
     throw error;
+  }
+}
+
+/** The database did not answer (connection refused, timed out, locked past the busy timeout). */
+export class DatabaseUnreachableError extends CommandError {
+  constructor(
+    readonly dialect: string,
+    /** Where it is, without credentials. */
+    readonly location: string,
+    /** The code it failed with (storage/availability.ts unavailableReason). */
+    readonly reason: string,
+  ) {
+    super(`the database ${location} is unreachable (${reason})`);
   }
 }
 
@@ -101,6 +116,16 @@ export class CommandContext {
   get environment(): Environment {
     this.givenEnvironment ??= readEnvironment();
     return this.givenEnvironment;
+  }
+
+  /**
+   * Refuses (exit 1, the command to run instead) unless this process runs as the owner of the
+   * data directory (data-dir-owner.ts); `argv` is repeated in the answer.
+   */
+  assertRunsAsOwner(argv: string[]): void {
+    const check = ownerCheckOf(this.environment.dataDir, argv);
+    const refusal = check && ownerRefusal(check);
+    if (refusal) throw new CommandError(refusal);
   }
 
   /** Opens the instance (see openInstance) and returns the migrations this applied. */

@@ -1,5 +1,5 @@
 import { type Command, Help } from "commander";
-import { keystreamVersion, PRODUCT } from "../product.js";
+import { keystreamRelease, keystreamVersion, PRODUCT } from "../product.js";
 import type { CommandContext } from "./context.js";
 import { type OutputFormat, outputOption, printData } from "./output.js";
 
@@ -33,6 +33,21 @@ export function pointUsageHintsToHelp(program: Command): void {
   for (const command of program.commands) {
     command.showHelpAfterError(`(run ./occ ${command.name()} --help for its usage)`);
   }
+}
+
+/**
+ * The arguments as commander should see them: a help request for a command that does not exist
+ * (`./occ frob --help`, `./occ -h frob`, `./occ help frob`) becomes that command alone, so that it
+ * is answered as an unknown command (exit 2, its name, a did-you-mean) and not with the global
+ * help and exit 0. The program's own options take no value, so the first word not starting with
+ * `-` names the command.
+ */
+export function helpOfUnknownCommandAsUnknown(program: Command, argv: string[]): string[] {
+  const words = argv.filter((arg) => !arg.startsWith("-"));
+  const named = words[0] === "help" ? words[1] : words[0];
+  if (named === undefined || named === "help") return argv;
+  const known = program.commands.some((command) => command.name() === named || command.aliases().includes(named));
+  return known ? argv : [named];
 }
 
 interface Listed {
@@ -72,7 +87,7 @@ export function registerListCommand(program: Command, context: CommandContext): 
       printData(context, options.output, data, () => {
         const helper = program.createHelp();
         const width = Math.max(...commands.map((c) => c.name.length));
-        context.print(`${PRODUCT.name} ${data.application.version}`);
+        context.print(`${PRODUCT.name} ${keystreamRelease()}`);
         context.print();
         context.print("Usage:");
         context.print("  ./occ <command> [options] [arguments]");
@@ -80,7 +95,7 @@ export function registerListCommand(program: Command, context: CommandContext): 
         context.print();
         context.print("Options:");
         context.print("  -h, --help         display help for the command");
-        context.print("  -V, --version      print the Keystream version");
+        context.print("  -V, --version      print the Keystream version (and commit)");
         context.print("  --output=FORMAT    plain, json or json_pretty (commands that print data)");
         context.print();
         context.print("Available commands:");

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { AccountError } from "../accounts/errors.js";
 import { isEntryPoint } from "../entry-point.js";
-import { keystreamVersion, PRODUCT } from "../product.js";
+import { keystreamRelease, PRODUCT } from "../product.js";
 import { PRIVATE_UMASK } from "../storage/data-dir-permissions.js";
 import { registerActivityCommands } from "./commands/activity.js";
 import { registerAvatarCommands } from "./commands/avatar.js";
@@ -10,11 +10,12 @@ import { registerConfigCommands } from "./commands/config.js";
 import { registerMaintenanceCommands } from "./commands/maintenance.js";
 import { registerOAuth2Commands } from "./commands/oauth2.js";
 import { registerOidcCommands } from "./commands/oidc.js";
+import { registerSecurityCommands } from "./commands/security.js";
 import { registerStatusCommand } from "./commands/status.js";
 import { registerUserCommands } from "./commands/user.js";
 import { registerUserSettingCommand } from "./commands/user-setting.js";
 import { CommandContext, CommandError } from "./context.js";
-import { configureHelpLayout, pointUsageHintsToHelp, registerListCommand } from "./help.js";
+import { configureHelpLayout, helpOfUnknownCommandAsUnknown, pointUsageHintsToHelp, registerListCommand } from "./help.js";
 
 /** Exit codes, as ownCloud's occ (Symfony console) and shell conventions have them. */
 export const EXIT_SUCCESS = 0;
@@ -22,6 +23,9 @@ export const EXIT_SUCCESS = 0;
 export const EXIT_FAILURE = 1;
 /** The command line itself is wrong (unknown command or option, missing argument, bad option value). */
 export const EXIT_USAGE = 2;
+
+/** Commands that touch no file and no database: anyone may run them (help and --version need no command). */
+const TOUCHES_NOTHING = new Set(["list", "completion"]);
 
 /** Commander's command with one change: `--displayname=Carol` is matched as `--displayname` for "did you mean". */
 class OccCommand extends Command {
@@ -40,7 +44,7 @@ class OccCommand extends Command {
 export function buildProgram(context: CommandContext): Command {
   const program = new OccCommand("occ")
     .description("Keystream administration, as ownCloud's occ (run ./occ list for the commands).")
-    .version(`${PRODUCT.name} ${keystreamVersion()}`, "-V, --version", "print the Keystream version")
+    .version(`${PRODUCT.name} ${keystreamRelease()}`, "-V, --version", "print the Keystream version (and commit)")
     .helpOption("-h, --help", "display help for the command")
     .configureOutput({ writeOut: (text) => context.out(text), writeErr: (text) => context.err(text) })
     .exitOverride();
@@ -57,6 +61,7 @@ export function buildProgram(context: CommandContext): Command {
   registerOidcCommands(program, context);
   registerAvatarCommands(program, context);
   registerActivityCommands(program, context);
+  registerSecurityCommands(program, context);
   pointUsageHintsToHelp(program);
   return program;
 }
@@ -68,8 +73,12 @@ export function buildProgram(context: CommandContext): Command {
  */
 export async function runOcc(argv: string[], context = new CommandContext()): Promise<number> {
   const program = buildProgram(context);
+  // Every command that reads or writes the instance runs as the data directory's owner only.
+  program.hook("preAction", (_program, command) => {
+    if (!TOUCHES_NOTHING.has(command.name())) context.assertRunsAsOwner(argv);
+  });
   try {
-    await program.parseAsync(argv.length === 0 ? ["list"] : argv, { from: "user" });
+    await program.parseAsync(argv.length === 0 ? ["list"] : helpOfUnknownCommandAsUnknown(program, argv), { from: "user" });
     return EXIT_SUCCESS;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -89,6 +98,7 @@ if (isEntryPoint(import.meta.url)) {
   // Files a command creates in the data directory (database, config.json, key) are owner-only.
   process.umask(PRIVATE_UMASK);
   runOcc(process.argv.slice(2)).then((code) => {
-    if (process.argv[2] !== "serve") process.exit(code);
+    // `serve` returns only when it could not start (or was refused): the server keeps the process otherwise.
+    if (process.argv[2] !== "serve" || code !== EXIT_SUCCESS) process.exit(code);
   });
 }

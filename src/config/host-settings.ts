@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { supportedLanguage } from "../i18n/languages.js";
 import {
@@ -176,10 +177,12 @@ export interface HostSettingsLog {
 /**
  * Reads `config.json` from the data directory. The file is re-read when its modification time
  * changes (checked at most once a second), so `./occ config:system:set` takes effect on a
- * running server without a restart. Every read is validated against the declarations: a file
- * that fails (syntax, unknown key, wrong type) is refused as a whole. Before any good read that
- * is an error (start-up, occ); after one, the last good values stay in force, the problem is
- * logged once per change of the file and `problem()` reports it until the file is fixed.
+ * running server without a restart; after a read the file system refused (its owner or mode),
+ * at every check until one succeeds, since `chown` and `chmod` change no modification time.
+ * Every read is validated against the declarations: a file that fails (syntax, unknown key,
+ * wrong type) is refused as a whole. Before any good read that is an error (start-up, occ);
+ * after one, the last good values stay in force, the problem is logged once per change of the
+ * file and `problem()` reports it until the file is fixed.
  */
 export class HostSettings {
   readonly file: string;
@@ -284,7 +287,9 @@ export class HostSettings {
       if (problems.length > 0) throw new ConfigurationError(`${this.file}: ${problems.join("; ")}`);
       this.accept(values, mtimeMs);
     } catch (error) {
-      this.refused(error as Error, mtimeMs);
+      // A file that could not be read (its owner or mode, an I/O error) is read again at the next
+      // check: fixing its owner or mode changes no modification time, and the server must notice.
+      this.refused(error as Error, isReadError(error) ? this.loadedMtimeMs : mtimeMs);
     }
   }
 
@@ -298,12 +303,14 @@ export class HostSettings {
 
   /** Not usable: an error before any good read; else keep the last good values and say so once. */
   private refused(error: Error, mtimeMs: number): void {
-    const message = error.message.startsWith(this.file) ? error.message : `${this.file}: ${error.message}`;
+    const message =
+      (error.message.startsWith(this.file) ? error.message : `${this.file}: ${error.message}`) +
+      permissionHint(error, path.dirname(this.file));
     if (!this.loaded) {
       // No good version to keep: the reader fails (the server at start), and problem() says why
       // until the file is fixed.
       this.lastProblem = message;
-      throw error;
+      throw isReadError(error) ? new ConfigurationError(message) : error;
     }
     // Logged once per change of the file: the same broken file is not parsed again every second.
     this.loadedMtimeMs = mtimeMs;
@@ -315,4 +322,22 @@ export class HostSettings {
     }
     this.lastProblem = message;
   }
+}
+
+/** An error of the file system (a `code` such as EACCES or EIO), not of the file's content. */
+function isReadError(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException).code === "string";
+}
+
+/** What to do about a file of `dir` the process may not read: give the data directory to the user it runs as. */
+function permissionHint(error: Error, dir: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== "EACCES" && code !== "EPERM") return "";
+  let user: string;
+  try {
+    user = os.userInfo().username;
+  } catch {
+    user = `uid ${process.geteuid?.() ?? "?"}`;
+  }
+  return `; the data directory's files must belong to ${user}, the user this process runs as: chown -R ${user} ${dir}`;
 }

@@ -1,4 +1,4 @@
-import type { ThrottleBucket } from "./domain/throttle-policy.js";
+import type { BucketCounts, ThrottleBucket } from "./domain/throttle-policy.js";
 
 /** A bucket's live counts right after an attempt was reserved in it, that attempt included. */
 export interface ReservedCounts {
@@ -8,13 +8,8 @@ export interface ReservedCounts {
   inFlight: number;
 }
 
-/** A bucket's row as stored, for the Retry-After of a refused attempt. */
-export interface BucketRow {
-  failures: number;
-  lastFailureAt: number;
-  inFlight: number;
-  lastAttemptAt: number;
-}
+/** A bucket's row as stored, for the Retry-After of a refused attempt and an administrator's view. */
+export type BucketRow = BucketCounts;
 
 /**
  * How an admitted attempt's reservation ends: `failure` counts one more failure; `success` ends
@@ -50,6 +45,12 @@ export interface ThrottleStore {
   settle(keys: string[], settlement: Settlement, now: number): Promise<void>;
   /** The bucket's row; undefined when there is none. */
   row(key: string): Promise<BucketRow | undefined>;
+  /**
+   * Deletes the bucket's row, its failures and reservations with it (an administrator lifting the
+   * throttle); returns whether there was one. An attempt still in flight then settles on no row: a
+   * failure writes a new row with that one failure, anything else changes nothing.
+   */
+  forget(key: string): Promise<boolean>;
   /**
    * Deletes this policy's rows that hold nothing: no failure within `forgetAfterSeconds` (or none)
    * and no reservation that still counts. Returns how many were deleted.

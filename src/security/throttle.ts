@@ -1,5 +1,13 @@
 import type { Clock } from "../clock.js";
-import { delayForFailures, inFlightForgetSeconds, type ThrottleBucket, type ThrottlePolicy } from "./domain/throttle-policy.js";
+import {
+  type BucketState,
+  bucketState,
+  delayForFailures,
+  liveCounts,
+  lockoutSecondsLeft,
+  type ThrottleBucket,
+  type ThrottlePolicy,
+} from "./domain/throttle-policy.js";
 import type { PendingSettlement, ReservedCounts, Settlement, ThrottleStore } from "./ports.js";
 
 /** Either the attempt may go ahead after `delayMs`, or it is refused (429) for `retryAfterSeconds`. */
@@ -28,15 +36,11 @@ export type ReserveWithRead<R> = (
  * its position owes or is refused, and is settled with its outcome.
  */
 export class Throttle {
-  private readonly inFlightForgetSeconds: number;
-
   constructor(
     private readonly store: ThrottleStore,
     private readonly clock: Clock,
     readonly policy: ThrottlePolicy,
-  ) {
-    this.inFlightForgetSeconds = inFlightForgetSeconds(policy);
-  }
+  ) {}
 
   /**
    * Reserves one attempt in every bucket, in a fixed order (two PostgreSQL transactions lock the
@@ -92,6 +96,21 @@ export class Throttle {
     };
   }
 
+  /** What the bucket's next attempt meets now (`./occ security:bruteforce:attempts`). */
+  async state(bucket: ThrottleBucket): Promise<BucketState> {
+    return bucketState(await this.store.row(bucket.key), bucket, this.policy, this.clock.nowSeconds());
+  }
+
+  /**
+   * Forgets the bucket, failures and reservations (`./occ security:bruteforce:reset`); returns
+   * what it counted just before.
+   */
+  async forget(bucket: ThrottleBucket): Promise<BucketState> {
+    const before = await this.state(bucket);
+    await this.store.forget(bucket.key);
+    return before;
+  }
+
   /** Deletes this policy's rows that no longer hold anything. Run by a background job. */
   purgeStale(): Promise<number> {
     return this.store.purgeStale(this.clock.nowSeconds());
@@ -104,13 +123,9 @@ export class Throttle {
   private async retryAfterSeconds(bucket: ThrottleBucket, now: number): Promise<number> {
     const row = await this.store.row(bucket.key);
     if (!row) return 1;
-    const failures = row.lastFailureAt > now - this.policy.forgetAfterSeconds ? row.failures : 0;
-    const inFlight = row.lastAttemptAt > now - this.inFlightForgetSeconds ? row.inFlight : 0;
-    let seconds = 1;
-    if (failures + inFlight >= this.policy.lockoutAfterFailures) {
-      seconds = Math.max(seconds, row.lastFailureAt + this.policy.lockoutSeconds - now);
-    }
-    if (inFlight > 0) seconds = Math.max(seconds, Math.ceil(this.policy.maxDelayMs / 1000));
+    const live = liveCounts(row, this.policy, now);
+    let seconds = Math.max(1, lockoutSecondsLeft(live, row.lastFailureAt, this.policy, now));
+    if (live.inFlight > 0) seconds = Math.max(seconds, Math.ceil(this.policy.maxDelayMs / 1000));
     return seconds;
   }
 }

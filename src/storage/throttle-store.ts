@@ -177,6 +177,11 @@ export class SqlThrottleStore implements ThrottleStore {
     );
   }
 
+  async forget(key: string): Promise<boolean> {
+    const result = await this.db.deleteFrom("throttle").where("bucket", "=", key).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
   async purgeStale(now: number): Promise<number> {
     const result = await this.db
       .deleteFrom("throttle")

@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { OUTPUT_FORMATS } from "../../src/cli/output.js";
 import { runOccInProcess } from "../support/occ.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
-import { commandTree, longOptionsOf, packageVersion, SENTENCE_COMMANDS } from "./support.js";
+import { commandTree, longOptionsOf, packageRelease, packageVersion, SENTENCE_COMMANDS } from "./support.js";
 
 const EVENT = JSON.stringify({
   app: "files",
@@ -18,8 +18,10 @@ const EVENT = JSON.stringify({
   subjectparams: [{ type: "file", value: "/a.txt", id: 1 }],
 });
 
-/** Arguments that make each data command succeed on the test's instance (olga exists). */
-const DATA_COMMAND_ARGUMENTS: Record<string, string[]> = {
+let addedClients = 0;
+
+/** Arguments that make each data command succeed on the test's instance (olga exists), each time it runs. */
+const DATA_COMMAND_ARGUMENTS: Record<string, string[] | (() => string[])> = {
   list: [],
   status: [],
   migrate: [],
@@ -36,6 +38,11 @@ const DATA_COMMAND_ARGUMENTS: Record<string, string[]> = {
   "activity:expire": [],
   // An empty log: nothing to publish, the counts still print.
   "activity:import-file-log": ["/dev/null"],
+  "oauth2:add-client": () => {
+    const id = `conventions-client-${++addedClients}`.padEnd(32, "x");
+    return [`Client ${addedClients}`, id, "s".repeat(32), "https://app.example.com/cb"];
+  },
+  "security:bruteforce:attempts": ["192.0.2.1"],
 };
 
 describe("./occ's conventions (in-process, on the test's storage)", () => {
@@ -63,6 +70,11 @@ describe("./occ's conventions (in-process, on the test's storage)", () => {
       [["maintenance:mode", "--on", "--off"], /cannot be used with/, /run \.\/occ maintenance:mode --help/],
       [["completion", "zsh"], /value 'zsh' is invalid/, /run \.\/occ completion --help/],
       [["--frob"], /unknown option '--frob'/, /run \.\/occ list /],
+      // Help for a command that does not exist is that command's usage error, not the global help.
+      [["frob", "--help"], /unknown command 'frob'/, /run \.\/occ list /],
+      [["-h", "frob"], /unknown command 'frob'/, /run \.\/occ list /],
+      [["help", "frob"], /unknown command 'frob'/, /run \.\/occ list /],
+      [["user:ad", "--help"], /unknown command 'user:ad'\n\(Did you mean user:add\?\)/, /run \.\/occ list /],
     ];
     for (const [argv, message, hint] of cases) {
       const result = await occ(...argv);
@@ -103,15 +115,16 @@ describe("./occ's conventions (in-process, on the test's storage)", () => {
       assert.ok(output, `${name} prints data but has no --output (or belongs in SENTENCE_COMMANDS)`);
       assert.deepEqual(output.argChoices, [...OUTPUT_FORMATS], name);
       assert.equal(output.defaultValue, "plain", name);
-      const args = DATA_COMMAND_ARGUMENTS[name];
-      assert.ok(args, `test/cli/occ-conventions.test.ts: give ${name} arguments in DATA_COMMAND_ARGUMENTS`);
+      const given = DATA_COMMAND_ARGUMENTS[name];
+      assert.ok(given, `test/cli/occ-conventions.test.ts: give ${name} arguments in DATA_COMMAND_ARGUMENTS`);
+      const args = () => (typeof given === "function" ? given() : given);
       for (const format of ["json", "json_pretty"]) {
-        const result = await occ(name, ...args, `--output=${format}`);
+        const result = await occ(name, ...args(), `--output=${format}`);
         assert.equal(result.code, 0, `${name} --output=${format}: ${result.err}`);
         assert.doesNotThrow(() => JSON.parse(result.out), `${name} --output=${format}: ${result.out}`);
         if (format === "json") assert.equal(result.out.trimEnd().split("\n").length, 1, `${name}: one line`);
       }
-      const plain = await occ(name, ...args);
+      const plain = await occ(name, ...args());
       assert.equal(plain.code, 0, `${name}: ${plain.err}`);
     }
   });
@@ -125,18 +138,39 @@ describe("./occ's conventions (in-process, on the test's storage)", () => {
       for (const name of [...names, "help"]) assert.match(result.out, new RegExp(`^ {2}${name} `, "m"), name);
       assert.match(result.out, /^ user\n(?: {2}user:\S+ .*\n)+/m);
       assert.match(result.out, /^ oauth2\n {2}oauth2:add-client /m);
-      assert.ok(result.out.startsWith(`Keystream ${packageVersion()}\n`));
+      assert.ok(result.out.startsWith(`Keystream ${packageRelease()}\n`));
     }
     const json = JSON.parse((await occ("list", "--output=json")).out);
     assert.deepEqual(json.commands.map((c: { name: string }) => c.name).sort(), [...names, "help"].sort());
   });
 
-  it("--version and -V print the Keystream version on stdout and exit 0", async () => {
+  it("--version and -V print the Keystream version (and the commit of a git checkout) on stdout and exit 0", async () => {
     for (const flag of ["--version", "-V"]) {
       const result = await occ(flag);
       assert.equal(result.code, 0);
-      assert.equal(result.out, `Keystream ${packageVersion()}\n`);
+      assert.equal(result.out, `Keystream ${packageRelease()}\n`);
     }
+  });
+
+  it("oauth2:add-client says which client it added (name and client id), in plain or JSON", async () => {
+    const id = "added-client-said-".padEnd(32, "0");
+    const added = await occ("oauth2:add-client", "Gitea", id, "s".repeat(32), "https://git.example.com/cb");
+    assert.equal(added.code, 0, added.err);
+    assert.equal(added.out, `The client "Gitea" was added successfully, client id ${id}\n`);
+    const id2 = "added-client-json-".padEnd(32, "0");
+    const json = await occ(
+      "oauth2:add-client",
+      "Grafana",
+      id2,
+      "s".repeat(32),
+      "https://grafana.example.com/cb",
+      "--output=json",
+    );
+    assert.equal(json.code, 0, json.err);
+    assert.equal(json.out, `{"name":"Grafana","client-id":"${id2}"}\n`);
+    const again = await occ("oauth2:add-client", "Gitea", id, "s".repeat(32), "https://git.example.com/cb");
+    assert.equal(again.code, 1, "a refused add keeps its exit code");
+    assert.equal(again.out, "");
   });
 
   it("every help screen fits 80 columns", async () => {
@@ -159,6 +193,8 @@ describe("./occ's conventions (in-process, on the test's storage)", () => {
     const status = JSON.parse(result.out);
     assert.equal(status.installed, true);
     assert.equal(status.version, packageVersion());
+    assert.equal(`${status.version}${status.commit ? ` (commit ${status.commit.slice(0, 12)})` : ""}`, packageRelease());
+    assert.equal(status.database_reachable, true);
     assert.equal(status.data_directory, storage.dataDir);
     assert.equal(status.database, storage.storage.dialect);
     assert.equal(status.database_location, storage.storage.describe.replace(/^sqlite:/, ""));

@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { assertBuilt, childEnvironment, REPO_ROOT, runProcess } from "../support/occ.js";
 import { ServerProcess } from "../support/server-process.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
-import { packageVersion } from "./support.js";
+import { packageRelease, packageVersion } from "./support.js";
 
 /**
  * The install layouts of the newcomer review (F4, F5): the checkout behind a symlinked directory
@@ -66,7 +66,10 @@ describe("./occ and node dist/main.js from any install path (real processes)", (
   it("occ symlinked into a PATH directory finds its install", async () => {
     const result = await runProcess(binOcc, ["--version"], childEnvironment(storage), undefined, root);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stdout, `Keystream ${packageVersion()}\n`);
+    assert.equal(result.stdout, `Keystream ${packageRelease()}\n`);
+    // A copy without .git knows no commit: the version alone.
+    const copy = await runProcess(path.join(spaced, "occ"), ["--version"], childEnvironment(storage), undefined, root);
+    assert.equal(copy.stdout, `Keystream ${packageVersion()}\n`);
   });
 
   it("node dist/main.js starts the server from a symlinked directory and from a path with a space", async () => {

@@ -45,6 +45,8 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "oidc:rotate-key": [],
     "activity:expire": [],
     "activity:import-file-log": ["/dev/null"],
+    "security:bruteforce:attempts": ["192.0.2.1"],
+    "security:bruteforce:reset": ["192.0.2.1"],
   };
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -41,9 +42,9 @@ export const SENTENCE_COMMANDS = new Set([
   "user:remove-avatar",
   "config:system:set",
   "config:system:delete",
-  "oauth2:add-client",
   "oauth2:modify-client",
   "oauth2:remove-client",
+  "security:bruteforce:reset",
   // A long-running process and a shell script: neither is data.
   "serve",
   "completion",
@@ -52,6 +53,16 @@ export const SENTENCE_COMMANDS = new Set([
 /** The package's own version, which `--version` and `status` must report. */
 export function packageVersion(): string {
   return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).version;
+}
+
+/**
+ * What `--version` prints after the name: the package's version and, in a git checkout, the commit
+ * (its first 12 digits) as git itself names it.
+ */
+export function packageRelease(): string {
+  if (!fs.existsSync(path.join(REPO_ROOT, ".git"))) return packageVersion();
+  const commit = execFileSync("git", ["-C", REPO_ROOT, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+  return `${packageVersion()} (commit ${commit.slice(0, 12)})`;
 }
 
 /** A directory that is not (yet) a Keystream instance. */

@@ -59,11 +59,14 @@ export function runProcess(
   env: NodeJS.ProcessEnv,
   input?: string,
   cwd = REPO_ROOT,
+  /** Run as this user (a test running as root runs occ as a service account would). */
+  user?: { uid: number; gid: number },
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd,
       env,
+      ...user,
       stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     if (input !== undefined) child.stdin?.end(input);

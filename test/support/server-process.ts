@@ -24,10 +24,13 @@ export class ServerProcess {
     script = COMPILED_MAIN,
     /** The whole environment instead (extraEnv ignored): a server configured by its file alone. */
     environment?: NodeJS.ProcessEnv,
+    /** Run as this user (a test running as root starts the server as its service account would). */
+    user?: { uid: number; gid: number },
   ) {
     assertBuilt();
     this.child = spawn(process.execPath, [script], {
       cwd: REPO_ROOT,
+      ...user,
       env: environment ?? childEnvironment(storage, { HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...extraEnv }),
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -44,7 +44,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
   program
     .command("oauth2:add-client")
     .summary("add an OAuth2 client")
-    .description("Add an OAuth2 client (ownCloud's arguments and messages).")
+    .description("Add an OAuth2 client (ownCloud's arguments and messages); prints its name and client id.")
     .argument("<name>", "display name on the consent page")
     .argument("<client-id>", "client identifier, at least 32 characters")
     .argument("<client-secret>", "client secret, at least 32 characters")
@@ -62,6 +62,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     )
     .option("--post-logout-redirect-url <url>", "OpenID Connect: where logout may return to (RP-initiated logout)")
     .option("--trusted-scopes <scopes>", "a trusted client skips the consent page only for these scopes (default: all)")
+    .addOption(outputOption())
     .action(
       async (
         name: string,
@@ -78,10 +79,11 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
           accountAccess: string;
           postLogoutRedirectUrl?: string;
           trustedScopes?: string;
+          output: OutputFormat;
         },
       ) => {
         const { oauth } = await context.open({ create: true });
-        unwrap(
+        const client = unwrap(
           await oauth.clients.add({
             name,
             clientId,
@@ -95,6 +97,10 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
             postLogoutRedirectUri: options.postLogoutRedirectUrl,
             trustedScopes: options.trustedScopes,
           }),
+        );
+        // ownCloud's command prints nothing; one line says what was added (the secret is not repeated).
+        printData(context, options.output, { name: client.name, "client-id": client.clientId }, () =>
+          context.print(`The client "${client.name}" was added successfully, client id ${client.clientId}`),
         );
       },
     );

@@ -151,3 +151,93 @@ export function cappedPosition(policy: ThrottlePolicy): number {
 export function inFlightForgetSeconds(policy: ThrottlePolicy): number {
   return Math.ceil(policy.maxDelayMs / 1000) + 60;
 }
+
+/** A bucket's row as stored (security/ports.ts BucketRow). */
+export interface BucketCounts {
+  failures: number;
+  lastFailureAt: number;
+  inFlight: number;
+  lastAttemptAt: number;
+}
+
+/** The failures and attempts in flight of a row that still count at `now` (forgotten ones are 0). */
+export function liveCounts(row: BucketCounts, policy: ThrottlePolicy, now: number): { failures: number; inFlight: number } {
+  return {
+    failures: row.lastFailureAt > now - policy.forgetAfterSeconds ? row.failures : 0,
+    inFlight: row.lastAttemptAt > now - inFlightForgetSeconds(policy) ? row.inFlight : 0,
+  };
+}
+
+/**
+ * Seconds the lockout ceiling still refuses attempts in a bucket with these live counts, 0 when it
+ * does not (the condition of the reservation statement, storage/throttle-store.ts).
+ */
+export function lockoutSecondsLeft(
+  live: { failures: number; inFlight: number },
+  lastFailureAt: number,
+  policy: ThrottlePolicy,
+  now: number,
+): number {
+  if (live.failures + live.inFlight < policy.lockoutAfterFailures) return 0;
+  if (live.inFlight === 0 && lastFailureAt <= now - policy.lockoutSeconds) return 0;
+  return Math.max(1, lastFailureAt + policy.lockoutSeconds - now);
+}
+
+/** What the next attempt in a bucket meets, as an administrator is shown it. */
+export interface BucketState {
+  /** Failures that still count. */
+  failures: number;
+  /** Attempts in flight that still count. */
+  inFlight: number;
+  /** What the next attempt would wait (ms), from its position (failures, and those in flight). */
+  delayMs: number;
+  /** Seconds the lockout ceiling still refuses every attempt; 0 when it does not. */
+  lockedSeconds: number;
+}
+
+/** The state of `bucket` from its row (undefined: no row, nothing counted). */
+export function bucketState(
+  row: BucketCounts | undefined,
+  bucket: ThrottleBucket,
+  policy: ThrottlePolicy,
+  now: number,
+): BucketState {
+  if (!row) return { failures: 0, inFlight: 0, delayMs: 0, lockedSeconds: 0 };
+  const live = liveCounts(row, policy, now);
+  // The next attempt's position, as Throttle.reserve computes it once that attempt is reserved.
+  const position = live.failures + (!bucket.shared || live.failures > 0 ? live.inFlight : 0);
+  return {
+    ...live,
+    delayMs: delayForFailures(position, policy),
+    lockedSeconds: lockoutSecondsLeft(live, row.lastFailureAt, policy, now),
+  };
+}
+
+/**
+ * Each policy's bucket for one client address, built by the very function its endpoints count with
+ * (so what an administrator is shown and resets is what the endpoints count, however an address is
+ * grouped into its bucket). Keyed by the policy's namespace.
+ */
+const CLIENT_ADDRESS_BUCKETS: Record<string, (ip: string) => ThrottleBucket[]> = {
+  // Only the address bucket is taken from the login's pair: the user name plays no part in it.
+  [LOGIN_THROTTLE.namespace]: (ip) => loginBuckets(ip, ""),
+  [TOKEN_THROTTLE.namespace]: tokenBuckets,
+  [LOGIN_FLOW_START_THROTTLE.namespace]: loginFlowStartBuckets,
+  [LOGIN_FLOW_POLL_THROTTLE.namespace]: loginFlowPollBuckets,
+};
+
+/** The namespaces of the policies that count client addresses (`login`, `oauth`, `flowstart`, `flowpoll`). */
+export const CLIENT_ADDRESS_NAMESPACES = Object.keys(CLIENT_ADDRESS_BUCKETS);
+
+/** The bucket `policy` counts the client address `ip` in. */
+export function clientAddressBucket(policy: ThrottlePolicy, ip: string): ThrottleBucket {
+  const bucket = CLIENT_ADDRESS_BUCKETS[policy.namespace]?.(ip).find((candidate) => candidate.shared);
+  if (!bucket) throw new Error(`the throttle policy ${policy.namespace} counts no client address`);
+  return bucket;
+}
+
+/** The address (or address group) a bucket built by clientAddressBucket counts, as its key names it. */
+export function countedAddressOf(policy: ThrottlePolicy, bucket: ThrottleBucket): string {
+  const prefix = `${policy.namespace}:ip:`;
+  return bucket.key.startsWith(prefix) ? bucket.key.slice(prefix.length) : bucket.key;
+}
