@@ -59,6 +59,13 @@ export async function startServer(
 ): Promise<{ url: string; metricsUrl: string | undefined; stop: () => Promise<void>; reload: () => string | undefined }> {
   // config.json is checked before anything else: a broken one stops the start with its message
   // (file, key, expected type), as there are no last good settings to keep yet.
+  // Once at start: a setting the file and the environment both give, differently (the variable wins).
+  for (const shadow of environment.shadowed ?? []) {
+    log.warn(
+      { event: "setting_shadowed", key: shadow.key, variable: shadow.variable, file: environment.configFile?.path },
+      `${shadow.key} is ${JSON.stringify(shadow.environmentValue)} from ${shadow.variable}, which overrides ${JSON.stringify(shadow.fileValue)} in the configuration file`,
+    );
+  }
   const settings = new HostSettings(environment.dataDir, {}, log);
   settings.load();
   warnOfUntrustedTlsProxy(settings, environment, log);

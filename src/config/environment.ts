@@ -114,8 +114,27 @@ export interface Environment {
   };
   /** The configuration file looked for, and whether it was there (`./occ status` shows it). */
   configFile?: { path: string; read: boolean };
+  /**
+   * Where each process setting's effective value came from (`./occ status` shows it): its default,
+   * the configuration file, or its environment variable (which wins, key by key).
+   */
+  sources?: Record<ProcessSettingKey, SettingSource>;
+  /** The settings given in both the file and the environment with different values (logged once at start). */
+  shadowed?: ShadowedSetting[];
   /** The metrics and health listener (http/metrics-listener.ts); undefined (off) unless metrics_port is set. */
   metricsListener?: MetricsListener | undefined;
+}
+
+export type ProcessSettingKey = keyof typeof processSettingDefinitions;
+
+export type SettingSource = "default" | "file" | `environment ${string}`;
+
+/** A setting the configuration file gives one value and its environment variable another: the variable's wins. */
+export interface ShadowedSetting {
+  key: ProcessSettingKey;
+  variable: string;
+  fileValue: unknown;
+  environmentValue: unknown;
 }
 
 /** Where GET /metrics, /health/live and /health/ready are served apart from the public port. */
@@ -158,6 +177,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env, options: {
       startupTimeoutMs: milliseconds("db_startup_timeout_ms"),
     },
     configFile: { path: configPath, read: fromFile !== undefined },
+    ...settingSources(fromFile?.values ?? {}, fromEnv.values),
     // Off unless a port is set; on the loopback interface unless told otherwise, so the metrics are
     // not public by accident (docs/deployment.md).
     metricsListener:
@@ -168,6 +188,28 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env, options: {
             port: settings.metrics_port as number,
           },
   };
+}
+
+/** Each setting's source, and the settings the environment gives another value than the file. */
+function settingSources(
+  fromFile: Record<string, unknown>,
+  fromEnvironment: Record<string, unknown>,
+): { sources: Record<ProcessSettingKey, SettingSource>; shadowed: ShadowedSetting[] } {
+  const keys = Object.keys(processSettingDefinitions) as ProcessSettingKey[];
+  const shadowed: ShadowedSetting[] = [];
+  const sources = Object.fromEntries(
+    keys.map((key): [ProcessSettingKey, SettingSource] => {
+      const variable = processSettingDefinitions[key].variable;
+      if (fromEnvironment[key] !== undefined) {
+        if (fromFile[key] !== undefined && JSON.stringify(fromFile[key]) !== JSON.stringify(fromEnvironment[key])) {
+          shadowed.push({ key, variable, fileValue: fromFile[key], environmentValue: fromEnvironment[key] });
+        }
+        return [key, `environment ${variable}`];
+      }
+      return [key, fromFile[key] !== undefined ? "file" : "default"];
+    }),
+  ) as Record<ProcessSettingKey, SettingSource>;
+  return { sources, shadowed };
 }
 
 function readConfigFile(file: string, named: boolean): { values: Record<string, unknown> } | undefined {

@@ -26,6 +26,17 @@ describe("the configuration file (keystream.json) and the environment over it", 
     assert.fail("the configuration was accepted");
   };
 
+  it("says where each setting came from, and which the environment gives another value than the file", () => {
+    write({ port: 18480, host: "127.0.0.1", log_level: "warn" });
+    const environment = readEnvironment({ KEYSTREAM_CONFIG: file, PORT: "8080", HOST: "127.0.0.1" });
+    assert.equal(environment.port, 8080);
+    assert.equal(environment.sources?.port, "environment PORT");
+    assert.equal(environment.sources?.host, "environment HOST");
+    assert.equal(environment.sources?.log_level, "file");
+    assert.equal(environment.sources?.metrics_port, "default");
+    assert.deepEqual(environment.shadowed, [{ key: "port", variable: "PORT", fileValue: 18480, environmentValue: 8080 }]);
+  });
+
   it("the file holds every process setting the environment holds, and the environment overrides it key by key", () => {
     write({
       host: "0.0.0.0",

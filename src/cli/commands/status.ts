@@ -4,7 +4,7 @@ import { keystreamCommit, keystreamVersion, PRODUCT } from "../../product.js";
 import { type CommandContext, DatabaseUnreachableError } from "../context.js";
 import { type OutputFormat, outputOption, printData } from "../output.js";
 
-type StatusValue = string | number | boolean | null | string[];
+type StatusValue = string | number | boolean | null | string[] | Record<string, string>;
 
 /**
  * ownCloud's `occ status`, with what a Keystream operator asks first: which release, which
@@ -35,6 +35,8 @@ export function registerStatusCommand(program: Command, context: CommandContext)
         config_file: configFile?.read ? configFile.path : null,
         config_file_looked_for: configFile?.path ?? null,
         data_directory: dataDir,
+        // Where each process setting came from: "default", "file", or "environment VARIABLE".
+        ...(context.environment.sources ? { setting_sources: context.environment.sources } : {}),
       };
       let services: Awaited<ReturnType<CommandContext["open"]>>;
       try {
