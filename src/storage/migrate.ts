@@ -36,15 +36,27 @@ export async function migrateToLatest(storage: Storage, onProgress?: MigrationPr
   });
 }
 
+/**
+ * Brings the schema to the newest version inside a transaction the caller opened (BEGIN) on `db`, a
+ * Kysely bound to that one connection (`Kysely.connection()`): the migrations commit or roll back
+ * with the caller's work (storage/convert-to-postgres.ts). PostgreSQL only: its DDL is transactional
+ * and Kysely's migration lock there is a transaction-level advisory lock.
+ */
+export function migrateWithinTransaction(db: Kysely<any>, dialect: Storage["dialect"]): Promise<MigrationReport> {
+  return runMigrations(db, dialect, undefined, true);
+}
+
 async function runMigrations(
   db: Kysely<any>,
   dialect: Storage["dialect"],
   onProgress: MigrationProgress | undefined,
+  insideTransaction = false,
 ): Promise<MigrationReport> {
   const migrations = allMigrations(dialect);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => (onProgress ? reporting(migrations, onProgress) : migrations) },
+    disableTransactions: insideTransaction,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

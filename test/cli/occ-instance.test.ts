@@ -45,6 +45,7 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "oidc:rotate-key": [],
     "activity:expire": [],
     "activity:import-file-log": ["/dev/null"],
+    "db:convert-type": ["pgsql", "nobody", "127.0.0.1", "nowhere"],
   };
 }
 

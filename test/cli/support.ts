@@ -44,6 +44,7 @@ export const SENTENCE_COMMANDS = new Set([
   "oauth2:add-client",
   "oauth2:modify-client",
   "oauth2:remove-client",
+  "db:convert-type",
   // A long-running process and a shell script: neither is data.
   "serve",
   "completion",
