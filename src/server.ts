@@ -10,6 +10,7 @@ import { createServices } from "./services.js";
 import { isDatabaseUnavailable } from "./storage/availability.js";
 import { openStorage } from "./storage/connect.js";
 import { migrateWhenAvailable } from "./storage/startup.js";
+import { refuseEmptyPostgresBesideSqlite } from "./storage/stranded-sqlite.js";
 
 /** How often each node reads new lines of the proxy's access log (activity.file_log). */
 const FILE_LOG_INTERVAL_MS = 5000;
@@ -81,12 +82,16 @@ export async function startServer(
     onPermissionsFixed: (report) =>
       log.warn({ event: "data_dir_permissions_fixed", ...report }, "data directory made readable by its owner only"),
   });
-  const migrations = await migrateWhenAvailable(storage, { timeoutMs: environment.database?.startupTimeoutMs, log }).catch(
-    async (error: unknown) => {
-      await storage.close().catch(() => undefined);
-      throw error;
-    },
-  );
+  const { databaseUrl } = environment;
+  const migrations = await migrateWhenAvailable(storage, {
+    timeoutMs: environment.database?.startupTimeoutMs,
+    log,
+    // Never an empty PostgreSQL instance beside a SQLite file that holds the users.
+    beforeMigrate: databaseUrl ? () => refuseEmptyPostgresBesideSqlite(storage, environment.dataDir, databaseUrl) : undefined,
+  }).catch(async (error: unknown) => {
+    await storage.close().catch(() => undefined);
+    throw error;
+  });
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
   const services = createServices({ storage, dataDir: environment.dataDir, log, settings });
   // The OpenID Connect signing key is generated at first start (kept in the database, sealed).

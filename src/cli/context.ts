@@ -37,8 +37,17 @@ export async function openInstance(
   options: OpenOptions,
   progress: (line: string) => void,
 ): Promise<OpenedInstance> {
-  const [{ openStorage, SQLITE_FILE }, { isInstalled, migrateToLatest }, { isDatabaseUnavailable, unavailableReason }] =
-    await Promise.all([import("../storage/connect.js"), import("../storage/migrate.js"), import("../storage/availability.js")]);
+  const [
+    { openStorage, SQLITE_FILE },
+    { isInstalled, migrateToLatest },
+    { isDatabaseUnavailable, unavailableReason },
+    { refuseEmptyPostgresBesideSqlite, StrandedSqliteError },
+  ] = await Promise.all([
+    import("../storage/connect.js"),
+    import("../storage/migrate.js"),
+    import("../storage/availability.js"),
+    import("../storage/stranded-sqlite.js"),
+  ]);
   const { dataDir, databaseUrl } = environment;
   if (!databaseUrl && !options.create && !fs.existsSync(path.join(dataDir, SQLITE_FILE))) {
     throw noInstance(`${dataDir} (no ${SQLITE_FILE} there)`);
@@ -54,6 +63,12 @@ export async function openInstance(
       ),
   });
   try {
+    if (databaseUrl) {
+      // As the server: never work on an empty PostgreSQL instance beside a SQLite file with users.
+      await refuseEmptyPostgresBesideSqlite(storage, dataDir, databaseUrl).catch((error: unknown) => {
+        throw error instanceof StrandedSqliteError ? new CommandError(error.message) : error;
+      });
+    }
     const installed = await isInstalled(storage);
     if (!installed && !options.create) throw noInstance(databaseUrl ? `the database ${storage.describe}` : dataDir);
     if (options.migrate === false) return { storage, applied: [] };
@@ -87,7 +102,8 @@ export class DatabaseUnreachableError extends CommandError {
   }
 }
 
-function noInstance(where: string): CommandError {
+/** The refusal of a command that needs an instance where none is. */
+export function noInstance(where: string): CommandError {
   return new CommandError(
     `no Keystream instance in ${where}; give data_dir (and database_url) in the configuration file the server reads, ` +
       "or set KEYSTREAM_DATA_DIR (and KEYSTREAM_DATABASE_URL) as the server has them",

@@ -7,6 +7,7 @@ import { registerActivityCommands } from "./commands/activity.js";
 import { registerAvatarCommands } from "./commands/avatar.js";
 import { registerCompletionCommand } from "./commands/completion.js";
 import { registerConfigCommands } from "./commands/config.js";
+import { registerDbCommands } from "./commands/db.js";
 import { registerMaintenanceCommands } from "./commands/maintenance.js";
 import { registerOAuth2Commands } from "./commands/oauth2.js";
 import { registerOidcCommands } from "./commands/oidc.js";
@@ -57,6 +58,7 @@ export function buildProgram(context: CommandContext): Command {
   registerUserSettingCommand(program, context);
   registerConfigCommands(program, context);
   registerMaintenanceCommands(program, context);
+  registerDbCommands(program, context);
   registerOAuth2Commands(program, context);
   registerOidcCommands(program, context);
   registerAvatarCommands(program, context);

@@ -60,10 +60,21 @@ async function unknownAppliedMigrations(db: Kysely<any>, known: Record<string, M
   return applied.map((row: { name: string }) => row.name).filter((name) => !(name in known));
 }
 
+/**
+ * Brings the schema to the newest version inside a transaction the caller opened (BEGIN) on `db`, a
+ * Kysely bound to that one connection (`Kysely.connection()`): the migrations commit or roll back
+ * with the caller's work (storage/convert-to-postgres.ts). PostgreSQL only: its DDL is transactional
+ * and Kysely's migration lock there is a transaction-level advisory lock.
+ */
+export function migrateWithinTransaction(db: Kysely<any>, dialect: Storage["dialect"]): Promise<MigrationReport> {
+  return runMigrations(db, dialect, undefined, true);
+}
+
 async function runMigrations(
   db: Kysely<any>,
   dialect: Storage["dialect"],
   onProgress: MigrationProgress | undefined,
+  insideTransaction = false,
 ): Promise<MigrationReport> {
   const migrations = allMigrations(dialect);
   const unknown = await unknownAppliedMigrations(db, migrations);
@@ -71,6 +82,7 @@ async function runMigrations(
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => (onProgress ? reporting(migrations, onProgress) : migrations) },
+    disableTransactions: insideTransaction,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

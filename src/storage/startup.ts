@@ -11,6 +11,8 @@ export interface StartupOptions {
   /** Give up when the database has not answered for this long (ms). */
   timeoutMs?: number | undefined;
   log: AvailabilityLog;
+  /** A check before migrating (stranded-sqlite.ts), retried like the migration while the database is unavailable. */
+  beforeMigrate?: () => Promise<void>;
 }
 
 /**
@@ -25,12 +27,17 @@ export async function migrateWhenAvailable(storage: Storage, options: StartupOpt
   const started = Date.now();
   let retryMs = FIRST_RETRY_MS;
   for (let attempt = 1; ; attempt++) {
+    let checked = options.beforeMigrate === undefined;
     try {
+      await options.beforeMigrate?.();
+      checked = true;
       return await migrateToLatest(storage);
     } catch (error) {
       // Said in full by the error itself, once: what was found and what to do.
       if (error instanceof DatabaseNewerThanRelease) throw error;
       if (!isDatabaseUnavailable(error)) {
+        // The check's refusal is its own sentence, naming the database already.
+        if (!checked) throw error;
         throw new Error(`database ${storage.describe}: ${messageOf(error)}`, { cause: error });
       }
       const elapsedMs = Date.now() - started;

@@ -45,6 +45,7 @@ export const SENTENCE_COMMANDS = new Set([
   "oauth2:modify-client",
   "oauth2:remove-client",
   "security:bruteforce:reset",
+  "db:convert-type",
   // A long-running process and a shell script: neither is data.
   "serve",
   "completion",
