@@ -26,3 +26,31 @@ export function keystreamVersion(): string {
   const version = (manifest as { version?: unknown }).version;
   return typeof version === "string" ? version : "unknown";
 }
+
+/**
+ * The git commit this build was compiled from, as `npm run build` recorded it in
+ * `dist/build-info.json` (scripts/build-info.sh), next to the compiled product.js; undefined when
+ * none was recorded (no git at build time, or running from src/ through tsx). Never asked of git at
+ * run time: a release tarball has no repository, and git refuses one owned by another user.
+ */
+export function keystreamCommit(): string | undefined {
+  try {
+    const info: unknown = JSON.parse(readFileSync(new URL("./build-info.json", import.meta.url), "utf8"));
+    const commit = (info as { commit?: unknown }).commit;
+    return typeof commit === "string" && commit !== "unknown" && commit !== "" ? commit : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Version and commit, the one source for every place that names the build (occ, status.php, metrics). */
+export function buildInfo(): { version: string; commit: string } {
+  return { version: keystreamVersion(), commit: keystreamCommit() ?? "unknown" };
+}
+
+/** The release as people read it: package.json's version, and the commit (12 digits) when known. */
+export function keystreamRelease(): string {
+  const commit = keystreamCommit();
+  // 12 hex digits, as `git log --abbrev=12` shows them; a "-dirty" mark (scripts/build-info.sh) stays.
+  return commit ? `${keystreamVersion()} (commit ${commit.replace(/^([0-9a-f]{12})[0-9a-f]*/, "$1")})` : keystreamVersion();
+}

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { AccountError } from "../accounts/errors.js";
 import { isEntryPoint } from "../entry-point.js";
-import { keystreamVersion, PRODUCT } from "../product.js";
+import { keystreamRelease, PRODUCT } from "../product.js";
 import { PRIVATE_UMASK } from "../storage/data-dir-permissions.js";
 import { registerActivityCommands } from "./commands/activity.js";
 import { registerAvatarCommands } from "./commands/avatar.js";
@@ -40,7 +40,7 @@ class OccCommand extends Command {
 export function buildProgram(context: CommandContext): Command {
   const program = new OccCommand("occ")
     .description("Keystream administration, as ownCloud's occ (run ./occ list for the commands).")
-    .version(`${PRODUCT.name} ${keystreamVersion()}`, "-V, --version", "print the Keystream version")
+    .version(`${PRODUCT.name} ${keystreamRelease()}`, "-V, --version", "print the Keystream version (and commit)")
     .helpOption("-h, --help", "display help for the command")
     .configureOutput({ writeOut: (text) => context.out(text), writeErr: (text) => context.err(text) })
     .exitOverride();
