@@ -2,8 +2,9 @@
 # npm's "prepare" step (npm ci / npm install in this directory): build dist/ with the project's own
 # TypeScript. A production install (`npm ci --omit=dev`) has no TypeScript: it keeps the dist/ that
 # a build made before, and refuses when there is none (newcomer review F2; docs/deployment.md).
+# A build records its commit (scripts/build-info.sh), as `npm run build` does.
 if [ -x node_modules/.bin/tsc ]; then
-  exec node_modules/.bin/tsc -p tsconfig.json
+  node_modules/.bin/tsc -p tsconfig.json && exec sh scripts/build-info.sh
 elif [ -f dist/main.js ] && [ -f dist/cli/occ.js ]; then
   echo "keystream: TypeScript is not installed (production install): using the existing build in dist/"
 else

@@ -1,6 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 
 /**
  * How Keystream presents itself to clients in status.php and the capabilities. One answer serves
@@ -29,63 +27,30 @@ export function keystreamVersion(): string {
   return typeof version === "string" ? version : "unknown";
 }
 
-/** The application root, one level above src/ and dist/ alike (symlinks resolved by Node). */
-const APPLICATION_ROOT = fileURLToPath(new URL("../", import.meta.url));
-
 /**
- * The git commit the application root is checked out at, or undefined where that is not known (a
- * copy without `.git`). Read from the files git keeps (gitrepository-layout(5): `HEAD`, a loose ref,
- * `packed-refs`; a linked worktree's `.git` file and `commondir`) instead of running git, which
- * refuses a repository owned by another user (`safe.directory`), as occ running as the service's
- * user would meet in an install owned by root.
+ * The git commit this build was compiled from, as `npm run build` recorded it in
+ * `dist/build-info.json` (scripts/build-info.sh), next to the compiled product.js; undefined when
+ * none was recorded (no git at build time, or running from src/ through tsx). Never asked of git at
+ * run time: a release tarball has no repository, and git refuses one owned by another user.
  */
-export function keystreamCommit(root = APPLICATION_ROOT): string | undefined {
+export function keystreamCommit(): string | undefined {
   try {
-    let gitDir = path.join(root, ".git");
-    if (statSync(gitDir).isFile()) {
-      const pointer = /^gitdir: (.+)$/m.exec(readFileSync(gitDir, "utf8"))?.[1];
-      if (!pointer) return undefined;
-      gitDir = path.resolve(root, pointer.trim());
-    }
-    const head = readFileSync(path.join(gitDir, "HEAD"), "utf8").trim();
-    if (isObjectName(head)) return head;
-    const ref = /^ref: (\S+)$/.exec(head)?.[1];
-    if (!ref) return undefined;
-    const common = commonDir(gitDir);
-    for (const dir of new Set([gitDir, common])) {
-      const loose = readOptional(path.join(dir, ref))?.trim();
-      if (loose && isObjectName(loose)) return loose;
-    }
-    for (const line of (readOptional(path.join(common, "packed-refs")) ?? "").split("\n")) {
-      const [name, packedRef] = line.trim().split(" ");
-      if (packedRef === ref && name && isObjectName(name)) return name;
-    }
-    return undefined;
+    const info: unknown = JSON.parse(readFileSync(new URL("./build-info.json", import.meta.url), "utf8"));
+    const commit = (info as { commit?: unknown }).commit;
+    return typeof commit === "string" && commit !== "unknown" && commit !== "" ? commit : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** SHA-1 or SHA-256 object names, as git writes them. */
-function isObjectName(text: string): boolean {
-  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
+/** Version and commit, the one source for every place that names the build (occ, status.php, metrics). */
+export function buildInfo(): { version: string; commit: string } {
+  return { version: keystreamVersion(), commit: keystreamCommit() ?? "unknown" };
 }
 
-function commonDir(gitDir: string): string {
-  const pointer = readOptional(path.join(gitDir, "commondir"))?.trim();
-  return pointer ? path.resolve(gitDir, pointer) : gitDir;
-}
-
-function readOptional(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-/** The release as occ names it: package.json's version, and the commit (12 digits) when known. */
+/** The release as people read it: package.json's version, and the commit (12 digits) when known. */
 export function keystreamRelease(): string {
   const commit = keystreamCommit();
-  return commit ? `${keystreamVersion()} (commit ${commit.slice(0, 12)})` : keystreamVersion();
+  // 12 hex digits, as `git log --abbrev=12` shows them; a "-dirty" mark (scripts/build-info.sh) stays.
+  return commit ? `${keystreamVersion()} (commit ${commit.replace(/^([0-9a-f]{12})[0-9a-f]*/, "$1")})` : keystreamVersion();
 }

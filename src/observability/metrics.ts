@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { buildInfo } from "../product.js";
 
 /** Seconds: from a fast userinfo (≈ 1 ms) to the statement timeout's order of magnitude. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -117,6 +118,14 @@ export class Metrics {
       help: "Database statements that failed (constraint violations included; outages are keystream_db_outages_total)",
       registers,
     });
+    // The Prometheus "info" pattern (a constant 1, the facts in labels), as Prometheus' own
+    // prometheus_build_info: which release and commit each node runs.
+    new Gauge({
+      name: "keystream_build_info",
+      help: "Always 1; version (package.json) and commit (recorded by npm run build) of the running build",
+      labelNames: ["version", "commit"],
+      registers,
+    }).set(buildInfo(), 1);
   }
 
   /** One answered HTTP request; `route` is the route pattern (bounded), never the URL. */

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { CommandContext } from "../../src/cli/context.js";
 import { buildProgram } from "../../src/cli/occ.js";
 import { DEFAULT_SERVER_TIMEOUTS } from "../../src/config/timeouts.js";
+import { keystreamRelease } from "../../src/product.js";
 import { REPO_ROOT } from "../support/occ.js";
 
 /** The program as `./occ` builds it, for walking its command tree (nothing is opened). */
@@ -61,9 +62,7 @@ export function packageVersion(): string {
  * (its first 12 digits) as git itself names it.
  */
 export function packageRelease(): string {
-  if (!fs.existsSync(path.join(REPO_ROOT, ".git"))) return packageVersion();
-  const commit = execFileSync("git", ["-C", REPO_ROOT, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
-  return `${packageVersion()} (commit ${commit.slice(0, 12)})`;
+  return keystreamRelease();
 }
 
 /** A directory that is not (yet) a Keystream instance. */

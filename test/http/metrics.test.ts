@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { readEnvironment } from "../../src/config/environment.js";
 import { buildMetricsApp, METRICS_PATH } from "../../src/http/metrics-listener.js";
 import { UNMATCHED_ROUTE } from "../../src/observability/metrics.js";
+import { buildInfo } from "../../src/product.js";
 import { LOGIN_THROTTLE, loginUserBucket } from "../../src/security/domain/throttle-policy.js";
 import {
   basic,
@@ -21,6 +23,9 @@ import type { TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
 import { type Exposition, parseExposition } from "../support/prometheus.js";
 import { testDatabaseDialect } from "../support/storage.js";
+
+const readPackageVersion = () =>
+  (JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 /** issue 18: Prometheus metrics, scraped from the metrics listener after real requests. */
 describe("Prometheus metrics", () => {
@@ -145,6 +150,16 @@ describe("Prometheus metrics", () => {
     assert.ok(routes.has(UNMATCHED_ROUTE));
     for (const route of routes) assert.doesNotMatch(String(route), /alice|bob|\/no\/such/);
     assert.equal(m.value("keystream_http_request_duration_seconds_count", { route: UNMATCHED_ROUTE, status_code: "404" }), 2);
+  });
+
+  it("keystream_build_info is 1 and names the running version and the commit it was built from", async () => {
+    const metrics = await scrape();
+    // From src/ (tsx) no build recorded a commit: "unknown"; the compiled release's real commit is
+    // checked in test/runtime/production-install.test.ts.
+    const { version, commit } = buildInfo();
+    assert.equal(version, readPackageVersion());
+    assert.equal(metrics.value("keystream_build_info", { version, commit }), 1);
+    assert.equal(metrics.value("keystream_build_info", { version: "0.0.0", commit }), undefined);
   });
 
   it("the metrics are not served on the public listener", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { PRODUCT } from "../../src/product.js";
+import { keystreamRelease, PRODUCT } from "../../src/product.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 
 describe("GET /status.php", () => {
@@ -31,7 +31,7 @@ describe("GET /status.php", () => {
         maintenance: false,
         needsDbUpgrade: false,
         version: PRODUCT.version,
-        versionstring: PRODUCT.versionString,
+        versionstring: `${PRODUCT.versionString} Keystream ${keystreamRelease()}`,
         edition: PRODUCT.edition,
         productname: "Keystream",
       },
@@ -39,7 +39,9 @@ describe("GET /status.php", () => {
     // Clients compare the four-part version: ownCloud's need 10 or above, Nextcloud's 16 or above
     // for Login Flow v2 (test/http/nextcloud-client.test.ts holds both thresholds).
     assert.match(body.version, /^\d+\.\d+\.\d+\.\d+$/);
-    assert.equal(body.versionstring, body.version.split(".").slice(0, 3).join("."));
+    // versionstring starts with that version, then names the Keystream build ("25.0.0 Keystream 0.2.0 (commit …)").
+    assert.equal(body.versionstring.split(" ")[0], body.version.split(".").slice(0, 3).join("."));
+    assert.match(body.versionstring, / Keystream \d+\.\d+\.\d+/);
   });
 
   it("maintenance mode: status.php says so, every other endpoint answers 503", async () => {

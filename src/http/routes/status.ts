@@ -1,6 +1,19 @@
 import type { FastifyInstance } from "fastify";
-import { PRODUCT } from "../../product.js";
+import { keystreamRelease, PRODUCT } from "../../product.js";
 import { statusRouteSchema } from "../schemas/ocs.js";
+
+let cachedVersionString: string | undefined;
+
+/**
+ * The desktop clients compare `version` and `productname` only; Nextcloud's logs `versionstring`
+ * (docs/upstream/desktop-clients.md, Part 1 §1 and Part 2 §1.3). It starts with the compatible
+ * version, as Nextcloud's own "25.0.0 RC1" does, and names the Keystream build after it. Read once:
+ * the files it comes from change only with a new release, which restarts the process.
+ */
+function versionString(): string {
+  cachedVersionString ??= `${PRODUCT.versionString} Keystream ${keystreamRelease()}`;
+  return cachedVersionString;
+}
 
 /**
  * `GET /status.php`, as ownCloud answers it: clients (desktop, mobile) probe it without
@@ -14,7 +27,7 @@ export function serverStatus(app: FastifyInstance) {
     maintenance: app.services.settings.get("maintenance"),
     needsDbUpgrade: app.needsDbUpgrade,
     version: PRODUCT.version,
-    versionstring: PRODUCT.versionString,
+    versionstring: versionString(),
     edition: PRODUCT.edition,
     productname: PRODUCT.name,
     product: PRODUCT.name,
