@@ -6,6 +6,14 @@ import { messagePage, sendPage } from "./pages/layout.js";
 import { sendUnavailable } from "./unavailable.js";
 
 /**
+ * An error answered with `status` (4xx) and `message` for the client, as Fastify's own client
+ * errors are (see handleUncaughtError): for a body a parser refuses.
+ */
+export function clientError(status: 400 | 413, message: string): Error & { statusCode: number } {
+  return Object.assign(new Error(message), { statusCode: status });
+}
+
+/**
  * The last line of error handling: anything a route did not turn into a response itself.
  * - The database unavailable (down, hung, full: storage/availability.ts decides, from errors a
  *   database call raised only): 503 with Retry-After, reported to the storage's availability

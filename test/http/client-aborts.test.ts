@@ -39,6 +39,8 @@ describe("a client's broken request body is not a database outage", () => {
   let listening: FastifyInstance;
   let metrics: FastifyInstance;
   let port: number;
+  /** An administrator's Basic credentials: the events API reads its body only once they are checked. */
+  let publisher: string;
   const lines: LogLine[] = [];
   const sockets: net.Socket[] = [];
 
@@ -59,6 +61,9 @@ describe("a client's broken request body is not a database outage", () => {
     await listening.listen({ host: "127.0.0.1", port: 0 });
     port = (listening.server.address() as net.AddressInfo).port;
     metrics = await buildMetricsApp(node.services);
+    await node.services.users.create({ uid: "admin", password: "admin password", isAdmin: true });
+    const { secret } = await node.services.appPasswords.create("admin", "aborting client");
+    publisher = `Basic ${Buffer.from(`admin:${secret}`).toString("base64")}`;
   });
   after(async () => {
     for (const socket of sockets) socket.destroy();
@@ -69,7 +74,13 @@ describe("a client's broken request body is not a database outage", () => {
   });
 
   /** Sends the head of a POST announcing `length` bytes and the first part of its body. */
-  function startBody(target: string, contentType: string, length: number, start: string): Promise<net.Socket> {
+  function startBody(
+    target: string,
+    contentType: string,
+    length: number,
+    start: string,
+    headers: Record<string, string> = {},
+  ): Promise<net.Socket> {
     return new Promise((resolve, reject) => {
       const socket = net.connect(port, "127.0.0.1");
       sockets.push(socket);
@@ -77,7 +88,11 @@ describe("a client's broken request body is not a database outage", () => {
       socket.once("error", reject);
       socket.once("connect", () => {
         socket.write(
-          `POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\n\r\n${start}`,
+          `POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\n` +
+            Object.entries(headers)
+              .map(([name, value]) => `${name}: ${value}\r\n`)
+              .join("") +
+            `\r\n${start}`,
         );
         resolve(socket);
       });
@@ -111,16 +126,26 @@ describe("a client's broken request body is not a database outage", () => {
     );
   }
 
-  const bodies = [
-    { target: "/index.php/login", type: "application/x-www-form-urlencoded", start: "user=" },
-    { target: "/index.php/apps/oauth2/api/v1/token", type: "application/x-www-form-urlencoded", start: "grant_type=" },
-    { target: "/index.php/apps/activity/api/v2/events", type: "application/json", start: '[{"app":' },
+  const bodies = (): Array<{ target: string; type: string; start: string; headers: Record<string, string> }> => [
+    { target: "/index.php/login", type: "application/x-www-form-urlencoded", start: "user=", headers: {} },
+    {
+      target: "/index.php/apps/oauth2/api/v1/token",
+      type: "application/x-www-form-urlencoded",
+      start: "grant_type=",
+      headers: {},
+    },
+    {
+      target: "/index.php/apps/activity/api/v2/events",
+      type: "application/json",
+      start: '[{"app":',
+      headers: { authorization: publisher },
+    },
   ];
 
   it("a client resetting its connection mid-body is no outage: readiness stays 200, the outage gauge 0", async () => {
-    for (const body of bodies) {
+    for (const body of bodies()) {
       const count = aborted();
-      const socket = await startBody(body.target, body.type, 100_000, body.start);
+      const socket = await startBody(body.target, body.type, 100_000, body.start, body.headers);
       // Let the server start reading the body, then reset (TCP RST).
       await new Promise((resolve) => setTimeout(resolve, 50));
       socket.resetAndDestroy();
@@ -130,9 +155,9 @@ describe("a client's broken request body is not a database outage", () => {
   });
 
   it("a client closing its connection mid-body (FIN) is no outage", async () => {
-    for (const body of bodies) {
+    for (const body of bodies()) {
       const count = aborted();
-      const socket = await startBody(body.target, body.type, 100_000, body.start);
+      const socket = await startBody(body.target, body.type, 100_000, body.start, body.headers);
       await new Promise((resolve) => setTimeout(resolve, 50));
       socket.end();
       await handled(count);
