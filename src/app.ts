@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from "./config/timeouts.js";
 import { AccessLog } from "./http/access-log.js";
 import { withAccountErrors } from "./http/account-errors.js";
-import { addStrictTransportSecurity } from "./http/base-url.js";
+import { acceptableHost, addStrictTransportSecurity, MAX_HOST_LENGTH } from "./http/base-url.js";
 import { connectionOptions } from "./http/connections.js";
 import { handleUncaughtError } from "./http/errors.js";
 import { requestLogValue } from "./http/log-redaction.js";
@@ -91,6 +91,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRequest", (request, reply, done) => {
     // On every answer, so that a user's report can be matched to the log (observability/logging.ts).
     reply.header(REQUEST_ID_HEADER, request.id);
+    if (!acceptableHost(request.host)) {
+      reply.status(400).send({
+        error: "invalid_request",
+        error_description: `The Host header must be a host name or IP address with an optional port, at most ${MAX_HOST_LENGTH} characters.`,
+      });
+      return;
+    }
     addStrictTransportSecurity(request, reply);
     // Probes answer whatever the settings hold (readiness reports maintenance and a broken config.json).
     if (isHealthPath(request.url)) {

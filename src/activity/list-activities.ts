@@ -174,7 +174,6 @@ async function groupPage(
   });
   const rendering: PageRendering = {
     rows: page.rows,
-    baseUrl: page.baseUrl,
     language: page.language,
     named,
     nameValues: named.map(context.displayName),

@@ -10,6 +10,7 @@ import { listActivities, renderRows, type StreamPage, streamEntries } from "./li
 import { PageCache } from "./page-cache.js";
 import type { ActivityStore, IdempotencyStore } from "./ports.js";
 import { type PublishAnswer, publishActivities, publishActivitiesOnce } from "./publish-activity.js";
+import { baseForms, type RelativeJson, RelativeJsonBuilder, withBase } from "./relative-json.js";
 
 const DAY = 86_400;
 const OPEN_ARRAY = Buffer.from("[");
@@ -73,24 +74,45 @@ export class ActivityService {
   /**
    * A page's answer as UTF-8: `envelope.head`, its elements as a JSON array, `envelope.tail`. With
    * `previews` each element also has `"previews":[]` as its last member (withPreviews, the Nextcloud
-   * client's form), spliced into the cached element's bytes. The same bytes are answered again while
-   * the page's rendering is reused (page-cache.ts: same rows, base URL, language and names).
+   * client's form), spliced into the cached element's bytes. The answer is cached without the page's
+   * base URL and reused while the page's rendering is (page-cache.ts: same rows, language and
+   * names); the base URL is spliced in (relative-json.ts), and the same bytes answered again while
+   * it is the same.
    */
   answerJson(page: StreamPage, envelope: JsonEnvelope, previews = false): Buffer {
+    const { baseUrl } = page.context;
     const answered = this.pageCache.answer(page.groups, envelope, previews);
-    if (answered !== undefined) return answered;
-    const parts: Buffer[] = [envelope.head, OPEN_ARRAY];
+    if (answered?.baseUrl === baseUrl) return answered.bytes;
+    const body = answered?.body ?? this.relativeAnswer(page, envelope, previews);
+    const bytes = withBase(body, baseForms(baseUrl));
+    this.pageCache.rememberAnswer(page.groups, { envelope, previews, body, baseUrl, bytes });
+    return bytes;
+  }
+
+  /** answerJson's bytes without the base URL, assembled from the elements' cached JSON. */
+  private relativeAnswer(page: StreamPage, envelope: JsonEnvelope, previews: boolean): RelativeJson {
+    const body = new RelativeJsonBuilder();
+    body.push(envelope.head);
+    body.push(OPEN_ARRAY);
     page.groups.forEach((group, i) => {
-      if (i > 0) parts.push(COMMA);
+      if (i > 0) body.push(COMMA);
       const json = this.pageCache.elements.json(group, page.context);
       // An element is a JSON object: its last byte is the closing brace.
-      if (previews) parts.push(json.subarray(0, json.length - 1), EMPTY_PREVIEWS_AND_CLOSE);
-      else parts.push(json);
+      if (previews) {
+        body.pushRelative(json, json.bytes.length - 1);
+        body.push(EMPTY_PREVIEWS_AND_CLOSE);
+      } else {
+        body.pushRelative(json);
+      }
     });
-    parts.push(CLOSE_ARRAY, envelope.tail);
-    const body = Buffer.concat(parts);
-    this.pageCache.rememberAnswer(page.groups, envelope, previews, body);
-    return body;
+    body.push(CLOSE_ARRAY);
+    body.push(envelope.tail);
+    return body.build();
+  }
+
+  /** The bytes the page's caches hold, each at most its budget (page-cache.ts). */
+  cacheBytes(): PageCache["bytes"] {
+    return this.pageCache.bytes;
   }
 
   filters(): FilterDefinition[] {

@@ -41,6 +41,24 @@ export function addStrictTransportSecurity(request: FastifyRequest, reply: Fasti
 }
 
 /**
+ * RFC 9110 §7.2 `Host = uri-host [ ":" port ]`, narrowed to what names a server: a host name or
+ * IPv4 address (letters, digits, `.`, `-`, `_`) or a bracketed IPv6 literal (RFC 3986 §3.2.2),
+ * then an optional port; at most 255 characters (RFC 1035 §2.3.4 limits a DNS name to 253).
+ */
+const HOST = /^(?:[A-Za-z0-9_][A-Za-z0-9._-]*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+export const MAX_HOST_LENGTH = 255;
+
+/**
+ * Whether the request's host (its `Host`, or a trusted proxy's `X-Forwarded-Host`) may become the
+ * base URL of what the server builds. Anything else is refused before routing (app.ts): a base URL
+ * goes into links, headers and documents, and a Host of free text up to Node's header limit has no
+ * business there. An empty host (HTTP/1.0 without one) is let through, as Node lets it.
+ */
+export function acceptableHost(host: string): boolean {
+  return host === "" || (host.length <= MAX_HOST_LENGTH && HOST.test(host));
+}
+
+/**
  * Cache headers for a document built from `baseUrl` that may be cached for `maxAgeSeconds`. When
  * `overwrite.cli.url` fixes the base URL the document is the same for everyone: public. Otherwise
  * it is built from the request's Host (and trusted forwarded headers): a shared cache must not

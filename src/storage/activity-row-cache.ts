@@ -1,11 +1,16 @@
+import { rowBytes } from "../activity/domain/cache-sizes.js";
 import type { ActivityRow, StoredRow } from "../activity/ports.js";
 import { BoundedCache } from "../collections/bounded-cache.js";
 
-/** Stored rows kept in memory by id (≈ 1 KB each): the first pages of some hundred users. */
-const ACTIVITY_ROW_CACHE_SIZE = 10_000;
+/**
+ * Stored rows kept in memory, in bytes as rowBytes estimates them (≈ 1.5 KB for a row naming a
+ * short file: some ten thousand rows, the first pages of some hundred users; fewer when rows carry
+ * long paths, never more bytes).
+ */
+const ACTIVITY_ROW_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
- * Stored activity rows by id, at most `capacity` of them, least recently used dropped first
+ * Stored activity rows by id, at most `maxBytes` of them, least recently used dropped first
  * (collections/bounded-cache.ts): the one place a StoredRow is made (activity/ports.ts says what a
  * StoredRow guarantees; activity/page-cache.ts relies on it). A row kept is handed out as the very
  * object kept, until it is evicted or replaced by a newer read of it.
@@ -13,8 +18,8 @@ const ACTIVITY_ROW_CACHE_SIZE = 10_000;
 export class ActivityRowCache {
   private readonly rows: BoundedCache<number, StoredRow>;
 
-  constructor(readonly capacity = ACTIVITY_ROW_CACHE_SIZE) {
-    this.rows = new BoundedCache(capacity);
+  constructor(maxBytes = ACTIVITY_ROW_CACHE_BYTES) {
+    this.rows = new BoundedCache(maxBytes, (_id, row) => rowBytes(row));
   }
 
   /** The row kept for this id, the same object each time; undefined when none is kept. */
@@ -32,8 +37,8 @@ export class ActivityRowCache {
     return stored;
   }
 
-  /** Rows held (at most `capacity`; one id may be counted in both generations). */
-  get size(): number {
-    return this.rows.size;
+  /** The bytes held (rowBytes), at most the budget. */
+  get bytes(): number {
+    return this.rows.bytes;
   }
 }

@@ -4,6 +4,11 @@
  * outage: a warning when it starts and an info line when the database answers again, instead of a
  * stack trace per request. The only dialect-aware classification; callers ask
  * `isDatabaseUnavailable(error)` and never look at codes themselves.
+ *
+ * Only the database's own errors count: an error is classified by its code only when a database
+ * call raised it (`raisedByDatabase`, applied at the one storage boundary, database-boundary.ts).
+ * The same codes elsewhere say nothing about the database: ECONNRESET from a client's request
+ * stream (a body abandoned or cut by the request timeout) is the client's fault.
  */
 
 /**
@@ -21,6 +26,19 @@ export class DatabaseUnavailableError extends Error {
     super(message, options);
     this.name = "DatabaseUnavailableError";
   }
+}
+
+/** Errors a database call raised (see raisedByDatabase); nothing else is classified by its code. */
+const fromDatabase = new WeakSet<object>();
+
+/**
+ * Marks `error` as raised by a database call and returns it: the storage boundary
+ * (database-boundary.ts, connect.ts's direct SQLite statements) calls it on every error a driver,
+ * a connection or a statement throws, and on nothing else.
+ */
+export function raisedByDatabase(error: unknown): unknown {
+  if (typeof error === "object" && error !== null) fromDatabase.add(error);
+  return error;
 }
 
 /** Socket errors (Node) meaning the database server cannot be reached or dropped the connection. */
@@ -67,9 +85,14 @@ function isUnavailableCode(code: string): boolean {
   return false;
 }
 
-/** True when `error` means the database is unavailable (not that the request or the code is wrong). */
+/**
+ * True when `error` means the database is unavailable (not that the request or the code is wrong):
+ * a DatabaseUnavailableError (only storage makes one), or an error a database call raised whose
+ * code says so. The same code on any other error (a client's socket, a file) is not the database's.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof DatabaseUnavailableError) return true;
+  if (typeof error !== "object" || error === null || !fromDatabase.has(error)) return false;
   const code = codeOf(error);
   return code !== undefined && isUnavailableCode(code);
 }

@@ -3,9 +3,10 @@ import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, type KyselyConfig, PostgresDialect, SqliteDialect, type SqliteDialectConfig, sql } from "kysely";
 import pg from "pg";
-import { type AvailabilityLog, DatabaseAvailability } from "./availability.js";
+import { type AvailabilityLog, DatabaseAvailability, raisedByDatabase } from "./availability.js";
 import { type PermissionsReport, secureDataDir } from "./data-dir-permissions.js";
 import type { Database, Dialect } from "./database.js";
+import { databaseBoundary } from "./database-boundary.js";
 import {
   type DatabaseTimeouts,
   DEFAULT_DATABASE_TIMEOUTS,
@@ -111,7 +112,7 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
   sqlite.pragma("wal_autocheckpoint = 10000");
   const database = withStatementCache(sqlite);
   const timing = queryTiming();
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log: timing.log });
+  const db = new Kysely<Database>({ dialect: databaseBoundary(new SqliteDialect({ database })), log: timing.log });
   // Single-column reads answered as bare values (PreparedQuery.column): their own statement objects,
   // never handed to Kysely's driver, which expects row objects from the shared cache above.
   const pluckStatements = new Map<string, SqliteDatabase.Statement>();
@@ -130,17 +131,25 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
     const { changes, lastInsertRowid } = statement.run(parameters as unknown[]);
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
   };
+  // The statements run here bypass Kysely's driver (database-boundary.ts): their errors are marked
+  // as the database's here.
   const runDirectly: DirectExecutor = (text, parameters, pluck) => {
     const observer = timing.slot.observer;
-    if (!observer) return runUntimed(text, parameters, pluck);
-    const started = performance.now();
+    const started = observer ? performance.now() : 0;
     try {
       const result = runUntimed(text, parameters, pluck);
-      observer(performance.now() - started, false);
+      observer?.(performance.now() - started, false);
       return result;
     } catch (error) {
-      observer(performance.now() - started, true);
-      throw error;
+      observer?.(performance.now() - started, true);
+      throw raisedByDatabase(error);
+    }
+  };
+  const onHandle = (statement: SqliteDatabase.Statement): void => {
+    try {
+      statement.run();
+    } catch (error) {
+      throw raisedByDatabase(error);
     }
   };
   // Outside a transaction a statement is atomic and runs to its end before any other JavaScript,
@@ -156,14 +165,14 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
   runTransactionsWith(db, (work) =>
     db.connection().execute(async (connection) => {
       executeDirectlyOn(connection, runDirectly);
-      begin.run();
+      onHandle(begin);
       try {
         const result = await work(connection);
-        commit.run();
+        onHandle(commit);
         return result;
       } catch (error) {
         // A failed COMMIT or a statement error may already have ended the transaction.
-        if (sqlite.inTransaction) rollback.run();
+        if (sqlite.inTransaction) onHandle(rollback);
         throw error;
       }
     }),
@@ -244,7 +253,10 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts, options: StorageO
   let availability: DatabaseAvailability | undefined;
   const guard = new PostgresConnectionGuard(pool, timeouts, (error) => availability?.failed(error, "idle connection"));
   const timing = queryTiming();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guard.kyselyPool() }), log: timing.log });
+  const db = new Kysely<Database>({
+    dialect: databaseBoundary(new PostgresDialect({ pool: guard.kyselyPool() })),
+    log: timing.log,
+  });
   availability = availabilityOf(db, describe, options);
   return {
     db,

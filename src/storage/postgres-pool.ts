@@ -1,6 +1,6 @@
 import type { PostgresPool } from "kysely";
 import type pg from "pg";
-import { DatabaseUnavailableError, isDatabaseUnavailable } from "./availability.js";
+import { DatabaseUnavailableError, isDatabaseUnavailable, raisedByDatabase } from "./availability.js";
 
 /** Bounds on waiting for PostgreSQL; docs/deployment.md describes the settings. */
 export interface DatabaseTimeouts {
@@ -93,6 +93,7 @@ export class PostgresConnectionGuard {
         },
         (error: unknown) => {
           clearTimeout(deadline);
+          raisedByDatabase(error);
           throw this.lost.has(client) && !isDatabaseUnavailable(error)
             ? new DatabaseUnavailableError("the database connection was lost", "connection_lost", { cause: error })
             : error;
@@ -111,6 +112,7 @@ export class PostgresConnectionGuard {
 
 /** A failed connect: pg's own timeouts carry no code; a SQLSTATE (wrong password …) is kept as is. */
 function connectFailure(error: unknown): unknown {
+  raisedByDatabase(error);
   const code = (error as { code?: unknown } | null)?.code;
   const sqlState = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code);
   if (sqlState || isDatabaseUnavailable(error)) return error;

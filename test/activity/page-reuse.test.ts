@@ -201,9 +201,9 @@ describe("activity page caches", () => {
     });
     // A rendering that depends on the language, as issue 19's translations will.
     const cache = new ElementJsonCache((g, c) => `${c.language ?? "en"}: ${elementJson(g, c)}`);
-    assert.match(cache.json(group!, context(undefined)).toString(), /^en: /);
-    assert.match(cache.json(group!, context("de")).toString(), /^de: /);
-    assert.match(cache.json(group!, context(undefined)).toString(), /^en: /);
-    assert.match(cache.json(group!, context("de", "Frank Neu")).toString(), /^de: .*Frank Neu/);
+    assert.match(cache.json(group!, context(undefined)).bytes.toString(), /^en: /);
+    assert.match(cache.json(group!, context("de")).bytes.toString(), /^de: /);
+    assert.match(cache.json(group!, context(undefined)).bytes.toString(), /^en: /);
+    assert.match(cache.json(group!, context("de", "Frank Neu")).bytes.toString(), /^de: .*Frank Neu/);
   });
 });

@@ -124,6 +124,39 @@ describe("route guards", () => {
     assert.equal(scopeOf.get("GET /ocs/v2.php/cloud/user"), "account");
   });
 
+  it("every guarded route identifies its caller before reading the body: nobody's body that would fail to parse gets the authentication answer", async () => {
+    const guardedRoutes = stateChanging().filter(({ guard }) => guard !== undefined);
+    assert.ok(guardedRoutes.length > 20, `only ${guardedRoutes.length} guarded state-changing routes seen`);
+    const bodies = [
+      { type: "application/json", payload: "{not json" },
+      { type: "multipart/form-data; boundary=zz", payload: "garbage" },
+      { type: "multipart/form-data", payload: "--zz\r\nno boundary parameter" },
+      { type: "application/x-www-form-urlencoded", payload: "x".repeat(300 * 1024) },
+      { type: "text/plain", payload: "no parser for this type" },
+    ];
+    const answers: string[] = [];
+    for (const { key } of guardedRoutes) {
+      const [method, path] = key.split(" ") as [string, string];
+      const url = path.replace(/:[a-zA-Z]+/g, "x");
+      for (const body of bodies) {
+        const response = await app.inject({
+          method: method as "POST",
+          url,
+          payload: body.payload,
+          headers: { "content-type": body.type },
+        });
+        // A browser form sends nobody to the login page; an API refuses with a challenge.
+        if (response.statusCode === 303) assert.match(String(response.headers.location), /^\/index\.php\/login\?/, key);
+        else answers.push(`${key} ${body.type}: ${response.statusCode}`);
+      }
+    }
+    assert.deepEqual(
+      answers.filter((answer) => !/: 40[13]$/.test(answer)),
+      [],
+      "every refusal is the login redirect or a 401 (403 where nobody gets 403), never a parser's 400, 413 or 415",
+    );
+  });
+
   it("refuses to hand a handler outside any guarded group a principal (a 500, never a request run for nobody)", async () => {
     const bare = Fastify();
     decorateGuardPrincipal(bare);

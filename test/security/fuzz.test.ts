@@ -8,7 +8,7 @@ import type { TestApp } from "../support/app.js";
 
 /**
  * issue 5: property-based fuzzing of the endpoints that take hostile input: authorize, token,
- * userinfo, revoke, introspect and the activity API. Every generated request must be answered
+ * userinfo, revoke, introspect, the activity API and the avatar upload (multipart). Every generated request must be answered
  * without a 5xx and without a crash, and must write nothing: no code, token or grant issued, no
  * client, user or activity created or deleted (the throttle and session tables may change).
  *
@@ -46,6 +46,11 @@ const ENDPOINTS: Endpoint[] = [
       "/index.php/apps/activity/api/v2/activity",
       "/index.php/apps/activity/api/v2/events",
     ],
+  },
+  {
+    name: "avatar",
+    methods: ["POST", "GET"],
+    paths: ["/index.php/settings/personal/avatar", "/remote.php/dav/avatars/alice/64.png"],
   },
 ];
 
@@ -156,6 +161,17 @@ const queryString = fc
 
 type Body = { contentType?: string; payload?: string | Buffer };
 
+/** A multipart body with boundary `x` (RFC 7578): fields, and files where a file name is given. */
+function multipartBody(parts: Array<[name: string, value: string, filename: string | null]>): Buffer {
+  const text = parts
+    .map(([name, value, filename]) => {
+      const file = filename === null ? "" : `; filename="${filename}"`;
+      return `--x\r\nContent-Disposition: form-data; name="${name}"${file}\r\n\r\n${value}\r\n`;
+    })
+    .join("");
+  return Buffer.from(`${text}--x--\r\n`);
+}
+
 /** Mostly well-formed bodies (so the requests reach the handlers), plus every kind of broken one. */
 const body: fc.Arbitrary<Body> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({}) },
@@ -189,6 +205,19 @@ const body: fc.Arbitrary<Body> = fc.oneof(
       .map((value) => ({ contentType: "application/json", payload: JSON.stringify(value) })),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 200 }).map((text) => ({ contentType: "application/json", payload: text })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.array(fc.tuple(parameterName, parameterValue(), fc.option(fc.string({ maxLength: 20 }))), { maxLength: 6 }),
+        fc.nat({ max: 400 }),
+        fc.constantFrom("multipart/form-data; boundary=x", "multipart/form-data", 'multipart/form-data; boundary=""'),
+      )
+      .map(([parts, cut, contentType]) => ({
+        contentType,
+        payload: multipartBody(parts).subarray(0, cut === 0 ? undefined : cut),
+      })),
+  },
   {
     weight: 1,
     arbitrary: fc
@@ -226,6 +255,7 @@ describe(`fuzz: malformed requests at the OAuth and activity endpoints (${TOTAL_
       "activity_stream_settings",
       "users",
       "app_passwords",
+      "user_avatars",
     ];
     const counts = await Promise.all(
       tables.map(async (table) => {

@@ -10,7 +10,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { ManualClock, systemClock } from "../../src/clock.js";
 import { JobScheduler } from "../../src/jobs/scheduler.js";
-import { DatabaseUnavailableError, isDatabaseUnavailable } from "../../src/storage/availability.js";
+import { DatabaseUnavailableError, isDatabaseUnavailable, raisedByDatabase } from "../../src/storage/availability.js";
 import { openStorage } from "../../src/storage/connect.js";
 import { SqlJobLeaseStore } from "../../src/storage/job-lease-store.js";
 import { migrateToLatest } from "../../src/storage/migrate.js";
@@ -106,8 +106,8 @@ function assertUnavailable(response: LightMyRequestResponse): void {
 }
 
 describe("which errors mean the database is unavailable", () => {
-  it("an error is classified as the database being unavailable by its code, never by its message", () => {
-    const coded = (code: string) => Object.assign(new Error("any text"), { code });
+  it("an error a database call raised is classified as the database being unavailable by its code, never by its message", () => {
+    const coded = (code: string) => raisedByDatabase(Object.assign(new Error("any text"), { code }));
     for (const code of ["57P01", "57P02", "57P03", "08006", "08001", "53100", "53300", "57014", "55P03"]) {
       assert.equal(isDatabaseUnavailable(coded(code)), true, code);
     }
@@ -119,8 +119,25 @@ describe("which errors mean the database is unavailable", () => {
     for (const code of ["23505", "22001", "42P01", "28P01", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_ERROR", "ERR_INVALID_CHAR"]) {
       assert.equal(isDatabaseUnavailable(coded(code)), false, code);
     }
-    assert.equal(isDatabaseUnavailable(new Error("Connection terminated unexpectedly")), false);
+    assert.equal(isDatabaseUnavailable(raisedByDatabase(new Error("Connection terminated unexpectedly"))), false);
     assert.equal(isDatabaseUnavailable(new DatabaseUnavailableError("lost", "connection_lost")), true);
+  });
+
+  it("only the database's own errors count: the same codes raised elsewhere (a client's socket) are not an outage", () => {
+    for (const code of ["ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "SQLITE_BUSY", "57P01"]) {
+      assert.equal(isDatabaseUnavailable(Object.assign(new Error("aborted"), { code })), false, code);
+    }
+  });
+
+  it("an error a real statement meets is the database's: a write waiting for a lock past the statement timeout", async () => {
+    const t = await testStorage();
+    const own = openStorage({ databaseUrl: t.databaseUrl, dataDir: t.dataDir, timeouts: { statementMs: 200 } });
+    cleanups.push(() => own.close());
+    const release = await holdTableLock(t, "sessions");
+    cleanups.push(release);
+    const failed = await sql`delete from sessions`.execute(own.db).catch((error: unknown) => error);
+    assert.ok(failed instanceof Error, "the statement failed");
+    assert.equal(isDatabaseUnavailable(failed), true, String(failed));
   });
 });
 

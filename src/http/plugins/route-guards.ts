@@ -25,6 +25,11 @@ import {
  * A guard first identifies the user (sending the login redirect or the authentication refusal when
  * it cannot), then runs its checks in order, each sending its own refusal. The order is the
  * answer's order: a session before its CSRF token, an administrator before the API's CSRF proof.
+ *
+ * The user is identified before any of the body is read (a `preParsing` hook: fastify/fastify
+ * docs/Reference/Lifecycle.md), so an anonymous caller's body is never parsed, and a body that
+ * would fail to parse gets the authentication answer. The checks run once the body is read
+ * (`preHandler`): a form's CSRF token is in its body.
  */
 export interface RouteGuard {
   /** Names the guard in the route table (`route.config.guard`) and in the route-guards test. */
@@ -100,6 +105,7 @@ export function guarded(
     provesOrigin: guard.checks.some((check) => check.provesOrigin),
     scope: guard.scope ?? null,
   };
+  const { checks } = guard;
   return async (group) => {
     group.addHook("onRoute", (route) => {
       route.config = { ...route.config, guard: mark };
@@ -110,11 +116,23 @@ export function guarded(
         route.schema = { ...route.schema, description };
       }
     });
-    group.addHook("preHandler", async (request, reply) => {
+    // Fastify stops before the body once the hook has sent the refusal (reply.sent).
+    group.addHook("preParsing", async (request, reply, payload) => {
       const principal = await guard.identify(request, reply);
-      if (!principal) return reply;
-      if (guard.scope !== undefined && !principalAllows(principal, guard.scope)) return sendInsufficientScope(reply, guard.scope);
-      for (const check of guard.checks) {
+      if (principal === undefined) return payload;
+      if (guard.scope !== undefined && !principalAllows(principal, guard.scope)) {
+        sendInsufficientScope(reply, guard.scope);
+        return payload;
+      }
+      if (checks.length === 0) request.guardPrincipal = principal;
+      else identified.set(request, principal);
+      return payload;
+    });
+    if (checks.length === 0) return routes(group);
+    group.addHook("preHandler", async (request, reply) => {
+      const principal = identified.get(request);
+      if (principal === undefined) return reply;
+      for (const check of checks) {
         if (!(await check.passes(request, reply, principal))) return reply;
       }
       request.guardPrincipal = principal;
@@ -122,6 +140,9 @@ export function guarded(
     await routes(group);
   };
 }
+
+/** The principal a guard identified before the body was read, until its checks have passed. */
+const identified = new WeakMap<FastifyRequest, Principal>();
 
 /** Where the login page sends a browser back to; the request's own URL unless told otherwise. */
 export type ReturnTo = (request: FastifyRequest) => string;

@@ -3,10 +3,13 @@ import { avatarUrlFor, MAX_AVATAR_BYTES } from "../../accounts/avatars.js";
 import { baseUrl } from "../base-url.js";
 import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
+import { parseMultipart } from "../multipart.js";
 import { apiRead, guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { sendSettingsPage } from "./settings.js";
 
 const AVATAR_UPLOAD_PATH = "/index.php/settings/personal/avatar";
+/** The upload form's parts: its CSRF token and the file, with room for a field a browser adds. */
+const MAX_AVATAR_FORM_PARTS = 4;
 
 /** The avatar's absolute URL, ownCloud's DAV avatar path (docs/upstream/owncloud-oauth2.md A.7). */
 export function avatarUrl(request: FastifyRequest, uid: string, extension: string): string {
@@ -60,14 +63,12 @@ ${
 
   await app.register(
     guarded(SESSION_FORM, (forms) => {
-      // The upload form is multipart; Node's own FormData parser (undici) reads it.
+      // The upload form is multipart (multipart.ts), read only once the session is known (guarded).
       forms.addContentTypeParser(
         "multipart/form-data",
         { parseAs: "buffer", bodyLimit: MAX_AVATAR_BYTES + 64 * 1024 },
         async (request: FastifyRequest, body: Buffer) => {
-          const form = await new Response(new Uint8Array(body), {
-            headers: { "content-type": String(request.headers["content-type"]) },
-          }).formData();
+          const form = await parseMultipart(request, body, MAX_AVATAR_FORM_PARTS);
           const file = form.get("avatar");
           const token = form.get("requesttoken");
           return {
