@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { assertBuilt, childEnvironment, REPO_ROOT, runProcess } from "../support/occ.js";
 import { ServerProcess } from "../support/server-process.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
-import { packageRelease, packageVersion } from "./support.js";
+import { packageVersion } from "./support.js";
 
 /**
  * The install layouts of the newcomer review (F4, F5): the checkout behind a symlinked directory

@@ -8,6 +8,7 @@ import { buildApp } from "../../src/app.js";
 import type { ServerTimeouts } from "../../src/config/timeouts.js";
 import { buildMetricsApp } from "../../src/http/metrics-listener.js";
 import { HEALTH_READY_PATH } from "../../src/http/routes/health.js";
+import { fileEvent } from "../activity/support.js";
 import { appWithOwnStorage, eventually, holdTableLock, type OutageApp } from "../support/outage.js";
 import { parseExposition } from "../support/prometheus.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
@@ -183,10 +184,15 @@ describe("a client's broken request body is not a database outage", () => {
   });
 
   it("a real database outage met by a request still makes readiness 503 and counts one outage", async () => {
-    const release = await holdTableLock(storage, "sessions");
+    const release = await holdTableLock(storage, "activity");
     try {
-      // The login page writes an anonymous session: it waits for the lock past the statement timeout.
-      const page = await listening.inject({ method: "GET", url: "/index.php/login" });
+      // Publishing writes an activity: it waits for the lock past the statement timeout.
+      const page = await listening.inject({
+        method: "POST",
+        url: "/index.php/apps/activity/api/v2/events",
+        headers: { authorization: publisher, "content-type": "application/json" },
+        payload: [fileEvent("admin")],
+      });
       assert.equal(page.statusCode, 503, page.body);
       assert.equal((await listening.inject({ method: "GET", url: HEALTH_READY_PATH })).statusCode, 503);
       const scraped = parseExposition((await metrics.inject({ method: "GET", url: "/metrics" })).body);
