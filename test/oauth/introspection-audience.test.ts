@@ -97,7 +97,11 @@ describe("introspection callers (issue 16)", () => {
       FILE_SERVER.redirectUri,
       "--resource-server=true",
     );
-    assert.deepEqual(added, { code: 0, out: "", err: "" });
+    assert.deepEqual(added, {
+      code: 0,
+      out: `The client "${FILE_SERVER.name}" was added successfully, client id ${FILE_SERVER.clientId}\n`,
+      err: "",
+    });
     assert.equal((await find(FILE_SERVER.name))?.resourceServer, true);
     const response = await introspect(t, pair.access_token, FILE_SERVER);
     assert.equal(response.statusCode, 200);

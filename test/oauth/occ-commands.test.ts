@@ -26,9 +26,9 @@ describe("occ oauth2:* commands (research A.5)", () => {
       await occ("oauth2:remove-client", ID);
     });
 
-    it("adds a client silently (exit 0) with the defaults false", async () => {
+    it("adds a client, saying what it did (exit 0), with the defaults false", async () => {
       const result = await occ("oauth2:add-client", "CLI App", ID, SECRET, "https://cli.example.com/cb");
-      assert.deepEqual(result, { code: 0, out: "", err: "" });
+      assert.deepEqual(result, { code: 0, out: `The client "CLI App" was added successfully, client id ${ID}\n`, err: "" });
       const client = await t.services.oauth.clients.list().then((list) => list.find((c) => c.name === "CLI App"));
       assert.deepEqual(client && { ...client, id: 0 }, {
         id: 0,

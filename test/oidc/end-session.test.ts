@@ -146,7 +146,7 @@ describe(`post-logout redirect URI registration (issue 15, ${testDatabaseDialect
     assert.equal(await find("Gitea"), undefined);
     assert.deepEqual(await occ("oauth2:add-client", ...args, "--post-logout-redirect-url=https://git.example.org/bye"), {
       code: 0,
-      out: "",
+      out: `The client "Gitea" was added successfully, client id ${args[1]}\n`,
       err: "",
     });
     assert.equal((await find("Gitea"))?.postLogoutRedirectUri, "https://git.example.org/bye");
