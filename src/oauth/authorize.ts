@@ -60,8 +60,8 @@ function optionalString(query: AuthorizationQuery, name: string): string | undef
  *    `invalid_request` (the redirect URI is proven by then). The implicit flow issues no code to
  *    bind a challenge to, so there they are ignored, as ownCloud ignores them;
  * 7. the scope: what the request is granted (`grantedScope`: without `scope`, or for a client with
- *    account access, the account scope an ownCloud client's request has always had), else a redirect with `invalid_scope` (RFC 6749
- *    §4.1.2.1) when it names no scope Keystream knows;
+ *    account access, the account scope an ownCloud client's request has always had), else a
+ *    redirect with `invalid_scope` (RFC 6749 §4.1.2.1) when it names no scope Keystream knows;
  * 8. with `openid` in `scope`, the OpenID Connect parameters (OIDC Core §3.1.2.2,
  *    `checkOpenIdRequest`), else a redirect with the OIDC error. Without `openid` none of them is
  *    looked at, so an ownCloud client's request is judged by steps 1–7 alone.

@@ -50,13 +50,13 @@ export type ScopeName = (typeof SCOPES)[number]["name"];
 /** What a route or a site behind forward authentication requires of a token. */
 export type RequiredScope = Exclude<ScopeName, "offline_access">;
 
-export const REQUIRED_SCOPES: readonly RequiredScope[] = SCOPES.map((scope) => scope.name).filter(
-  (name): name is RequiredScope => name !== "offline_access",
-);
-
 const BY_NAME: ReadonlyMap<string, ScopeDefinition> = new Map(SCOPES.map((scope) => [scope.name, scope]));
 
 export const SCOPE_NAMES: readonly ScopeName[] = SCOPES.map((scope) => scope.name);
+
+export const REQUIRED_SCOPES: readonly RequiredScope[] = SCOPE_NAMES.filter(
+  (name): name is RequiredScope => name !== "offline_access",
+);
 
 export function isScopeName(value: string): value is ScopeName {
   return BY_NAME.has(value);
