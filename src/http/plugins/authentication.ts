@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AuthenticationResult, Principal } from "../../accounts/authentication.js";
 import type { Session } from "../../accounts/sessions.js";
 import { constantTimeEqual } from "../../crypto/secrets.js";
+import { parseBasicAuthorization } from "../../oauth/client-authentication.js";
 import { type RequiredScope, scopeAllows } from "../../oauth/domain/scope.js";
 import { loginBuckets, loginUserBucket } from "../../security/domain/throttle-policy.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
@@ -55,33 +56,24 @@ export async function authenticateAuthorizationHeader(request: FastifyRequest): 
 async function authenticateOnce(request: FastifyRequest, sessionToken: string | undefined): Promise<AuthenticationResult> {
   const { authenticator, loginThrottle } = request.server.services;
   const authorization = request.headers.authorization;
-  const basic = basicCredentialsOf(authorization);
+  const basic = parseBasicAuthorization(authorization);
   if (basic === undefined) return authenticator.authenticate(authorization, sessionToken);
-  const viaAppPassword = await authenticator.basicAppPassword(basic.uid, basic.secret);
+  const viaAppPassword = await authenticator.basicAppPassword(basic.id, basic.secret);
   if (viaAppPassword) return viaAppPassword;
   const gate = await throttledAttempt(
     request,
     loginThrottle,
-    loginBuckets(request.ip, basic.uid),
-    () => authenticator.basicAccountPassword(basic.uid, basic.secret),
+    loginBuckets(request.ip, basic.id),
+    () => authenticator.basicAccountPassword(basic.id, basic.secret),
     (result): AttemptOutcome =>
       "principal" in result
-        ? { kind: "success", reset: [loginUserBucket(basic.uid)] }
+        ? { kind: "success", reset: [loginUserBucket(basic.id)] }
         : "failure" in result && result.failure === "invalid_credentials"
           ? { kind: "failure" }
           : { kind: "uncounted" },
   );
   // Past the ceiling, or the capped delay's pace: refused without checking the password (requireUser answers 429).
   return gate.refused ? { failure: "throttled", retryAfterSeconds: gate.retryAfterSeconds } : gate.value;
-}
-
-/** The user name and secret of a well-formed `Basic` header (RFC 7617), else undefined. */
-function basicCredentialsOf(authorization: string | undefined): { uid: string; secret: string } | undefined {
-  const match = /^basic\s+(\S+)\s*$/i.exec(authorization ?? "");
-  if (!match?.[1]) return undefined;
-  const decoded = Buffer.from(match[1], "base64").toString("utf8");
-  const colon = decoded.indexOf(":");
-  return colon < 0 ? undefined : { uid: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
 /**
