@@ -2,8 +2,9 @@
 # npm's "prepare" step (npm ci / npm install in this directory): build dist/ with the project's own
 # TypeScript. A production install (`npm ci --omit=dev`) has no TypeScript: it keeps the dist/ that
 # a build made before, and refuses when there is none (newcomer review F2; docs/deployment.md).
+# The build is tsc, then scripts/vendor-esm.ts (a few ES-module packages bundled into dist/vendor/).
 if [ -x node_modules/.bin/tsc ]; then
-  exec node_modules/.bin/tsc -p tsconfig.json
+  node_modules/.bin/tsc -p tsconfig.json && exec node --import tsx scripts/vendor-esm.ts
 elif [ -f dist/main.js ] && [ -f dist/cli/occ.js ]; then
   echo "keystream: TypeScript is not installed (production install): using the existing build in dist/"
 else

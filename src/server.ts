@@ -65,10 +65,14 @@ export async function startServer(
   );
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
   const services = createServices({ storage, dataDir: environment.dataDir, log, settings });
-  // The OpenID Connect signing key is generated at first start (kept in the database, sealed).
-  await services.oidc.keys.ensure();
+  // The OpenID Connect signing key is generated at first start (kept in the database, sealed): on
+  // the thread pool while the app is built, and there before the server listens.
+  const signingKey = services.oidc.keys.ensure();
+  // Awaited below; this only keeps it from counting as unhandled should building the app fail first.
+  signingKey.catch(() => undefined);
   services.metrics.collectProcessMetrics();
   const app = await buildApp({ services, trustedProxies: environment.trustedProxies, timeouts: environment.timeouts });
+  await signingKey;
   const closeApp = boundedClose(app, environment.timeouts.shutdownGraceMs, log);
   await app.listen({ host: environment.host, port: environment.port });
   services.jobs.start();
