@@ -65,16 +65,18 @@ export async function startServer(
   );
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
   const services = createServices({ storage, dataDir: environment.dataDir, log, settings });
-  // The OpenID Connect signing key is generated at first start (kept in the database, sealed): on
-  // the thread pool while the app is built, and there before the server listens.
-  const signingKey = services.oidc.keys.ensure();
-  // Awaited below; this only keeps it from counting as unhandled should building the app fail first.
-  signingKey.catch(() => undefined);
   services.metrics.collectProcessMetrics();
   const app = await buildApp({ services, trustedProxies: environment.trustedProxies, timeouts: environment.timeouts });
-  await signingKey;
   const closeApp = boundedClose(app, environment.timeouts.shutdownGraceMs, log);
   await app.listen({ host: environment.host, port: environment.port });
+  // The OpenID Connect signing key is generated at first start (kept in the database, sealed), once
+  // the server listens: an RSA key takes 0.1–1 s to find, and what needs it (an ID token, the JWKS)
+  // waits for the same generation (oidc/signing-keys.ts).
+  const signingKey = services.oidc.keys
+    .ensure()
+    .catch((error: unknown) =>
+      log.error({ event: "oidc_signing_key_failed", err: error }, "generating the OpenID Connect signing key failed"),
+    );
   services.jobs.start();
   // Every node follows its own proxy log (activity.file_log); the database keeps them from publishing twice.
   services.fileLog.start(
@@ -97,6 +99,7 @@ export async function startServer(
     stopping ??= (async () => {
       await closeApp();
       await metrics?.app.close();
+      await signingKey;
       await services.jobs.stop();
       await services.fileLog.stop();
       await storage.close();
