@@ -2,7 +2,7 @@ import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /**
- * What the start-up leaves in memory. Loading ≈ 1,200 modules and building the app is work done
+ * What the start-up leaves in memory. Loading some 750 modules and building the app is work done
  * once, but three things V8 does with it stay behind in an idle server (docs/performance.md,
  * "Footprint", has the figures):
  *
@@ -14,7 +14,7 @@ import { runInNewContext } from "node:vm";
  *   new space grows from its first size as the load's own survivors ask, as it always did.
  * - The optimising compiler: the module loader's functions grow hot enough over a thousand modules
  *   for TurboFan, which compiles them on background threads; the compiler's memory is freed into
- *   those threads' malloc arenas, which glibc keeps (≈ 6 MB). That code runs once: TurboFan is off
+ *   those threads' malloc arenas, which glibc keeps (≈ 7 MB). That code runs once: TurboFan is off
  *   during the start-up (`--no-turbofan`) and on again for the server's own hot paths.
  * - Garbage: the start-up's short-lived objects, promoted early from the small new space, leave
  *   the old generation's pages half empty. V8's memory reducer (v8/src/heap/memory-reducer.cc)

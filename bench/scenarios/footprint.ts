@@ -25,7 +25,7 @@ import { build } from "esbuild";
 import { median } from "../lib/load.js";
 import { adminQuery, databaseUrl, type Postgres } from "../lib/postgres.js";
 import { freePort } from "../lib/processes.js";
-import { log, PIN, RESULTS, ROOT } from "../lib/settings.js";
+import { log, PIN, ROOT } from "../lib/settings.js";
 
 const IDLE_SECONDS = Number(process.env.BENCH_FOOTPRINT_IDLE ?? 5);
 const REPS = Number(process.env.BENCH_FOOTPRINT_REPS ?? 3);
@@ -154,9 +154,9 @@ function reference(name: string, compiled: string, readyPath: string): Contender
   };
 }
 
-/** bench/servers/<file>.ts as JavaScript under bench/results/cache/ (where node_modules resolves). */
+/** bench/servers/<file>.ts as JavaScript under .tmp/ (git-ignored, and where node_modules resolves). */
 async function compiled(file: string): Promise<string> {
-  const outfile = path.join(RESULTS, "cache", "footprint", file.replace(/\.ts$/, ".mjs"));
+  const outfile = path.join(ROOT, ".tmp", "footprint", file.replace(/\.ts$/, ".mjs"));
   await build({
     entryPoints: [path.join(ROOT, "bench", "servers", file)],
     outfile,

@@ -2,7 +2,7 @@ import type { AccountErrorText } from "./errors.js";
 
 /**
  * argon2id with the minimum parameters of OWASP's Password Storage Cheat Sheet (m = 19 MiB, t = 2,
- * p = 1): about 10 ms a hash, memory-hard against GPU guessing. The native module (≈ 4 MB once
+ * p = 1): about 10 ms a hash, memory-hard against GPU guessing. The native module (≈ 3 MB once
  * loaded) is loaded with the first password hashed or checked: a server whose clients only present
  * tokens and app passwords never needs it.
  */

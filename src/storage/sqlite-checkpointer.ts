@@ -80,7 +80,7 @@ timer = setTimeout(checkpoint, workerData.intervalMs);
  * finds almost nothing left to copy or sync; it stays as the step that lets the WAL start over from
  * its beginning. Durability is SQLite's, unchanged: a commit is in the WAL before it is answered.
  *
- * The thread (a Node environment of its own, ≈ 10 MB) starts once the WAL file has reached
+ * The thread (a Node environment of its own, ≈ 13 MB) starts once the WAL file has reached
  * `startAtWalBytes`: a server that writes little never needs it (its own auto-checkpoint copies the
  * rare frames), one under a stream of writes gets it within WAL_WATCH_INTERVAL_MS of the WAL
  * growing. The file only grows (SQLite reuses it from its start after a checkpoint), so its size is
