@@ -24,7 +24,7 @@ export async function main(): Promise<void> {
     log.fatal({ event: "start_failed", err: error }, "Keystream failed to start");
     throw error;
   });
-  startedUp();
+  startedUp(server.settled);
   log.info(
     { event: "started", url: server.url, metricsUrl: server.metricsUrl },
     `Keystream is running at ${server.url}/ (status: ${server.url}/status.php)`,

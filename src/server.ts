@@ -40,7 +40,13 @@ export function createServerLog(level: string): Logger {
 export async function startServer(
   environment: Environment,
   log: Logger = createServerLog(environment.logLevel),
-): Promise<{ url: string; metricsUrl: string | undefined; stop: () => Promise<void> }> {
+): Promise<{
+  url: string;
+  metricsUrl: string | undefined;
+  /** Settles once the start's background work (a first start's signing key) has ended, well or not. */
+  settled: Promise<unknown>;
+  stop: () => Promise<void>;
+}> {
   // config.json is checked before anything else: a broken one stops the start with its message
   // (file, key, expected type), as there are no last good settings to keep yet.
   const settings = new HostSettings(environment.dataDir, {}, log);
@@ -107,5 +113,5 @@ export async function startServer(
     })();
     return stopping;
   };
-  return { url, metricsUrl: metrics?.url, stop };
+  return { url, metricsUrl: metrics?.url, settled: signingKey, stop };
 }

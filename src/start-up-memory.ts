@@ -19,8 +19,9 @@ import { runInNewContext } from "node:vm";
  * - Garbage: the start-up's short-lived objects, promoted early from the small new space, leave
  *   the old generation's pages half empty. V8's memory reducer (v8/src/heap/memory-reducer.cc)
  *   runs a compacting "Mark-Compact (reduce)" on its own, but only ≈ 30 s after an idle start
- *   (`--trace-gc`); it is run here once, as the server starts listening, with every page compacted
- *   (`--compact-on-every-full-gc` for that one collection). It takes tens of milliseconds, once.
+ *   (`--trace-gc`); it is run here once, as the server listens (after a first start's signing key,
+ *   whose generation leaves garbage too), with every page compacted (`--compact-on-every-full-gc`
+ *   for that one collection). It takes tens of milliseconds, once.
  *
  * An operator's own V8 flags for the young generation or the compiler are left alone (execArgv or
  * NODE_OPTIONS naming them turns the matching part off).
@@ -35,21 +36,23 @@ function given(pattern: RegExp): boolean {
 
 /**
  * Sets the start-up's V8 flags; the returned function restores them and collects the start-up's
- * garbage (once; later calls do nothing). Call it before the server's modules are loaded: their
- * loading is most of what it is about.
+ * garbage once `background` (the start's work left running after it listens) has settled (once;
+ * later calls do nothing). Call it before the server's modules are loaded: their loading is most of
+ * what it is about.
  */
-export function leanStartUp(): () => void {
+export function leanStartUp(): (background?: Promise<unknown>) => void {
   const holdYoung = !given(YOUNG_GENERATION_FLAGS);
   const holdCompiler = !given(COMPILER_FLAGS);
   if (holdYoung) v8.setFlagsFromString("--semi-space-growth-factor=1");
   if (holdCompiler) v8.setFlagsFromString("--no-turbofan");
   let done = false;
-  return () => {
+  return (background) => {
     if (done) return;
     done = true;
     if (holdYoung) v8.setFlagsFromString(`--semi-space-growth-factor=${DEFAULT_GROWTH_FACTOR}`);
     if (holdCompiler) v8.setFlagsFromString("--turbofan");
-    collectStartUpGarbage();
+    if (background) void background.then(collectStartUpGarbage, collectStartUpGarbage);
+    else collectStartUpGarbage();
   };
 }
 
