@@ -4,6 +4,7 @@ import { publish } from "../activity/support.js";
 import { addClient, authorizeUrl, issueCode, PASSWORD, type TestClient, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "./app.js";
 import { submitLoginForm } from "./browser.js";
+import { FormClient } from "./browser-form.js";
 
 /**
  * Every page Keystream renders, in every state a person meets (issue 19), visited in a real
@@ -25,7 +26,10 @@ export const LONG_CLIENT: TestClient = {
   redirectUri: "https://notes.example.com/oauth/callback/with/a/long/path?tenant=example-tenant",
 };
 
-/** Users alice (with an app password, an authorized application, activities) and root (admin); three clients. */
+/**
+ * Users alice (with an app password, an authorized application, activities) and root (admin); three
+ * clients; two throttled client addresses.
+ */
 export async function seedTour(t: TestApp): Promise<void> {
   await t.services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" });
   await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob Builder" });
@@ -34,6 +38,10 @@ export async function seedTour(t: TestApp): Promise<void> {
   await addClient(t, { ...DESKTOP_CLIENT, trusted: true });
   await addClient(t, { ...LONG_CLIENT, allowSubdomains: true, resourceServer: true });
   await t.services.appPasswords.create("alice", "Laptop (rclone)");
+  // Failed logins from two addresses: the admin page's throttled-addresses table has rows.
+  for (const address of ["203.0.113.7", "2001:db8:7:8::20"]) {
+    for (let attempt = 0; attempt < 3; attempt++) await new FormClient(t.app, address).login("bob", "not the password");
+  }
   await issueCode(t, LONG_CLIENT);
   const file = (path: string, id: number, subject: string, user = "alice") => ({
     app: "files",
