@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { waitFor } from "../clients/harness/processes.js";
+import { PASSWORD } from "../oauth/support.js";
 import { formOf } from "../support/apache-httpd.js";
 import { requestTokenOf } from "../support/browser-form.js";
 import type { NavigatingBrowser } from "../support/navigating-browser.js";
-import { PASSWORD } from "../oauth/support.js";
 
 /** A relying party's client at Keystream and its Apache virtual host. */
 export interface ApacheClient {
@@ -41,7 +41,12 @@ export async function signInThroughApache(
   browser: NavigatingBrowser,
   keystream: string,
   client: ApacheClient,
-): Promise<{ authorizationRequest: URL; method: "GET" | "POST"; responseMode: "query" | "form_post"; session: RelyingPartySession }> {
+): Promise<{
+  authorizationRequest: URL;
+  method: "GET" | "POST";
+  responseMode: "query" | "form_post";
+  session: RelyingPartySession;
+}> {
   const start = `${client.origin}${PROTECTED_PAGE}`;
   const first = await browser.request(start);
   let authorizationRequest: URL;

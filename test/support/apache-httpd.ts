@@ -49,7 +49,9 @@ function writeDocuments(root: string): void {
     fs.mkdirSync(path.join(root, folder), { recursive: true, mode: 0o755 });
     fs.writeFileSync(path.join(root, folder, "env.cgi"), ENV_CGI, { mode: 0o755 });
   }
-  fs.writeFileSync(path.join(root, "loggedout.html"), "<!doctype html><title>Logged out</title><p>logged out</p>\n", { mode: 0o644 });
+  fs.writeFileSync(path.join(root, "loggedout.html"), "<!doctype html><title>Logged out</title><p>logged out</p>\n", {
+    mode: 0o644,
+  });
 }
 
 /** httpd.conf: prefork with mod_cgi, the modules the hosts need, every host's `<VirtualHost>`. */
