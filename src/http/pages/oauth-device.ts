@@ -10,8 +10,13 @@ import { translatedHtml } from "./translated-html.js";
  * outcome. Texts in the `device` catalogue; the consent page's shared lines in `pages`.
  */
 
-/** Why the entered code was not taken. */
-export type UserCodeProblem = "malformed" | "unknown" | "throttled";
+/** Why the entered code was not taken, and the sentence that says so. */
+const PROBLEMS = {
+  malformed: "device:entry.malformed",
+  unknown: "device:entry.unknown",
+  throttled: "device:entry.throttled",
+} as const;
+export type UserCodeProblem = keyof typeof PROBLEMS;
 
 /**
  * The user code form. `userCode` prefills it (from `verification_uri_complete`, RFC 8628 §3.3.1,
@@ -25,7 +30,7 @@ export function userCodePage(
   const problem =
     model.problem === undefined
       ? ""
-      : html`<p class="error" id="device-error" role="alert" data-problem="${model.problem}">${t(`device:entry.${model.problem}`)}</p>`;
+      : html`<p class="error" id="device-error" role="alert" data-problem="${model.problem}">${t(PROBLEMS[model.problem])}</p>`;
   return layout({
     translator,
     title: t("device:entry.title"),
@@ -82,13 +87,14 @@ export function deviceDecisionPage(
   model: { user: PageUser; clientName: string; approved: boolean },
 ): SafeHtml {
   const { t } = translator;
-  const outcome = model.approved ? "approved" : "denied";
+  const title = model.approved ? t("device:approved.title") : t("device:denied.title");
+  const text = model.approved ? t("device:approved.text", { name: model.clientName }) : t("device:denied.text");
   return layout({
     translator,
-    title: t(`device:${outcome}.title`),
+    title,
     user: model.user,
     narrow: true,
-    body: html`<h1>${t(`device:${outcome}.title`)}</h1>
-<p id="device-${outcome}">${t(`device:${outcome}.text`, { name: model.clientName })}</p>`,
+    body: html`<h1>${title}</h1>
+<p id="${model.approved ? "device-approved" : "device-denied"}">${text}</p>`,
   });
 }

@@ -5,11 +5,10 @@ import { isExpired } from "../domain/lifetimes.js";
 import type { DeviceAuthorizationRecord } from "../ports.js";
 import { newTokens, tokenResponse } from "../tokens.js";
 import { withIdToken } from "./id-token.js";
-import type { GrantDeps, GrantInput, GrantResult } from "./types.js";
+import type { Grant, GrantDeps, GrantInput, GrantResult } from "./types.js";
 
-/** RFC 8628 §3.4: the device code grant, polled by the client until the user decides. */
-export const grantType = "urn:ietf:params:oauth:grant-type:device_code";
-export const parameters: ReadonlySet<string> = new Set(["device_code"]);
+/** RFC 8628 §3.4: the device code grant's type. */
+const grantType = "urn:ietf:params:oauth:grant-type:device_code";
 
 const usedOrGone = () => new OAuthError("invalid_grant", "device code does not exist or was used");
 
@@ -78,7 +77,7 @@ async function redeem(deps: GrantDeps, input: GrantInput, codeHash: string | nul
  * device code obtained with a secret needs the secret), and may still use the grant; then expiry
  * (`expired_token`), then what the user decided.
  */
-export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantResult> {
+async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantResult> {
   const deviceCode = input.params.device_code;
   if (deviceCode === undefined) return new OAuthError("invalid_request");
   const deviceCodeHash = sha256Hex(deviceCode);
@@ -106,3 +105,6 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
       return redeem(deps, input, record.codeHash);
   }
 }
+
+/** RFC 8628 §3.4: the device code grant, polled by the client until the user decides. */
+export const deviceCodeGrant: Grant = { grantType, parameters: new Set(["device_code"]), handle };

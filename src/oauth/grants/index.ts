@@ -1,5 +1,5 @@
 import * as authorizationCode from "./authorization-code.js";
-import * as deviceCode from "./device-code.js";
+import { deviceCodeGrant } from "./device-code.js";
 import * as refreshToken from "./refresh-token.js";
 import type { Grant } from "./types.js";
 
@@ -7,5 +7,5 @@ import type { Grant } from "./types.js";
 export const GRANTS: ReadonlyMap<string, Grant> = new Map<string, Grant>([
   [authorizationCode.grantType, authorizationCode],
   [refreshToken.grantType, refreshToken],
-  [deviceCode.grantType, deviceCode],
+  [deviceCodeGrant.grantType, deviceCodeGrant],
 ]);
