@@ -89,7 +89,7 @@ export const LOGIN_FLOW_POLL_THROTTLE: ThrottlePolicy = {
  * User codes entered on the device verification page (RFC 8628 §5.1: a user code has about 34
  * bits, so its guessing must be rate-limited), per address and per logged-in user, counting codes
  * that name no live pending authorization. A person mistyping a code a few times waits a little;
- * guessing is slowed to one try per 30 s from the 9th failure and locked out from the 20th for an
+ * guessing is slowed to one try per 30 s from the 8th failure and locked out from the 20th for an
  * hour, so a guesser's odds over a code's ten minutes stay negligible whatever its address pool.
  */
 export const DEVICE_USER_CODE_THROTTLE: ThrottlePolicy = {
