@@ -307,6 +307,23 @@ describe("device authorization grant (RFC 8628)", () => {
     assert.equal(errorOf(response), "unauthorized_client");
   });
 
+  it("of concurrent polls of an approved device code exactly one gets tokens", async () => {
+    const started = await startDevice(t);
+    await decide(await loggedIn(t), started.user_code, "approve");
+    const answers = await Promise.all([1, 2, 3, 4].map(() => poll(t, started.device_code)));
+    assert.deepEqual(answers.map((answer) => answer.statusCode).sort(), [200, 400, 400, 400]);
+    for (const answer of answers.filter((a) => a.statusCode === 400)) assert.equal(errorOf(answer), "invalid_grant");
+  });
+
+  it("a grant revoked in personal settings before the poll gives no tokens", async () => {
+    const started = await startDevice(t);
+    await decide(await loggedIn(t), started.user_code, "approve");
+    const client = await t.services.oauth.findClient(WEB_CLIENT.clientId);
+    assert.ok(client);
+    assert.equal(await t.services.oauth.revoke("alice", client.id), true);
+    assert.equal(errorOf(await poll(t, started.device_code)), "invalid_grant");
+  });
+
   it("an unknown device code is invalid_grant", async () => {
     const response = await poll(t, "x".repeat(64));
     assert.equal(response.statusCode, 400);
