@@ -149,6 +149,8 @@ describe("device authorization grant (RFC 8628)", () => {
     assert.equal(login.pathname, "/index.php/login");
     const back = login.searchParams.get("redirect_url") as string;
     assert.equal(back, pathOf(started.verification_uri_complete));
+    const loginPage = await browser.get(`${login.pathname}${login.search}`);
+    assert.match(loginPage.body, /Log in to connect a device or command-line application to your account\./);
     const loggedInResponse = await browser.login("alice", PASSWORD, back);
     assert.equal(loggedInResponse.headers.location, back);
     const prefilled = await browser.get(back);

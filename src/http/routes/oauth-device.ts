@@ -4,6 +4,7 @@ import type { UserCodeLookup } from "../../oauth/device-authorization.js";
 import { deviceUserCodeBuckets } from "../../security/domain/throttle-policy.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
 import { baseUrl } from "../base-url.js";
+import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
 import { noStore } from "../oauth-errors.js";
 import { headerUser, sendPage } from "../pages/layout.js";
@@ -41,6 +42,13 @@ type Submission =
  */
 export async function oauthDeviceRoutes(app: FastifyInstance): Promise<void> {
   const { oauth, deviceUserCodeThrottle } = app.services;
+
+  // The login page says why the visitor is asked to log in, when it returns to the verification page.
+  app.loginNoteProviders.push(async (redirectUrl, translator) =>
+    redirectUrl === DEVICE_VERIFICATION_PATH || redirectUrl.startsWith(`${DEVICE_VERIFICATION_PATH}?`)
+      ? html`${translator.t("device:loginNote")}`
+      : undefined,
+  );
 
   // A client endpoint like the token endpoint: the same throttle, client authentication and errors.
   app.post(

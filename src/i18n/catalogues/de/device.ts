@@ -2,6 +2,7 @@ import type { device as source } from "../en/device.js";
 import type { Messages } from "../types.js";
 
 export const device: Messages<typeof source> = {
+  loginNote: "Melden Sie sich an, um ein Gerät oder eine Kommandozeilen-Anwendung mit Ihrem Konto zu verbinden.",
   "entry.title": "Ein Gerät verbinden",
   "entry.text": "Geben Sie den Code ein, den Ihr Gerät oder Ihre Kommandozeilen-Anwendung anzeigt.",
   "entry.label": "Code",

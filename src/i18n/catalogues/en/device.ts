@@ -1,5 +1,6 @@
 /** The device authorization grant's verification pages (src/http/pages/oauth-device.ts, RFC 8628 §3.3), English. */
 export const device = {
+  loginNote: "Log in to connect a device or command-line application to your account.",
   "entry.title": "Connect a device",
   "entry.text": "Enter the code shown on your device or in your command-line application.",
   "entry.label": "Code",

@@ -2,6 +2,7 @@ import type { device as source } from "../en/device.js";
 import type { Messages } from "../types.js";
 
 export const device: Messages<typeof source> = {
+  loginNote: "Inicie sesión para conectar un dispositivo o una aplicación de línea de comandos a su cuenta.",
   "entry.title": "Conectar un dispositivo",
   "entry.text": "Introduzca el código que muestra su dispositivo o su aplicación de línea de comandos.",
   "entry.label": "Código",

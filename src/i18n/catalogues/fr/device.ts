@@ -2,6 +2,7 @@ import type { device as source } from "../en/device.js";
 import type { Messages } from "../types.js";
 
 export const device: Messages<typeof source> = {
+  loginNote: "Connectez-vous pour relier un appareil ou une application en ligne de commande à votre compte.",
   "entry.title": "Connecter un appareil",
   "entry.text": "Saisissez le code affiché par votre appareil ou votre application en ligne de commande.",
   "entry.label": "Code",

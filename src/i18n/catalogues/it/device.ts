@@ -2,6 +2,7 @@ import type { device as source } from "../en/device.js";
 import type { Messages } from "../types.js";
 
 export const device: Messages<typeof source> = {
+  loginNote: "Accedi per collegare un dispositivo o un’applicazione a riga di comando al tuo account.",
   "entry.title": "Collega un dispositivo",
   "entry.text": "Inserisci il codice mostrato dal tuo dispositivo o dalla tua applicazione a riga di comando.",
   "entry.label": "Codice",

@@ -2,6 +2,7 @@ import type { device as source } from "../en/device.js";
 import type { Messages } from "../types.js";
 
 export const device: Messages<typeof source> = {
+  loginNote: "Meld u aan om een apparaat of opdrachtregeltoepassing aan uw account te koppelen.",
   "entry.title": "Een apparaat koppelen",
   "entry.text": "Voer de code in die uw apparaat of uw opdrachtregeltoepassing toont.",
   "entry.label": "Code",
