@@ -13,6 +13,7 @@ import {
 } from "./authorize.js";
 import { cleanupExpired } from "./cleanup.js";
 import { ClientAdministration } from "./client-administration.js";
+import { DeviceAuthorizations } from "./device-authorization.js";
 import type { OAuthError } from "./domain/errors.js";
 import { isExpired } from "./domain/lifetimes.js";
 import { consentCovers, scopeValues } from "./domain/scope.js";
@@ -23,6 +24,7 @@ import type {
   CleanupCounts,
   CleanupProgress,
   ClientStore,
+  DeviceAuthorizationStore,
   GrantStore,
   IdTokenMinter,
   OAuthClient,
@@ -54,6 +56,8 @@ interface Logger {
 export interface OAuthServiceOptions {
   clients: ClientStore;
   grants: GrantStore;
+  /** Device authorizations (RFC 8628): the device authorization endpoint, the verification page, the device code grant. */
+  devices: DeviceAuthorizationStore;
   /** The token endpoint's client with its code (or refresh token), in one read, with the throttle's reservation. */
   lookups: TokenLookups;
   users: { find(uid: string): Promise<{ enabled: boolean } | undefined> };
@@ -71,6 +75,8 @@ export interface OAuthServiceOptions {
 /** The OAuth 2.0 authorization service (no HTTP here; routes in src/http/routes/oauth-*.ts call it). */
 export class OAuthService implements BearerTokenResolver {
   readonly clients: ClientAdministration;
+  /** RFC 8628: the device authorization endpoint's and the verification page's side of the device grant. */
+  readonly devices: DeviceAuthorizations;
   private readonly store: ClientStore;
   private readonly grants: GrantStore;
   private events: OAuthEvents | undefined;
@@ -81,6 +87,13 @@ export class OAuthService implements BearerTokenResolver {
     this.store = options.clients;
     this.grants = options.grants;
     this.clients = new ClientAdministration(options.clients, () => options.clock.nowSeconds(), options.log);
+    this.devices = new DeviceAuthorizations({
+      clients: options.clients,
+      store: options.devices,
+      clock: options.clock,
+      log: options.log,
+      authorized: (uid, client) => this.notify("clientAuthorized", uid, client),
+    });
   }
 
   /** Sets (or replaces) the events listener, for wiring after construction (e.g. the activity stream). */
@@ -171,6 +184,7 @@ export class OAuthService implements BearerTokenResolver {
   private grantDeps(log: EventLog): GrantDeps {
     return {
       grants: this.grants,
+      devices: this.options.devices,
       now: this.options.clock.nowSeconds(),
       refreshTokenLifetime: this.options.refreshTokenLifetime(),
       refreshReuseGrace: this.options.refreshReuseGrace(),
@@ -243,7 +257,12 @@ export class OAuthService implements BearerTokenResolver {
 
   async cleanup(onProgress?: CleanupProgress): Promise<CleanupCounts> {
     await this.purgeGracePairs();
-    return cleanupExpired(this.grants, this.options.clock.nowSeconds(), this.options.log, onProgress);
+    return cleanupExpired(
+      { grants: this.grants, devices: this.options.devices },
+      this.options.clock.nowSeconds(),
+      this.options.log,
+      onProgress,
+    );
   }
 
   /**

@@ -257,6 +257,36 @@ export const TOUR: readonly TourStop[] = [
     },
   },
   {
+    name: "device-code",
+    visit: async (page, base) => {
+      await logInAs(page, base, "alice");
+      await page.goto(`${base}/index.php/apps/oauth2/device?user_code=wdjb-mjht`);
+    },
+  },
+  {
+    name: "device-code-unknown",
+    visit: async (page) => {
+      await page.click("#device-continue");
+    },
+  },
+  {
+    name: "device-consent",
+    visit: async (page, base) => {
+      const started = await page.request.post(`${base}/index.php/apps/oauth2/api/v1/device_authorization`, {
+        form: { scope: "openid profile email" },
+        headers: { authorization: `Basic ${Buffer.from(`${WEB_CLIENT.clientId}:${WEB_CLIENT.secret}`).toString("base64")}` },
+      });
+      await page.goto((await started.json()).verification_uri_complete);
+      await page.click("#device-continue");
+    },
+  },
+  {
+    name: "device-approved",
+    visit: async (page) => {
+      await page.click("#authorize");
+    },
+  },
+  {
     name: "oidc-logout-invalid",
     visit: async (page, base) => {
       await page.goto(`${base}/index.php/apps/oauth2/end-session?id_token_hint=not-a-token`);

@@ -34,6 +34,7 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
 }
 
 const CLEANUP_STEPS = {
+  deviceCodes: "device authorizations",
   codes: "authorization codes",
   accessTokens: "access tokens",
   refreshTokens: "refresh tokens",
@@ -148,7 +149,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .command("oauth2:cleanup")
     .summary("delete expired codes and tokens")
     .description(
-      "Delete authorization codes, access and refresh tokens one week after their expiry, then the grants " +
+      "Delete device authorizations, authorization codes, access and refresh tokens one week after their expiry, then the grants " +
         "left empty; each step's count is reported on stderr as it completes.",
     )
     .addOption(outputOption())
@@ -159,7 +160,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
       );
       printData(context, options.output, { ...counts }, () =>
         context.print(
-          `Deleted ${counts.codes} authorization codes, ${counts.accessTokens} access tokens, ${counts.refreshTokens} refresh tokens and ${counts.grants} empty grants.`,
+          `Deleted ${counts.deviceCodes} device authorizations, ${counts.codes} authorization codes, ${counts.accessTokens} access tokens, ${counts.refreshTokens} refresh tokens and ${counts.grants} empty grants.`,
         ),
       );
     });

@@ -22,7 +22,7 @@ export function userLabel(user: { uid: string; displayName: string }): SafeHtml 
  * What the application gets, in plain words: the line of each granted scope, in the catalogue's
  * order (src/oauth/domain/scope.ts; src/oidc/claims.ts decides what each sign-in scope discloses).
  */
-function grantedAccess(t: Translator["t"], scope: string): string[] {
+export function grantedAccess(t: Translator["t"], scope: string): string[] {
   return scopeDefinitions(scope).flatMap((definition) => (definition.consentLine === null ? [] : [t(definition.consentLine)]));
 }
 

@@ -6,6 +6,7 @@ import { ISSUER_PATH, issuerOf } from "../issuer.js";
 import { metadataRouteSchema } from "../schemas/oauth.js";
 import { INTROSPECTION_PATH, REVOCATION_PATH, TOKEN_PATH, USERINFO_PATH } from "./oauth-api.js";
 import { AUTHORIZE_PATH } from "./oauth-authorize.js";
+import { DEVICE_AUTHORIZATION_PATH } from "./oauth-device.js";
 import { END_SESSION_PATH, JWKS_PATH } from "./oidc.js";
 
 export const METADATA_PATH = "/.well-known/oauth-authorization-server";
@@ -25,6 +26,7 @@ function metadataOf(request: FastifyRequest): Record<string, unknown> {
       userinfo: `${base}${USERINFO_PATH}`,
       revocation: `${base}${REVOCATION_PATH}`,
       introspection: `${base}${INTROSPECTION_PATH}`,
+      deviceAuthorization: `${base}${DEVICE_AUTHORIZATION_PATH}`,
       jwks: `${base}${JWKS_PATH}`,
       endSession: `${base}${END_SESSION_PATH}`,
     },
