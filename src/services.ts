@@ -25,6 +25,7 @@ import {
   LOGIN_FLOW_POLL_THROTTLE,
   LOGIN_FLOW_START_THROTTLE,
   LOGIN_THROTTLE,
+  REGISTRATION_THROTTLE,
   type ThrottlePolicy,
   TOKEN_THROTTLE,
 } from "./security/domain/throttle-policy.js";
@@ -84,6 +85,8 @@ export interface Services {
   /** Login Flow v2 starts and polls, per IP (security/domain/throttle-policy.ts). */
   loginFlowStartThrottle: Throttle;
   loginFlowPollThrottle: Throttle;
+  /** Dynamic client registrations (RFC 7591), per IP. */
+  registrationThrottle: Throttle;
   /** Every throttle's bucket of one client address: shown and lifted by `./occ security:bruteforce:*`. */
   addressThrottles: AddressThrottles;
   /** Follows the proxy's access log into file activities; started by the server. */
@@ -143,6 +146,7 @@ export function createServices(options: ServiceOptions): Services {
   const tokenThrottle = throttle(TOKEN_THROTTLE, tokenThrottleStore);
   const loginFlowStartThrottle = throttle(LOGIN_FLOW_START_THROTTLE);
   const loginFlowPollThrottle = throttle(LOGIN_FLOW_POLL_THROTTLE);
+  const registrationThrottle = throttle(REGISTRATION_THROTTLE);
   // Throttle rows whose failures were forgotten and that hold no reservation: the table stays small.
   jobs.register({
     name: "security:throttle-purge",
@@ -152,6 +156,7 @@ export function createServices(options: ServiceOptions): Services {
       await tokenThrottle.purgeStale();
       await loginFlowStartThrottle.purgeStale();
       await loginFlowPollThrottle.purgeStale();
+      await registrationThrottle.purgeStale();
     },
   });
   const fileLogStore = new SqlFileLogStore(db);
@@ -225,7 +230,14 @@ export function createServices(options: ServiceOptions): Services {
     loginFlows,
     loginFlowStartThrottle,
     loginFlowPollThrottle,
-    addressThrottles: new AddressThrottles([loginThrottle, tokenThrottle, loginFlowStartThrottle, loginFlowPollThrottle]),
+    registrationThrottle,
+    addressThrottles: new AddressThrottles([
+      loginThrottle,
+      tokenThrottle,
+      loginFlowStartThrottle,
+      loginFlowPollThrottle,
+      registrationThrottle,
+    ]),
     fileLog,
     metrics,
   };

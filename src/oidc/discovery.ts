@@ -12,6 +12,8 @@ export interface ProviderEndpoints {
   introspection: string;
   jwks: string;
   endSession: string;
+  /** RFC 7591 §3: present only while dynamic registration is on (host setting `oidc.dynamic_registration`). */
+  registration?: string | undefined;
 }
 
 /**
@@ -29,6 +31,7 @@ export function providerMetadata(endpoints: ProviderEndpoints, pkceMethods: read
     end_session_endpoint: endpoints.endSession,
     revocation_endpoint: endpoints.revocation,
     introspection_endpoint: endpoints.introspection,
+    ...(endpoints.registration === undefined ? {} : { registration_endpoint: endpoints.registration }),
     // Every scope the authorization endpoint grants (src/oauth/domain/scope.ts); `offline_access`
     // is accepted, and every code grant gets a refresh token (ownCloud's rule).
     scopes_supported: [...SCOPE_NAMES],

@@ -3,6 +3,7 @@ import { avatarRoutes } from "./avatars.js";
 import { oauthApiRoutes } from "./oauth-api.js";
 import { oauthAuthorizeRoutes } from "./oauth-authorize.js";
 import { oauthMetadataRoutes } from "./oauth-metadata.js";
+import { oauthRegistrationRoutes } from "./oauth-registration.js";
 import { oauthSettingsRoutes } from "./oauth-settings.js";
 import { oidcRoutes } from "./oidc.js";
 
@@ -15,6 +16,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   await app.register(oauthApiRoutes);
   await app.register(oauthSettingsRoutes);
   await app.register(oauthMetadataRoutes);
+  await app.register(oauthRegistrationRoutes);
   await app.register(oidcRoutes);
   await app.register(avatarRoutes);
 }

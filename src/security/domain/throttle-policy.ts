@@ -86,6 +86,21 @@ export const LOGIN_FLOW_POLL_THROTTLE: ThrottlePolicy = {
 };
 
 /**
+ * Dynamic client registration (RFC 7591 §5: registration without an initial access token can be
+ * abused to flood the server with clients), per IP. Every registration counts, accepted or refused,
+ * as Login Flow v2 starts do: a person sets up one desktop client or command-line tool with a
+ * registration, a few at most; from the 20th within an hour the address waits an hour.
+ */
+export const REGISTRATION_THROTTLE: ThrottlePolicy = {
+  namespace: "register",
+  baseDelayMs: 100,
+  maxDelayMs: 5_000,
+  forgetAfterSeconds: 3600,
+  lockoutAfterFailures: 20,
+  lockoutSeconds: 3600,
+};
+
+/**
  * One bucket an attempt counts in. A `shared` bucket (a client address) is used by many legitimate
  * clients at once (users behind one NAT, a busy integration): there, attempts in flight add to the
  * delay only once the bucket has a failure on record, and always to the ceiling. A personal bucket
@@ -125,6 +140,11 @@ export function tokenBuckets(ip: string): ThrottleBucket[] {
 /** Login Flow v2 starts count per client address. */
 export function loginFlowStartBuckets(ip: string): ThrottleBucket[] {
   return [addressBucket(LOGIN_FLOW_START_THROTTLE, ip)];
+}
+
+/** Dynamic client registrations count per client address. */
+export function registrationBuckets(ip: string): ThrottleBucket[] {
+  return [addressBucket(REGISTRATION_THROTTLE, ip)];
 }
 
 /** Login Flow v2 polls count per client address. */
@@ -224,9 +244,10 @@ const CLIENT_ADDRESS_BUCKETS: Record<string, (ip: string) => ThrottleBucket[]> =
   [TOKEN_THROTTLE.namespace]: tokenBuckets,
   [LOGIN_FLOW_START_THROTTLE.namespace]: loginFlowStartBuckets,
   [LOGIN_FLOW_POLL_THROTTLE.namespace]: loginFlowPollBuckets,
+  [REGISTRATION_THROTTLE.namespace]: registrationBuckets,
 };
 
-/** The namespaces of the policies that count client addresses (`login`, `oauth`, `flowstart`, `flowpoll`). */
+/** The namespaces of the policies that count client addresses (`login`, `oauth`, `flowstart`, `flowpoll`, `register`). */
 export const CLIENT_ADDRESS_NAMESPACES = Object.keys(CLIENT_ADDRESS_BUCKETS);
 
 /** The bucket `policy` counts the client address `ip` in. */
