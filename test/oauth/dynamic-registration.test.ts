@@ -408,7 +408,7 @@ describe("registration throttling: every registration counts in its address's bu
   });
   after(() => t.close());
 
-  it("from the 20th registration of one address within the hour: 429 with Retry-After; another address still registers", async () => {
+  it("after 20 registrations from one address within the hour the next is 429 with Retry-After, for an hour; another address still registers", async () => {
     for (let i = 0; i < 20; i++) {
       const body = i % 2 === 0 ? DESKTOP_METADATA : { redirect_uris: ["https://bad.example"] };
       const response = await register(t, body, { ip: "198.51.100.7" });

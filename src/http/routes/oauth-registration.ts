@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { registrationBuckets } from "../../security/domain/throttle-policy.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
-import { noStore, sendTooManyAttempts } from "../oauth-errors.js";
+import { noStore } from "../oauth-errors.js";
 import { registrationRouteSchema } from "../schemas/registration.js";
 import { throttledAttempt } from "../throttling.js";
 import { API_PREFIX } from "./oauth-api.js";
@@ -58,7 +58,10 @@ export async function oauthRegistrationRoutes(app: FastifyInstance): Promise<voi
     );
     if (gate.refused) {
       request.log.warn({ event: "oauth2_registration_throttled", ip: request.ip }, "client registration refused: too many");
-      return sendTooManyAttempts(reply, gate.retryAfterSeconds);
+      return noStore(reply).status(429).header("retry-after", String(gate.retryAfterSeconds)).send({
+        error: "temporarily_unavailable",
+        error_description: "Too many registrations from this address; try again later.",
+      });
     }
     const result = gate.value;
     if ("error" in result) {

@@ -89,7 +89,7 @@ export const LOGIN_FLOW_POLL_THROTTLE: ThrottlePolicy = {
  * Dynamic client registration (RFC 7591 §5: registration without an initial access token can be
  * abused to flood the server with clients), per IP. Every registration counts, accepted or refused,
  * as Login Flow v2 starts do: a person sets up one desktop client or command-line tool with a
- * registration, a few at most; from the 20th within an hour the address waits an hour.
+ * registration, a few at most; after 20 within an hour the address is refused for an hour.
  */
 export const REGISTRATION_THROTTLE: ThrottlePolicy = {
   namespace: "register",
