@@ -26,6 +26,7 @@ export interface RegistrationResponse {
   response_types: string[];
   token_endpoint_auth_method: string;
   application_type: "native";
+  scope: string;
 }
 
 /**
@@ -72,12 +73,15 @@ export async function registerClient(
     client_id: clientId,
     ...(confidential ? { client_secret: secret, client_secret_expires_at: 0 as const } : {}),
     client_id_issued_at: now,
-    client_name: client.name,
+    // As sent, not as stored: oidc-agent merges the answer with what it sent and fails on any
+    // difference (indigo-dc/oidc-agent src/utils/json.c mergeJSONObjects).
+    client_name: checked.clientName,
     redirect_uris: checked.redirectUris,
     grant_types: [...checked.grantTypes],
     response_types: [...checked.responseTypes],
     token_endpoint_auth_method: checked.tokenEndpointAuthMethod,
     application_type: "native",
+    scope: checked.scope,
   };
 }
 

@@ -44,6 +44,7 @@ interface Registered {
   response_types: string[];
   token_endpoint_auth_method: string;
   application_type: string;
+  scope: string;
 }
 
 async function registered(t: TestApp, body: unknown = DESKTOP_METADATA, ip?: string): Promise<Registered> {
@@ -136,12 +137,13 @@ describe("dynamic client registration (RFC 7591), host setting oidc.dynamic_regi
           client_secret: "",
           client_secret_expires_at: 0,
           client_id_issued_at: now,
-          client_name: `ownCloud 2.11.0 (${body.client_id.slice(0, 8)})`,
+          client_name: "ownCloud 2.11.0",
           redirect_uris: ["http://127.0.0.1"],
           grant_types: ["authorization_code", "refresh_token"],
           response_types: ["code"],
           token_endpoint_auth_method: "client_secret_basic",
           application_type: "native",
+          scope: "account files activity:read activity:write openid profile email offline_access",
         },
       );
       const client = await t.services.oauth.findClient(body.client_id);
@@ -149,6 +151,12 @@ describe("dynamic client registration (RFC 7591), host setting oidc.dynamic_regi
       assert.equal(client.registeredAt, now);
       assert.equal(client.trusted, false);
       assert.equal(client.redirectUri, "http://127.0.0.1:*/");
+      assert.equal(client.name, `ownCloud 2.11.0 (${body.client_id.slice(0, 8)})`, "stored with the start of its id");
+    });
+
+    it("answers the requested scopes this server grants (oidc-agent checks openid and offline_access are there)", async () => {
+      const body = await registered(t, { ...DESKTOP_METADATA, scope: "offline_access openid unknown" });
+      assert.equal(body.scope, "openid offline_access");
     });
 
     it("a public client (token_endpoint_auth_method none) gets no secret", async () => {
@@ -213,6 +221,8 @@ describe("dynamic client registration (RFC 7591), host setting oidc.dynamic_regi
         { response_types: ["token"] },
         { response_types: [] },
         { client_name: 42 },
+        { scope: ["openid"] },
+        { scope: "unknown" },
       ]) {
         assertRefused(await register(t, { ...DESKTOP_METADATA, ...change }), "invalid_client_metadata");
       }
@@ -369,7 +379,8 @@ describe("dynamic client registration (RFC 7591), host setting oidc.dynamic_regi
       const admins = listed.find((item) => item.name === "Web App");
       assert.equal(admins?.["self-registered"], undefined);
       const text = await runOccInProcess(["oauth2:list-clients"], t.testStorage);
-      assert.match(text.out, new RegExp(`${client.client_name.replace(/[()]/g, "\\$&")}[\\s\\S]*self-registered: true`));
+      const stored = `${client.client_name} (${client.client_id.slice(0, 8)})`;
+      assert.match(text.out, new RegExp(`${stored.replace(/[()]/g, "\\$&")}[\\s\\S]*self-registered: true`));
     });
 
     it("the admin page lists a registered client as such", async () => {
@@ -379,9 +390,8 @@ describe("dynamic client registration (RFC 7591), host setting oidc.dynamic_regi
       const client = await registered(t);
       const after = await admin.get("/index.php/settings/admin");
       assert.equal(after.statusCode, 200);
-      const row = new RegExp(`<tr><td data-label="Name">${client.client_name.replace(/[()]/g, "\\$&")}</td>[\\s\\S]*?</tr>`).exec(
-        after.body,
-      );
+      const stored = `${client.client_name} (${client.client_id.slice(0, 8)})`;
+      const row = new RegExp(`<tr><td data-label="Name">${stored.replace(/[()]/g, "\\$&")}</td>[\\s\\S]*?</tr>`).exec(after.body);
       assert.ok(row, "the client's row");
       assert.match(row[0], /Registered itself/);
       assert.doesNotMatch(

@@ -1,5 +1,6 @@
 import { MAX_CLIENT_NAME_LENGTH } from "./client-rules.js";
 import { loopbackAnyPort } from "./redirect-uri.js";
+import { SCOPE_NAMES, scopeValues } from "./scope.js";
 
 /**
  * Dynamic client registration (RFC 7591) as Keystream allows it: the host setting
@@ -43,6 +44,12 @@ export interface CheckedRegistration {
   tokenEndpointAuthMethod: RegistrationAuthMethod;
   grantTypes: readonly string[];
   responseTypes: readonly string[];
+  /**
+   * RFC 7591 §2 `scope`: the values of the requested `scope` that Keystream grants, in the
+   * catalogue's order; every scope when none was sent. Answered, not enforced: what a token gets is
+   * decided at each authorization (consent), as for every client.
+   */
+  scope: string;
 }
 
 const refuse = (error: RegistrationErrorCode, description: string): RegistrationError => ({ error, description });
@@ -68,7 +75,8 @@ function listOf(metadata: Record<string, unknown>, name: string, fallback: reado
  * 4. `token_endpoint_auth_method` one of REGISTRATION_AUTH_METHODS (absent: `client_secret_basic`,
  *    RFC 7591 §2); `grant_types` within authorization_code and refresh_token and naming
  *    authorization_code; `response_types` only `code` (§2.1: the two must agree);
- * 5. `client_name` a string when present.
+ * 5. `client_name` a string when present; `scope` a string naming at least one scope Keystream
+ *    grants when present (clients such as oidc-agent check the answered `scope`).
  * Metadata Keystream does not use (logo_uri, contacts, scope, …) is ignored, as §2 says.
  */
 export function checkRegistration(metadata: unknown): CheckedRegistration | RegistrationError {
@@ -118,8 +126,15 @@ export function checkRegistration(metadata: unknown): CheckedRegistration | Regi
   if (fields.client_name !== undefined && typeof fields.client_name !== "string") {
     return refuse("invalid_client_metadata", "client_name must be a string");
   }
+  if (fields.scope !== undefined && typeof fields.scope !== "string") {
+    return refuse("invalid_client_metadata", "scope must be a string of space-separated scopes");
+  }
+  const requested = scopeValues(fields.scope);
+  const scope = SCOPE_NAMES.filter((name) => fields.scope === undefined || requested.has(name)).join(" ");
+  if (scope === "") return refuse("invalid_client_metadata", "scope names no scope this server grants");
   return {
     clientName: cleanName(fields.client_name),
+    scope,
     redirectUris,
     storedRedirectUri,
     tokenEndpointAuthMethod: method as RegistrationAuthMethod,
