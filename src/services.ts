@@ -26,6 +26,7 @@ import {
   LOGIN_FLOW_POLL_THROTTLE,
   LOGIN_FLOW_START_THROTTLE,
   LOGIN_THROTTLE,
+  REGISTRATION_THROTTLE,
   type ThrottlePolicy,
   TOKEN_THROTTLE,
 } from "./security/domain/throttle-policy.js";
@@ -87,6 +88,9 @@ export interface Services {
   loginFlowPollThrottle: Throttle;
   /** User codes entered on the device verification page (RFC 8628 §5.1), per IP and per user. */
   deviceUserCodeThrottle: Throttle;
+
+  /** Dynamic client registrations (RFC 7591), per IP. */
+  registrationThrottle: Throttle;
   /** Every throttle's bucket of one client address: shown and lifted by `./occ security:bruteforce:*`. */
   addressThrottles: AddressThrottles;
   /** Follows the proxy's access log into file activities; started by the server. */
@@ -147,6 +151,8 @@ export function createServices(options: ServiceOptions): Services {
   const loginFlowStartThrottle = throttle(LOGIN_FLOW_START_THROTTLE);
   const loginFlowPollThrottle = throttle(LOGIN_FLOW_POLL_THROTTLE);
   const deviceUserCodeThrottle = throttle(DEVICE_USER_CODE_THROTTLE);
+
+  const registrationThrottle = throttle(REGISTRATION_THROTTLE);
   // Throttle rows whose failures were forgotten and that hold no reservation: the table stays small.
   jobs.register({
     name: "security:throttle-purge",
@@ -157,6 +163,8 @@ export function createServices(options: ServiceOptions): Services {
       await loginFlowStartThrottle.purgeStale();
       await loginFlowPollThrottle.purgeStale();
       await deviceUserCodeThrottle.purgeStale();
+
+      await registrationThrottle.purgeStale();
     },
   });
   const fileLogStore = new SqlFileLogStore(db);
@@ -231,12 +239,16 @@ export function createServices(options: ServiceOptions): Services {
     loginFlowStartThrottle,
     loginFlowPollThrottle,
     deviceUserCodeThrottle,
+
+    registrationThrottle,
     addressThrottles: new AddressThrottles([
       loginThrottle,
       tokenThrottle,
       loginFlowStartThrottle,
       loginFlowPollThrottle,
       deviceUserCodeThrottle,
+
+      registrationThrottle,
     ]),
     fileLog,
     metrics,

@@ -30,6 +30,8 @@ export interface RequestOrigin {
 /** A registered client, secret decrypted. `id` is internal; `clientId` is the public identifier. */
 export interface OAuthClient extends ClientFields {
   id: number;
+  /** A registered client's last grant or token issue (RFC 7591 clients only); absent: never used. */
+  lastUsedAt?: number;
 }
 
 /** Clients (table oauth2_clients). Secrets are encrypted at rest; callers see plaintext. */
@@ -45,6 +47,13 @@ export interface ClientStore {
   update(id: number, changes: Partial<ClientFields>): Promise<boolean>;
   /** Deletes the client and, by cascade, its grants, codes and tokens at once. */
   remove(id: number): Promise<boolean>;
+  /** Records a use of a registered client (its `lastUsedAt`); a client an administrator added is left as it is. */
+  markUsed(id: number, now: number): Promise<void>;
+  /**
+   * Deletes, with their grants, codes and tokens (by cascade), the registered clients whose last
+   * use (or registration, when never used) is at or before `cutoff`; returns how many went.
+   */
+  removeUnusedRegistered(cutoff: number): Promise<number>;
 }
 
 /** The values to write for a new token pair (hashes only; the plain values go to the client). */

@@ -11,11 +11,12 @@ import {
   checkAuthorizationRequest,
   issueForRequest,
 } from "./authorize.js";
-import { cleanupExpired } from "./cleanup.js";
+import { cleanupExpired, removeUnusedRegisteredClients } from "./cleanup.js";
 import { ClientAdministration } from "./client-administration.js";
 import { DeviceAuthorizations } from "./device-authorization.js";
 import type { OAuthError } from "./domain/errors.js";
 import { isExpired } from "./domain/lifetimes.js";
+import type { RegistrationError } from "./domain/registration.js";
 import { consentCovers, scopeValues } from "./domain/scope.js";
 import type { GrantDeps, GrantResult } from "./grants/types.js";
 import { type IntrospectionResponse, introspectToken } from "./introspection.js";
@@ -32,6 +33,7 @@ import type {
   TokenLookups,
 } from "./ports.js";
 import { readAheadOf, readAheadPlan } from "./read-ahead.js";
+import { markRegisteredClientUsed, type RegistrationResponse, registerClient } from "./registration.js";
 import { revokeToken } from "./revocation.js";
 import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
 import type { EventLog, TokenAdmission } from "./token-request.js";
@@ -132,8 +134,14 @@ export class OAuthService implements BearerTokenResolver {
       },
       `An authorization code has been issued for the client "${request.client.name}".`,
     );
+    await markRegisteredClientUsed(this.store, request.client, now);
     await this.notify("clientAuthorized", uid, request.client);
     return location;
+  }
+
+  /** RFC 7591 §3.1 dynamic registration (the HTTP layer checks that the host setting allows it). */
+  register(metadata: unknown): Promise<RegistrationResponse | RegistrationError> {
+    return registerClient(this.store, metadata, this.options.clock.nowSeconds(), this.options.log);
   }
 
   /** OpenID Connect's ID tokens (src/oidc), wired after construction like the events listener. */
@@ -255,14 +263,16 @@ export class OAuthService implements BearerTokenResolver {
     return clientIds.length;
   }
 
+  /**
+   * The cleanup job and `./occ oauth2:cleanup`: grace pairs, expired codes and tokens, then the
+   * self-registered clients unused for 90 days with their grants (registration.ts).
+   */
   async cleanup(onProgress?: CleanupProgress): Promise<CleanupCounts> {
     await this.purgeGracePairs();
-    return cleanupExpired(
-      { grants: this.grants, devices: this.options.devices },
-      this.options.clock.nowSeconds(),
-      this.options.log,
-      onProgress,
-    );
+    const now = this.options.clock.nowSeconds();
+    const counts = await cleanupExpired({ grants: this.grants, devices: this.options.devices }, now, this.options.log, onProgress);
+    await removeUnusedRegisteredClients(this.store, now, this.options.log);
+    return counts;
   }
 
   /**

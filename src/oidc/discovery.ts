@@ -14,6 +14,8 @@ export interface ProviderEndpoints {
   deviceAuthorization: string;
   jwks: string;
   endSession: string;
+  /** RFC 7591 §3: present only while dynamic registration is on (host setting `oidc.dynamic_registration`). */
+  registration?: string | undefined;
 }
 
 /**
@@ -32,6 +34,8 @@ export function providerMetadata(endpoints: ProviderEndpoints, pkceMethods: read
     revocation_endpoint: endpoints.revocation,
     introspection_endpoint: endpoints.introspection,
     device_authorization_endpoint: endpoints.deviceAuthorization,
+
+    ...(endpoints.registration === undefined ? {} : { registration_endpoint: endpoints.registration }),
     // Every scope the authorization endpoint grants (src/oauth/domain/scope.ts); `offline_access`
     // is accepted, and every code grant gets a refresh token (ownCloud's rule).
     scopes_supported: [...SCOPE_NAMES],

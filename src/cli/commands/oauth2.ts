@@ -10,6 +10,10 @@ function unwrap<T>(result: AdminResult<T>): T {
   return result.value;
 }
 
+function isoDate(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}
+
 function listing(clients: OAuthClient[]): Record<string, Record<string, string | boolean>> {
   return Object.fromEntries(
     clients.map((c) => [
@@ -28,6 +32,14 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
         ...(c.postLogoutRedirectUri ? { "post-logout-redirect-url": c.postLogoutRedirectUri } : {}),
         // Only when narrowed: a trusted client without the key skips consent for every scope.
         ...(c.trustedScopes ? { "trusted-scopes": c.trustedScopes } : {}),
+        // Only for a client that registered itself (RFC 7591): never trusted, deleted after 90 days unused.
+        ...(c.registeredAt === undefined
+          ? {}
+          : {
+              "self-registered": true,
+              "registered-at": isoDate(c.registeredAt),
+              "last-used-at": c.lastUsedAt === undefined ? "never" : isoDate(c.lastUsedAt),
+            }),
       },
     ]),
   );

@@ -239,6 +239,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
             logoutUrl: logoutUrl(query, principal, requestedUser),
             scope: check.request.scope,
             redirectUri: check.request.redirectUri,
+            selfRegistered: client.registeredAt !== undefined,
           }),
         );
     }

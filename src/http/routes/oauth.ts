@@ -4,6 +4,7 @@ import { oauthApiRoutes } from "./oauth-api.js";
 import { oauthAuthorizeRoutes } from "./oauth-authorize.js";
 import { oauthDeviceRoutes } from "./oauth-device.js";
 import { oauthMetadataRoutes } from "./oauth-metadata.js";
+import { oauthRegistrationRoutes } from "./oauth-registration.js";
 import { oauthSettingsRoutes } from "./oauth-settings.js";
 import { oidcRoutes } from "./oidc.js";
 
@@ -17,6 +18,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   await app.register(oauthDeviceRoutes);
   await app.register(oauthSettingsRoutes);
   await app.register(oauthMetadataRoutes);
+  await app.register(oauthRegistrationRoutes);
   await app.register(oidcRoutes);
   await app.register(avatarRoutes);
 }

@@ -243,6 +243,10 @@ export const AuthorizationServerMetadata = Type.Object(
     revocation_endpoint: Type.String({ format: "uri" }),
     introspection_endpoint: Type.String({ format: "uri" }),
     device_authorization_endpoint: Type.String({ format: "uri" }),
+
+    registration_endpoint: Type.Optional(
+      Type.String({ format: "uri", description: "RFC 7591: only while the host setting oidc.dynamic_registration is on." }),
+    ),
     jwks_uri: Type.String({ format: "uri" }),
     end_session_endpoint: Type.String({ format: "uri" }),
     scopes_supported: Type.Array(Type.String()),

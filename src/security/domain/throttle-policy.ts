@@ -102,6 +102,21 @@ export const DEVICE_USER_CODE_THROTTLE: ThrottlePolicy = {
 };
 
 /**
+ * Dynamic client registration (RFC 7591 §5: registration without an initial access token can be
+ * abused to flood the server with clients), per IP. Every registration counts, accepted or refused,
+ * as Login Flow v2 starts do: a person sets up one desktop client or command-line tool with a
+ * registration, a few at most; after 20 within an hour the address is refused for an hour.
+ */
+export const REGISTRATION_THROTTLE: ThrottlePolicy = {
+  namespace: "register",
+  baseDelayMs: 100,
+  maxDelayMs: 5_000,
+  forgetAfterSeconds: 3600,
+  lockoutAfterFailures: 20,
+  lockoutSeconds: 3600,
+};
+
+/**
  * One bucket an attempt counts in. A `shared` bucket (a client address) is used by many legitimate
  * clients at once (users behind one NAT, a busy integration): there, attempts in flight add to the
  * delay only once the bucket has a failure on record, and always to the ceiling. A personal bucket
@@ -149,6 +164,11 @@ export function deviceUserCodeBuckets(ip: string, uid: string): ThrottleBucket[]
 /** Login Flow v2 starts count per client address. */
 export function loginFlowStartBuckets(ip: string): ThrottleBucket[] {
   return [addressBucket(LOGIN_FLOW_START_THROTTLE, ip)];
+}
+
+/** Dynamic client registrations count per client address. */
+export function registrationBuckets(ip: string): ThrottleBucket[] {
+  return [addressBucket(REGISTRATION_THROTTLE, ip)];
 }
 
 /** Login Flow v2 polls count per client address. */
@@ -250,9 +270,10 @@ const CLIENT_ADDRESS_BUCKETS: Record<string, (ip: string) => ThrottleBucket[]> =
   [LOGIN_FLOW_POLL_THROTTLE.namespace]: loginFlowPollBuckets,
   // Only the address bucket: the user plays no part in it.
   [DEVICE_USER_CODE_THROTTLE.namespace]: (ip) => deviceUserCodeBuckets(ip, ""),
+  [REGISTRATION_THROTTLE.namespace]: registrationBuckets,
 };
 
-/** The namespaces of the policies that count client addresses (`login`, `oauth`, `flowstart`, `flowpoll`, `devicecode`). */
+/** The namespaces of the policies that count client addresses (`login`, `oauth`, `flowstart`, `flowpoll`, `devicecode`, `register`). */
 export const CLIENT_ADDRESS_NAMESPACES = Object.keys(CLIENT_ADDRESS_BUCKETS);
 
 /** The bucket `policy` counts the client address `ip` in. */

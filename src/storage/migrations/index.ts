@@ -20,6 +20,8 @@ import { identityMigration } from "./2026_11_27_0017_identity.js";
 import { passwordConfirmationMigration } from "./2026_11_27_0018_password_confirmation.js";
 import { deviceAuthorizationMigration } from "./2026_11_27_0019_device_authorization.js";
 
+import { registeredClientsMigration } from "./2026_11_27_0020_registered_clients.js";
+
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
  */
@@ -44,5 +46,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_27_0017_identity": identityMigration(),
     "2026_11_27_0018_password_confirmation": passwordConfirmationMigration(),
     "2026_11_27_0019_device_authorization": deviceAuthorizationMigration(),
+
+    "2026_11_27_0020_registered_clients": registeredClientsMigration(),
   };
 }
