@@ -25,7 +25,7 @@ export interface RegistrationResponse {
   grant_types: string[];
   response_types: string[];
   token_endpoint_auth_method: string;
-  application_type: "native";
+  application_type: "native" | "web";
   scope: string;
 }
 
@@ -80,7 +80,7 @@ export async function registerClient(
     grant_types: [...checked.grantTypes],
     response_types: [...checked.responseTypes],
     token_endpoint_auth_method: checked.tokenEndpointAuthMethod,
-    application_type: "native",
+    application_type: checked.applicationType,
     scope: checked.scope,
   };
 }

@@ -198,10 +198,20 @@ describe("dynamic client registration (RFC 7591), host setting oidc.dynamic_regi
       assert.deepEqual(named.redirect_uris, ["http://localhost:8080/redirect", "http://localhost:4242/redirect"]);
     });
 
-    it("refuses a client that is not native (application_type absent means web): invalid_client_metadata", async () => {
+    it("a client calling itself web (or naming no type) with only loopback redirect URIs is served as native, its type answered as sent", async () => {
       const { application_type: _dropped, ...withoutType } = DESKTOP_METADATA;
-      assertRefused(await register(t, withoutType), "invalid_client_metadata");
-      assertRefused(await register(t, { ...DESKTOP_METADATA, application_type: "web" }), "invalid_client_metadata");
+      const untyped = await register(t, withoutType);
+      assert.equal(untyped.statusCode, 201, untyped.body);
+      assert.equal(untyped.json().application_type, "web");
+      const web = await register(t, { ...DESKTOP_METADATA, application_type: "web" });
+      assert.equal(web.statusCode, 201, web.body);
+      assert.equal(web.json().application_type, "web");
+      assert.equal((await t.services.oauth.findClient(web.json().client_id))?.redirectUri, "http://127.0.0.1:*/");
+      assertRefused(await register(t, { ...DESKTOP_METADATA, application_type: "service" }), "invalid_client_metadata");
+      assertRefused(
+        await register(t, { ...DESKTOP_METADATA, application_type: "web", redirect_uris: ["https://app.example.com/cb"] }),
+        "invalid_redirect_uri",
+      );
     });
 
     it("refuses malformed metadata with invalid_client_metadata", async () => {

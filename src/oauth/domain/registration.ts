@@ -4,9 +4,9 @@ import { SCOPE_NAMES, scopeValues } from "./scope.js";
 
 /**
  * Dynamic client registration (RFC 7591) as Keystream allows it: the host setting
- * `oidc.dynamic_registration` is `off` (no registration endpoint) or `loopback`, where only native
- * applications (OpenID Connect Dynamic Client Registration 1.0 §2 `application_type`) with loopback
- * redirect URIs (RFC 8252 §7.3) may register. Pure rules: what a registration request asks for,
+ * `oidc.dynamic_registration` is `off` (no registration endpoint) or `loopback`, where only
+ * applications with loopback redirect URIs (RFC 8252 §7.3), programs on the user's own machine, may
+ * register (OpenID Connect Dynamic Client Registration 1.0 §2 `application_type` native, or web). Pure rules: what a registration request asks for,
  * checked, or the RFC 7591 §3.2.2 error to answer.
  */
 /** RFC 7591 §2 `token_endpoint_auth_method` values src/oauth/client-authentication.ts serves. */
@@ -42,6 +42,8 @@ export interface CheckedRegistration {
   /** What is stored: the one loopback target with the any-port wildcard (redirect-uri.ts). */
   storedRedirectUri: string;
   tokenEndpointAuthMethod: RegistrationAuthMethod;
+  /** `application_type` as sent (absent: `web`, OIDC Registration §2); every one is served as native. */
+  applicationType: "native" | "web";
   grantTypes: readonly string[];
   responseTypes: readonly string[];
   /**
@@ -71,7 +73,8 @@ function listOf(metadata: Record<string, unknown>, name: string, fallback: reado
  * 2. `redirect_uris`: a non-empty array, each an `http` URI on a loopback host (RFC 8252 §7.3), any
  *    port, all naming the same host, path and query, since a Keystream client has one redirect
  *    target (stored with the any-port wildcard) → `invalid_redirect_uri`;
- * 3. `application_type` is `native` (absent means `web`, OIDC Registration §2) → `invalid_client_metadata`;
+ * 3. `application_type` is `native` or `web` (absent means `web`, OIDC Registration §2), taken as
+ *    native either way since every redirect URI is loopback → `invalid_client_metadata` otherwise;
  * 4. `token_endpoint_auth_method` one of REGISTRATION_AUTH_METHODS (absent: `client_secret_basic`,
  *    RFC 7591 §2); `grant_types` within authorization_code and refresh_token and naming
  *    authorization_code; `response_types` only `code` (§2.1: the two must agree);
@@ -103,8 +106,14 @@ export function checkRegistration(metadata: unknown): CheckedRegistration | Regi
   if (targets.size !== 1 || storedRedirectUri === undefined) {
     return refuse("invalid_redirect_uri", "the redirect URIs must differ only in their port");
   }
-  if (fields.application_type !== "native") {
-    return refuse("invalid_client_metadata", "only native applications (application_type native) may register");
+  // Every redirect URI is loopback by now, so the client runs on the user's own machine whatever it
+  // calls itself: a `web` application (or one that names no type) is accepted as a native one.
+  // oidc-agent registers as `web` first and retries as `native` only on a non-RFC 7591 error
+  // (indigo-dc/oidc-agent `src/oidc-agent/oidc/flows/registration.c` dynamicRegistration). OIDC
+  // Registration §2 forbids localhost only to web clients of the implicit grant, which a registered
+  // client never gets.
+  if (fields.application_type !== undefined && fields.application_type !== "native" && fields.application_type !== "web") {
+    return refuse("invalid_client_metadata", "application_type must be native or web");
   }
   const method = fields.token_endpoint_auth_method ?? "client_secret_basic";
   if (!(REGISTRATION_AUTH_METHODS as readonly unknown[]).includes(method)) {
@@ -138,6 +147,7 @@ export function checkRegistration(metadata: unknown): CheckedRegistration | Regi
     redirectUris,
     storedRedirectUri,
     tokenEndpointAuthMethod: method as RegistrationAuthMethod,
+    applicationType: fields.application_type === "native" ? "native" : "web",
     grantTypes: GRANT_TYPES,
     responseTypes: RESPONSE_TYPES,
   };
