@@ -22,6 +22,7 @@ export const CLIENT_COLUMNS = [
   "post_logout_redirect_uri",
   "trusted_scopes",
   "created_at",
+  "backchannel_logout_uri",
 ] as const;
 
 /** More clients than a server has; the memo of opened secrets is cleared past it. */
@@ -96,6 +97,7 @@ export class KyselyClientStore implements ClientStore {
       post_logout_redirect_uri: fields.postLogoutRedirectUri ?? null,
       trusted_scopes: fields.trustedScopes ?? null,
       created_at: now,
+      backchannel_logout_uri: fields.backchannelLogoutUri ?? null,
     };
   }
 
@@ -123,6 +125,7 @@ export class KyselyClientStore implements ClientStore {
       ...(row.account_access === 1 ? { accountAccess: true } : {}),
       ...(row.post_logout_redirect_uri === null ? {} : { postLogoutRedirectUri: row.post_logout_redirect_uri }),
       ...(row.trusted_scopes === null ? {} : { trustedScopes: row.trusted_scopes }),
+      ...(row.backchannel_logout_uri === null ? {} : { backchannelLogoutUri: row.backchannel_logout_uri }),
     };
   }
 
@@ -194,6 +197,7 @@ export class KyselyClientStore implements ClientStore {
     if (changes.accountAccess !== undefined) set.account_access = changes.accountAccess ? 1 : 0;
     if (changes.postLogoutRedirectUri !== undefined) set.post_logout_redirect_uri = changes.postLogoutRedirectUri;
     if (changes.trustedScopes !== undefined) set.trusted_scopes = changes.trustedScopes;
+    if (changes.backchannelLogoutUri !== undefined) set.backchannel_logout_uri = changes.backchannelLogoutUri;
     try {
       await this.db.updateTable("oauth2_clients").set(set).where("id", "=", id).execute();
       return true;

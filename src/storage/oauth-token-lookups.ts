@@ -180,6 +180,7 @@ export class KyselyTokenLookups implements TokenLookups {
       post_logout_redirect_uri: row.cl_post_logout_redirect_uri,
       trusted_scopes: row.cl_trusted_scopes,
       created_at: row.cl_created_at,
+      backchannel_logout_uri: row.cl_backchannel_logout_uri,
     });
   }
 }

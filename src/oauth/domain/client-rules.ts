@@ -1,5 +1,6 @@
 import type { clientErrors } from "../../i18n/catalogues/en/client-errors.js";
 import type { MessageValues, Phrase } from "../../i18n/index.js";
+import { backchannelLogoutUriProblem } from "./backchannel-logout-uri.js";
 import { redirectHostname, redirectUriProblem } from "./redirect-uri.js";
 import { isScopeName, SCOPE_NAMES, scopeValues } from "./scope.js";
 
@@ -43,6 +44,11 @@ export interface ClientFields {
    * consent altogether. Absent rather than null on clients read back, as above.
    */
   trustedScopes?: string | null;
+  /**
+   * OpenID Connect Back-Channel Logout 1.0 §2.2: where the client receives a logout token when a
+   * session it got an ID token in ends (src/oidc/backchannel-logout.ts). Absent or null: none.
+   */
+  backchannelLogoutUri?: string | null;
 }
 
 export const MODIFIABLE_KEYS = [
@@ -56,6 +62,7 @@ export const MODIFIABLE_KEYS = [
   "account-access",
   "post-logout-redirect-url",
   "trusted-scopes",
+  "backchannel-logout-url",
 ] as const;
 export type ModifiableKey = (typeof MODIFIABLE_KEYS)[number];
 
@@ -139,6 +146,8 @@ export function fieldProblem(key: ModifiableKey, value: string): ClientProblem |
       return value === "" ? undefined : redirectUriProblemOf(value, clientProblem("invalidPostLogoutRedirect"));
     case "trusted-scopes":
       return trustedScopesProblem(value);
+    case "backchannel-logout-url":
+      return backchannelLogoutProblemOf(value);
   }
 }
 
@@ -162,6 +171,8 @@ export interface NewClientArguments {
   postLogoutRedirectUri?: string | undefined;
   /** `--trusted-scopes`: absent or empty means every scope. */
   trustedScopes?: string | undefined;
+  /** `--backchannel-logout-url`: absent or empty means none. */
+  backchannelLogoutUri?: string | undefined;
 }
 
 export function validateNewClient(input: NewClientArguments): { fields: ClientFields } | { problem: ClientProblem } {
@@ -175,6 +186,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
     ["account-access", input.accountAccess ?? "false"],
     ["post-logout-redirect-url", input.postLogoutRedirectUri ?? ""],
     ["trusted-scopes", input.trustedScopes ?? ""],
+    ["backchannel-logout-url", input.backchannelLogoutUri ?? ""],
     ["name", input.name],
   ];
   for (const [key, value] of checks) {
@@ -193,6 +205,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
       ...(input.accountAccess === "true" ? { accountAccess: true } : {}),
       ...(input.postLogoutRedirectUri ? { postLogoutRedirectUri: input.postLogoutRedirectUri } : {}),
       ...trustedScopesField(input.trustedScopes ?? ""),
+      ...(input.backchannelLogoutUri ? { backchannelLogoutUri: input.backchannelLogoutUri } : {}),
     },
   };
 }
@@ -211,6 +224,19 @@ export function normalizedTrustedScopes(value: string): string | null {
 export function trustedScopesField(value: string): { trustedScopes?: string } {
   const trustedScopes = normalizedTrustedScopes(value);
   return trustedScopes === null ? {} : { trustedScopes };
+}
+
+/** Empty removes it; otherwise backchannel-logout-uri.ts decides. */
+function backchannelLogoutProblemOf(value: string): ClientProblem | undefined {
+  if (value === "") return undefined;
+  switch (backchannelLogoutUriProblem(value)) {
+    case undefined:
+      return undefined;
+    case "not-https":
+      return clientProblem("backchannelLogoutNotHttps");
+    case "invalid":
+      return clientProblem("invalidBackchannelLogout");
+  }
 }
 
 function trustedScopesProblem(value: string): ClientProblem | undefined {

@@ -21,6 +21,8 @@ export interface OAuthClientsTable {
   account_access: Generated<number>;
   /** The scopes a trusted client receives without consent (migration 0016); null: every scope. */
   trusted_scopes: string | null;
+  /** OpenID Back-Channel Logout 1.0 §2.2 `backchannel_logout_uri` (migration 0021); null: none. */
+  backchannel_logout_uri: string | null;
 }
 
 /**
@@ -41,6 +43,8 @@ export interface OAuthGrantsTable {
   auth_time: EpochSeconds | null;
   /** OIDC Core §3.1.2.1 `nonce` of the authorization request, echoed in the code exchange's ID token. */
   nonce: string | null;
+  /** The session the authorization was granted in (sessions.id_hash, migration 0021); null: none known. */
+  session_id_hash: string | null;
 }
 
 export interface OAuthCodesTable {
@@ -117,6 +121,28 @@ export interface OidcSigningKeysTable {
   retired_at: EpochSeconds | null;
 }
 
+/** A client that received an ID token in a session (migration 0021): told when that session ends. */
+export interface OidcSessionClientsTable {
+  session_id_hash: string;
+  client_id: number;
+  uid: string;
+  created_at: EpochSeconds;
+}
+
+/** A logout token to send (OpenID Back-Channel Logout 1.0 §2.5), claimed by one node at a time. */
+export interface OidcLogoutDeliveriesTable {
+  id: Generated<number>;
+  client_id: number;
+  sid: string;
+  uid: string;
+  jti: string;
+  attempts: Generated<number>;
+  next_attempt_at: EpochSeconds;
+  lease_holder: string | null;
+  lease_until: Generated<EpochSeconds>;
+  created_at: EpochSeconds;
+}
+
 export interface OAuthTables {
   oauth2_clients: OAuthClientsTable;
   oauth2_grants: OAuthGrantsTable;
@@ -127,4 +153,6 @@ export interface OAuthTables {
   oauth2_pending_seeds: OAuthPendingSeedsTable;
   user_avatars: UserAvatarsTable;
   oidc_signing_keys: OidcSigningKeysTable;
+  oidc_session_clients: OidcSessionClientsTable;
+  oidc_logout_deliveries: OidcLogoutDeliveriesTable;
 }
