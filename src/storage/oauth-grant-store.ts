@@ -77,6 +77,7 @@ export class KyselyGrantStore implements GrantStore {
           scope: input.identity?.scope ?? null,
           auth_time: input.identity?.authTime ?? null,
           nonce: input.identity?.nonce ?? null,
+          session_id_hash: input.identity?.sessionIdHash ?? null,
         })
         .returning("id")
         .executeTakeFirstOrThrow();

@@ -9,7 +9,8 @@ import { autoIncrementId } from "./portable.js";
  *   the sessions table keys it by), so the code exchange knows which session its ID token belongs to
  *   and every ID token of the grant carries that session's `sid`. Null for grants made before this
  *   migration or without a session.
- * - `oidc_session_clients`: which client received an ID token in which session, for whom: the
+ * - `oidc_session_clients`: which client received an ID token in which session (with the `sid` and
+ *   issuer that ID token carried), for whom: the
  *   clients to tell when the session ends. No foreign key to `users`: a deleted user's rows must
  *   outlive the user until their logout is queued.
  * - `oidc_logout_deliveries`: the durable queue of logout tokens to send (§2.5), one row per
@@ -27,6 +28,8 @@ export function backchannelLogoutMigration(dialect: Dialect) {
         .addColumn("session_id_hash", "text", (c) => c.notNull())
         .addColumn("client_id", "bigint", (c) => c.notNull().references("oauth2_clients.id").onDelete("cascade"))
         .addColumn("uid", "varchar(64)", (c) => c.notNull())
+        .addColumn("sid", "text", (c) => c.notNull())
+        .addColumn("issuer", "text", (c) => c.notNull())
         .addColumn("created_at", "bigint", (c) => c.notNull())
         .addPrimaryKeyConstraint("oidc_session_clients_pk", ["session_id_hash", "client_id"])
         .execute();
@@ -35,7 +38,7 @@ export function backchannelLogoutMigration(dialect: Dialect) {
         .addColumn("client_id", "bigint", (c) => c.notNull().references("oauth2_clients.id").onDelete("cascade"))
         .addColumn("sid", "text", (c) => c.notNull())
         .addColumn("uid", "varchar(64)", (c) => c.notNull())
-        .addColumn("jti", "text", (c) => c.notNull())
+        .addColumn("issuer", "text", (c) => c.notNull())
         .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
         .addColumn("next_attempt_at", "bigint", (c) => c.notNull())
         .addColumn("lease_holder", "text")

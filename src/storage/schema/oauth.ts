@@ -126,6 +126,8 @@ export interface OidcSessionClientsTable {
   session_id_hash: string;
   client_id: number;
   uid: string;
+  sid: string;
+  issuer: string;
   created_at: EpochSeconds;
 }
 
@@ -135,7 +137,7 @@ export interface OidcLogoutDeliveriesTable {
   client_id: number;
   sid: string;
   uid: string;
-  jti: string;
+  issuer: string;
   attempts: Generated<number>;
   next_attempt_at: EpochSeconds;
   lease_holder: string | null;
