@@ -123,6 +123,7 @@ export async function startServer(
       await closeApp();
       await metrics?.app.close();
       await services.jobs.stop();
+      await services.oidc.backchannel.settled();
       await services.fileLog.stop();
       await storage.close();
       log.info("Keystream stopped");
