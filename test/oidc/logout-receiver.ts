@@ -90,7 +90,11 @@ export async function signInTo(
  * Verifies a logout token as a relying party must (OpenID Back-Channel Logout 1.0 §2.6): signature
  * with the published JWKS, issuer, audience, `typ`, and the claims §2.4 requires.
  */
-export async function verifyLogoutToken(t: TestApp, token: string | undefined, client: TestClient): Promise<JWTPayload> {
+export async function verifyLogoutToken(
+  t: Pick<TestApp, "app" | "clock">,
+  token: string | undefined,
+  client: TestClient,
+): Promise<JWTPayload> {
   assert.ok(token, "a logout_token");
   const jwks = (await t.app.inject({ method: "GET", url: JWKS })).json();
   const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), {
