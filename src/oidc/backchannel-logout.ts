@@ -1,8 +1,8 @@
 import { hostname } from "node:os";
+import type { EndedSessions } from "../accounts/ports.js";
 import type { Clock } from "../clock.js";
 import { randomToken } from "../crypto/secrets.js";
 import type { ValueSigner } from "../crypto/value-signer.js";
-import type { EndedSessions } from "../accounts/ports.js";
 import type { ClaimedLogout, LogoutQueueStore } from "./ports.js";
 import type { SigningKeys } from "./signing-keys.js";
 

@@ -21,7 +21,6 @@ export interface SigningKeyStore {
   deleteRetiredBefore(cutoff: number): Promise<number>;
 }
 
-
 /** A logout token to send (OpenID Back-Channel Logout 1.0 §2.4–§2.5), claimed by this node. */
 export interface ClaimedLogout {
   id: number;

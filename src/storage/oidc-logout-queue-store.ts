@@ -64,9 +64,7 @@ export class SqlLogoutQueueStore implements LogoutQueueStore {
     const records = db.selectFrom("oidc_session_clients as sc");
     if ("sessionIdHash" in ended) return records.where("sc.session_id_hash", "=", ended.sessionIdHash);
     const ofUser = records.where("sc.uid", "=", ended.uid);
-    return ended.exceptSessionIdHash === undefined
-      ? ofUser
-      : ofUser.where("sc.session_id_hash", "<>", ended.exceptSessionIdHash);
+    return ended.exceptSessionIdHash === undefined ? ofUser : ofUser.where("sc.session_id_hash", "<>", ended.exceptSessionIdHash);
   }
 
   async due(now: number, limit: number): Promise<number[]> {
@@ -131,7 +129,13 @@ export class SqlLogoutQueueStore implements LogoutQueueStore {
     const result = await this.db
       .deleteFrom("oidc_session_clients")
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom("sessions").select("sessions.id_hash").whereRef("sessions.id_hash", "=", "oidc_session_clients.session_id_hash"))),
+        not(
+          exists(
+            selectFrom("sessions")
+              .select("sessions.id_hash")
+              .whereRef("sessions.id_hash", "=", "oidc_session_clients.session_id_hash"),
+          ),
+        ),
       )
       .executeTakeFirst();
     return Number(result.numDeletedRows);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { sha256Hex } from "../../src/crypto/secrets.js";
 import { addClient, loggedIn, PASSWORD, type TestClient, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
-import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { type FormClient, requestTokenOf } from "../support/browser-form.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { LogoutReceiver, signInTo, verifyLogoutToken } from "./logout-receiver.js";
 import { createOidcTestApp, END_SESSION } from "./support.js";

@@ -130,12 +130,11 @@ describe(`back-channel logout's delivery queue (${testDatabaseDialect})`, () => 
     receiver.statuses.set("/rp/logout", 200);
     t.clock.advance(60);
     const other = await secondNode(new ManualClock(t.clock.nowSeconds()));
-    const [a, b] = await Promise.all([
-      t.services.oidc.backchannel.deliverDue(),
-      other.services.oidc.backchannel.deliverDue(),
-    ]);
+    const [a, b] = await Promise.all([t.services.oidc.backchannel.deliverDue(), other.services.oidc.backchannel.deliverDue()]);
     assert.equal(a.sent + b.sent, sids.length);
-    const received = await Promise.all(receiver.posts.map(async (post) => (await verifyLogoutToken(t, post.logoutToken, RP)).sid));
+    const received = await Promise.all(
+      receiver.posts.map(async (post) => (await verifyLogoutToken(t, post.logoutToken, RP)).sid),
+    );
     assert.deepEqual(received.sort(), [...sids].sort(), "each session's token exactly once");
   });
 });

@@ -80,7 +80,10 @@ describe(`back-channel logout URI registration (${testDatabaseDialect})`, () => 
     await t.services.users.create({ uid: "admin", password: "admin password 1", displayName: "Admin", isAdmin: true });
     const browser = await loggedIn(t, "admin", "admin password 1");
     const page = await browser.get("/index.php/settings/admin");
-    assert.match(page.body, /<label for="oauth2-backchannel-logout">[^<]+<\/label><input type="url" id="oauth2-backchannel-logout" name="backchannel_logout_uri"/);
+    assert.match(
+      page.body,
+      /<label for="oauth2-backchannel-logout">[^<]+<\/label><input type="url" id="oauth2-backchannel-logout" name="backchannel_logout_uri"/,
+    );
     const token = requestTokenOf(page.body);
     const form = { requesttoken: token, name: "Immich", redirect_uri: "https://photos.example.org/cb" };
     const bad = await browser.post("/index.php/apps/oauth2/clients", {

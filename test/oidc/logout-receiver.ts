@@ -68,9 +68,7 @@ export async function signInTo(
   browser: FormClient,
   client: TestClient,
 ): Promise<{ idToken: string; claims: JWTPayload }> {
-  const location = new URL(
-    await consent(browser, authorizeUrl(client, { scope: "openid profile", nonce: "n-1", state: "s" })),
-  );
+  const location = new URL(await consent(browser, authorizeUrl(client, { scope: "openid profile", nonce: "n-1", state: "s" })));
   const code = location.searchParams.get("code");
   assert.ok(code, location.href);
   const response = await exchangeCode(t, code, {}, client);

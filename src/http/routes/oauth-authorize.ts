@@ -217,7 +217,10 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       case "error":
         return reply.redirect(errorRedirect(check.request, next.error, next.description), 303);
       case "grant":
-        return reply.redirect(await oauth.authorize(check.request, principal.user.uid, authenticatedAt, sessionIdOf(principal)), 303);
+        return reply.redirect(
+          await oauth.authorize(check.request, principal.user.uid, authenticatedAt, sessionIdOf(principal)),
+          303,
+        );
       case "consent":
         return sendPage(
           reply,
@@ -253,7 +256,10 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
           return reply.redirect(denialRedirect(check.request), 303);
         }
         const authenticatedAt = principal.session?.authenticatedAt ?? null;
-        return reply.redirect(await oauth.authorize(check.request, principal.user.uid, authenticatedAt, sessionIdOf(principal)), 303);
+        return reply.redirect(
+          await oauth.authorize(check.request, principal.user.uid, authenticatedAt, sessionIdOf(principal)),
+          303,
+        );
       });
     }),
   );

@@ -45,11 +45,7 @@ export function backchannelLogoutMigration(dialect: Dialect) {
         .addColumn("lease_until", "bigint", (c) => c.notNull().defaultTo(0))
         .addColumn("created_at", "bigint", (c) => c.notNull())
         .execute();
-      await db.schema
-        .createIndex("oidc_logout_deliveries_due")
-        .on("oidc_logout_deliveries")
-        .column("next_attempt_at")
-        .execute();
+      await db.schema.createIndex("oidc_logout_deliveries_due").on("oidc_logout_deliveries").column("next_attempt_at").execute();
     },
     async down(db: Kysely<any>): Promise<void> {
       await db.schema.dropTable("oidc_logout_deliveries").execute();

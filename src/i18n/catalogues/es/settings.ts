@@ -56,7 +56,8 @@ export const settings: Messages<typeof source> = {
   "clients.regenerated": "Nuevo secreto de {{name}}, mostrado solo ahora (el anterior ya no funciona):",
   "clients.postLogoutRedirect": "URI de redirección tras cerrar sesión",
   "clients.backchannelLogout": "URI de cierre de sesión por canal trasero",
-  "clients.backchannelLogoutLabel": "URI de cierre de sesión por canal trasero (OpenID Connect, opcional: recibe aviso cuando el usuario cierra sesión)",
+  "clients.backchannelLogoutLabel":
+    "URI de cierre de sesión por canal trasero (OpenID Connect, opcional: recibe aviso cuando el usuario cierra sesión)",
   "clients.redirect": "URI de redirección",
   "clients.name": "Nombre",
   "clients.clientId": "Identificador del cliente",
