@@ -73,7 +73,8 @@ async function postLogoutToken(uri: string, logoutToken: string): Promise<SendOu
       ? { ok: true }
       : { ok: false, reason: `HTTP ${String(response.status)}` };
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    return { ok: false, reason: error instanceof Error ? `${error.message}${cause}` : String(error) };
   }
 }
 
@@ -122,15 +123,19 @@ export class BackchannelLogout {
 
   /** Runs a delivery round in the background, after any still running on this node. */
   kick(): void {
-    this.background = this.background.then(
-      () => this.deliverDue().then(() => undefined),
-      () => undefined,
-    );
+    // A round that fails (the database away) is logged; the job retries what it left queued.
+    this.background = this.background
+      .then(() => this.deliverDue())
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          this.options.log.warn({ event: "oidc_backchannel_logout_round_failed", err: error }, "logout tokens not sent"),
+      );
   }
 
   /** Waits for this node's background rounds (tests; a graceful stop). */
   settled(): Promise<void> {
-    return this.background.catch(() => undefined);
+    return this.background;
   }
 
   /** Sends every due delivery this node can claim; counts what happened. */

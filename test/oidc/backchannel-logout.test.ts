@@ -117,6 +117,22 @@ describe(`OpenID Connect Back-Channel Logout 1.0 (${testDatabaseDialect})`, () =
     for (const post of receiver.posts) assert.equal(post.contentType, "application/x-www-form-urlencoded");
   });
 
+  it("the logout answers while the relying party has not yet answered its logout token (the send is not awaited)", async () => {
+    const { uid, browser } = await freshUser();
+    const sid = await sessionWithThreeClients(browser);
+    receiver.clear();
+    receiver.holding = true;
+    const page = await browser.get(SESSIONS);
+    const response = await browser.post("/index.php/logout", { requesttoken: requestTokenOf(page.body) });
+    assert.equal(response.statusCode, 303, "logged out");
+    await receiver.received(1);
+    receiver.release();
+    assert.deepEqual(await delivered(), [
+      ["POST /rp1/redirect_uri?logout=backchannel", sid, uid],
+      ["POST /rp2/logout", sid, uid],
+    ]);
+  });
+
   it("Back-Channel Logout 2.7: RP-initiated logout (end_session) tells every client of the session, the initiating one too", async () => {
     const { uid, browser } = await freshUser();
     const sid = await sessionWithThreeClients(browser);

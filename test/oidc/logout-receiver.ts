@@ -22,6 +22,9 @@ export interface ReceivedPost {
 export class LogoutReceiver {
   readonly posts: ReceivedPost[] = [];
   readonly statuses = new Map<string, number>();
+  /** While true, requests are recorded but not answered until `release()`. */
+  holding = false;
+  private readonly held: Array<() => void> = [];
   private readonly server = http.createServer((request, response) => {
     let body = "";
     request.setEncoding("utf8");
@@ -37,7 +40,10 @@ export class LogoutReceiver {
       });
       const status = this.statuses.get(url.split("?")[0] ?? "") ?? 200;
       if (status >= 300 && status < 400) response.setHeader("location", `${this.base}/elsewhere`);
-      response.writeHead(status).end();
+      const answer = () => response.writeHead(status).end();
+      if (this.holding) this.held.push(answer);
+      else answer();
+      this.changed?.();
     });
   });
   base = "";
@@ -46,6 +52,27 @@ export class LogoutReceiver {
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     this.base = `http://127.0.0.1:${String((this.server.address() as AddressInfo).port)}`;
     return this;
+  }
+
+  private changed: (() => void) | undefined;
+
+  /** Resolves once `count` requests arrived. */
+  received(count: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.posts.length < count) return;
+        this.changed = undefined;
+        resolve();
+      };
+      this.changed = check;
+      check();
+    });
+  }
+
+  /** Answers the held requests, and every later one at once. */
+  release(): void {
+    this.holding = false;
+    for (const answer of this.held.splice(0)) answer();
   }
 
   /** The posts to `path`. */
