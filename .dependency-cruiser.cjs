@@ -11,7 +11,7 @@
 const DOMAIN_FOLDERS = ["accounts", "oauth", "oidc", "activity", "login-flow", "security", "jobs"];
 /** Support: what any layer may use, depending on nothing of the product. */
 const SUPPORT_FOLDERS = ["crypto", "collections", "config", "i18n", "observability"];
-const SUPPORT_FILES = ["clock.ts", "product.ts", "entry-point.ts"];
+const SUPPORT_FILES = ["clock.ts", "product.ts", "entry-point.ts", "start-up-memory.ts"];
 /**
  * What sits above the domain: storage (the ports' implementations), the HTTP and CLI front ends,
  * the composition root (services.ts, wiring/) and the server's bootstrapping files.

@@ -9,13 +9,14 @@
  * rounds of the ratio within a round. Prints a table and writes JSON to bench/results/.
  *
  *   npm run bench                          # everything (builds dist/ first)
- *   BENCH_ONLY=userinfo,code npm run bench  # some scenarios: userinfo, code, refresh, activity, paging
+ *   BENCH_ONLY=userinfo,code npm run bench  # some scenarios: footprint, userinfo, code, refresh, activity, paging
  *   BENCH_PROFILE=1 npm run bench          # Keystream nodes run with --cpu-prof; top functions printed
  *   BENCH_PG=0 npm run bench               # skip PostgreSQL
  *
  * Environment: BENCH_DURATION (3 s), BENCH_REPS (5), BENCH_WARMUP (2 s), BENCH_CONNECTIONS (16),
  * BENCH_PAGING_ROWS (10000,1000000), BENCH_PIN (1: servers on CPU 0, load generator on CPU 1),
- * BENCH_LOG_LEVEL (info: Keystream's LOG_LEVEL),
+ * BENCH_LOG_LEVEL (info: Keystream's LOG_LEVEL), BENCH_FOOTPRINT_IDLE (5 s), BENCH_FOOTPRINT_REPS (3),
+ * BENCH_FOOTPRINT_BASELINE (another checkout whose fresh Keystream nodes are measured beside, scenarios/footprint.ts),
  * KEYSTREAM_BENCH_DATABASE_URL (a PostgreSQL server URL whose user may create databases; default:
  * the private cluster of scripts/dev-postgres.sh, started here if it is not running and stopped
  * again at the end).
@@ -35,6 +36,7 @@ import { CONNECTIONS, DURATION, log, PIN, PROFILE, REPS, RESULTS, ROOT, STAMP, W
 import { startBare, startKeystream, startPeer, type Target } from "./lib/targets.js";
 import { activityScenario } from "./scenarios/activity.js";
 import { codeScenario } from "./scenarios/code.js";
+import { type FootprintFigure, footprintTable, runFootprint } from "./scenarios/footprint.js";
 import { type PagingRun, pagingLines, runPaging } from "./scenarios/paging.js";
 import { refreshScenario } from "./scenarios/refresh.js";
 import { userinfoScenario } from "./scenarios/userinfo.js";
@@ -84,43 +86,52 @@ async function main(): Promise<void> {
   const stops: Array<() => Promise<void>> = [];
   const figures: Record<string, Figure[]> = {};
   let paging: PagingRun[] = [];
+  let footprint: FootprintFigure[] = [];
   const profiles: Record<string, string> = {};
   try {
-    const bare = await startBare("bare-node.ts");
-    stops.push(() => bare.stop());
-    const fastify = await startBare("bare-fastify.ts");
-    stops.push(() => fastify.stop());
-    const peer = await startPeer();
-    stops.push(() => peer.cleanup());
-    const keystreams: Target[] = [];
-    const sqlite = await startKeystream("sqlite", undefined);
-    keystreams.push(sqlite);
-    stops.push(() => sqlite.cleanup());
-    if (postgres) {
-      const onPg = await startKeystream("postgres", postgres);
-      keystreams.push(onPg);
-      stops.push(() => onPg.cleanup());
+    // First, while no other server runs: a start-up is measured on a quiet machine.
+    if (wants("footprint")) {
+      log("scenario: footprint (fresh start: time to ready, idle RSS)");
+      footprint = await runFootprint(postgres);
     }
-    const accessTokens = new Map<string, string>();
-    for (const t of [peer, ...keystreams]) accessTokens.set(t.name, (await t.mint("access", 1))[0]!);
-    const context: BenchContext = { bare, fastify, peer, keystreams, accessTokens };
+    // The throughput scenarios share one set of servers, started only when one of them runs.
+    if (SCENARIOS.some((scenario) => wants(scenario.key))) {
+      const bare = await startBare("bare-node.ts");
+      stops.push(() => bare.stop());
+      const fastify = await startBare("bare-fastify.ts");
+      stops.push(() => fastify.stop());
+      const peer = await startPeer();
+      stops.push(() => peer.cleanup());
+      const keystreams: Target[] = [];
+      const sqlite = await startKeystream("sqlite", undefined);
+      keystreams.push(sqlite);
+      stops.push(() => sqlite.cleanup());
+      if (postgres) {
+        const onPg = await startKeystream("postgres", postgres);
+        keystreams.push(onPg);
+        stops.push(() => onPg.cleanup());
+      }
+      const accessTokens = new Map<string, string>();
+      for (const t of [peer, ...keystreams]) accessTokens.set(t.name, (await t.mint("access", 1))[0]!);
+      const context: BenchContext = { bare, fastify, peer, keystreams, accessTokens };
 
-    for (const scenario of SCENARIOS) {
-      if (!wants(scenario.key)) continue;
-      log(`scenario: ${scenario.title}`);
-      figures[scenario.key] = await measure(scenario.key, await scenario.contenders(context));
-    }
-    // Stop the servers now (the profiles are written on exit) and free the CPUs for paging.
-    for (const stop of stops.splice(0).reverse()) await stop();
-    if (PROFILE) {
-      for (const t of keystreams) {
-        if (!t.profileDir || !fs.existsSync(t.profileDir)) continue;
-        for (const file of fs.readdirSync(t.profileDir).filter((f) => f.endsWith(".cpuprofile"))) {
-          const summary = summarizeProfile(path.join(t.profileDir, file), 25);
-          profiles[t.name] = summary;
-          process.stdout.write(
-            `\nCPU profile of ${t.name} (${path.relative(ROOT, path.join(t.profileDir, file))}):\n${summary}\n`,
-          );
+      for (const scenario of SCENARIOS) {
+        if (!wants(scenario.key)) continue;
+        log(`scenario: ${scenario.title}`);
+        figures[scenario.key] = await measure(scenario.key, await scenario.contenders(context));
+      }
+      // Stop the servers now (the profiles are written on exit) and free the CPUs for paging.
+      for (const stop of stops.splice(0).reverse()) await stop();
+      if (PROFILE) {
+        for (const t of keystreams) {
+          if (!t.profileDir || !fs.existsSync(t.profileDir)) continue;
+          for (const file of fs.readdirSync(t.profileDir).filter((f) => f.endsWith(".cpuprofile"))) {
+            const summary = summarizeProfile(path.join(t.profileDir, file), 25);
+            profiles[t.name] = summary;
+            process.stdout.write(
+              `\nCPU profile of ${t.name} (${path.relative(ROOT, path.join(t.profileDir, file))}):\n${summary}\n`,
+            );
+          }
         }
       }
     }
@@ -143,8 +154,9 @@ async function main(): Promise<void> {
       (PIN ? ", servers on CPU 0 and load generator on CPU 1" : ""),
     skippedPostgres ? `PostgreSQL skipped: ${skippedPostgres}` : "",
     "",
-    table(lines),
+    lines.length > 0 ? table(lines) : "",
     "",
+    footprint.length > 0 ? `${footprintTable(footprint)}\n` : "",
     `wall time ${wallSeconds.toFixed(0)} s`,
   ]
     .filter((l, i) => l !== "" || i > 2)
@@ -164,6 +176,7 @@ async function main(): Promise<void> {
         lines,
         figures,
         paging,
+        footprint,
         profiles,
         wallSeconds,
       },

@@ -2,9 +2,10 @@
 # npm's "prepare" step (npm ci / npm install in this directory): build dist/ with the project's own
 # TypeScript. A production install (`npm ci --omit=dev`) has no TypeScript: it keeps the dist/ that
 # a build made before, and refuses when there is none (newcomer review F2; docs/deployment.md).
-# A build records its commit (scripts/build-info.sh), as `npm run build` does.
+# The build is tsc, then scripts/vendor-esm.ts (a few ES-module packages bundled into dist/vendor/),
+# then the commit it was built from (scripts/build-info.sh), as `npm run build` does.
 if [ -x node_modules/.bin/tsc ]; then
-  node_modules/.bin/tsc -p tsconfig.json && exec sh scripts/build-info.sh
+  node_modules/.bin/tsc -p tsconfig.json && node --import tsx scripts/vendor-esm.ts && exec sh scripts/build-info.sh
 elif [ -f dist/main.js ] && [ -f dist/cli/occ.js ]; then
   echo "keystream: TypeScript is not installed (production install): using the existing build in dist/"
 else

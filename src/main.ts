@@ -1,7 +1,5 @@
-import { readEnvironment } from "./config/environment.js";
 import { isEntryPoint } from "./entry-point.js";
-import { createServerLog, startServer } from "./server.js";
-import { PRIVATE_UMASK } from "./storage/data-dir-permissions.js";
+import { leanStartUp } from "./start-up-memory.js";
 
 /**
  * `npm start` / `./occ serve`: run until SIGTERM or SIGINT, then shut down gracefully. Everything on
@@ -9,6 +7,14 @@ import { PRIVATE_UMASK } from "./storage/data-dir-permissions.js";
  * written as one plain line on stderr, for whoever started the process by hand.
  */
 export async function main(): Promise<void> {
+  // Before the server's modules load: what their loading leaves in memory (start-up-memory.ts) is
+  // why they are imported here, not at the top.
+  const startedUp = leanStartUp();
+  const [{ readEnvironment }, { createServerLog, startServer }, { PRIVATE_UMASK }] = await Promise.all([
+    import("./config/environment.js"),
+    import("./server.js"),
+    import("./storage/data-dir-permissions.js"),
+  ]);
   // Whatever the process creates in the data directory later is owner-only too
   // (storage/data-dir-permissions.ts).
   process.umask(PRIVATE_UMASK);
@@ -18,6 +24,7 @@ export async function main(): Promise<void> {
     log.fatal({ event: "start_failed", err: error }, "Keystream failed to start");
     throw error;
   });
+  startedUp(server.settled);
   log.info(
     { event: "started", url: server.url, metricsUrl: server.metricsUrl },
     `Keystream is running at ${server.url}/ (status: ${server.url}/status.php)`,

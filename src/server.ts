@@ -57,7 +57,14 @@ function warnOfUntrustedTlsProxy(settings: HostSettings, environment: Environmen
 export async function startServer(
   environment: Environment,
   log: Logger = createServerLog(environment.logLevel),
-): Promise<{ url: string; metricsUrl: string | undefined; stop: () => Promise<void>; reload: () => string | undefined }> {
+): Promise<{
+  url: string;
+  metricsUrl: string | undefined;
+  /** Settles once the start's background work (a first start's signing key) has ended, well or not. */
+  settled: Promise<unknown>;
+  stop: () => Promise<void>;
+  reload: () => string | undefined;
+}> {
   // config.json is checked before anything else: a broken one stops the start with its message
   // (file, key, expected type), as there are no last good settings to keep yet.
   // Once at start: a setting the file and the environment both give, differently (the variable wins).
@@ -94,12 +101,18 @@ export async function startServer(
   });
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
   const services = createServices({ storage, dataDir: environment.dataDir, log, settings });
-  // The OpenID Connect signing key is generated at first start (kept in the database, sealed).
-  await services.oidc.keys.ensure();
   services.metrics.collectProcessMetrics();
   const app = await buildApp({ services, trustedProxies: environment.trustedProxies, timeouts: environment.timeouts });
   const closeApp = boundedClose(app, environment.timeouts.shutdownGraceMs, log);
   await app.listen({ host: environment.host, port: environment.port });
+  // The OpenID Connect signing key is generated at first start (kept in the database, sealed), once
+  // the server listens: an RSA key takes 0.1–1 s to find, and what needs it (an ID token, the JWKS)
+  // waits for the same generation (oidc/signing-keys.ts).
+  const signingKey = services.oidc.keys
+    .ensure()
+    .catch((error: unknown) =>
+      log.error({ event: "oidc_signing_key_failed", err: error }, "generating the OpenID Connect signing key failed"),
+    );
   services.jobs.start();
   // Every node follows its own proxy log (activity.file_log); the database keeps them from publishing twice.
   services.fileLog.start(
@@ -122,6 +135,7 @@ export async function startServer(
     stopping ??= (async () => {
       await closeApp();
       await metrics?.app.close();
+      await signingKey;
       await services.jobs.stop();
       await services.oidc.backchannel.settled();
       await services.fileLog.stop();
@@ -139,5 +153,5 @@ export async function startServer(
     settings.load();
     return settings.problem();
   };
-  return { url, metricsUrl: metrics?.url, stop, reload };
+  return { url, metricsUrl: metrics?.url, settled: signingKey, stop, reload };
 }

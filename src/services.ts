@@ -23,9 +23,11 @@ import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
 import { AddressThrottles } from "./security/address-throttles.js";
 import {
+  DEVICE_USER_CODE_THROTTLE,
   LOGIN_FLOW_POLL_THROTTLE,
   LOGIN_FLOW_START_THROTTLE,
   LOGIN_THROTTLE,
+  REGISTRATION_THROTTLE,
   type ThrottlePolicy,
   TOKEN_THROTTLE,
 } from "./security/domain/throttle-policy.js";
@@ -85,6 +87,11 @@ export interface Services {
   /** Login Flow v2 starts and polls, per IP (security/domain/throttle-policy.ts). */
   loginFlowStartThrottle: Throttle;
   loginFlowPollThrottle: Throttle;
+  /** User codes entered on the device verification page (RFC 8628 §5.1), per IP and per user. */
+  deviceUserCodeThrottle: Throttle;
+
+  /** Dynamic client registrations (RFC 7591), per IP. */
+  registrationThrottle: Throttle;
   /** Every throttle's bucket of one client address: shown and lifted by `./occ security:bruteforce:*`. */
   addressThrottles: AddressThrottles;
   /** Follows the proxy's access log into file activities; started by the server. */
@@ -146,6 +153,9 @@ export function createServices(options: ServiceOptions): Services {
   const tokenThrottle = throttle(TOKEN_THROTTLE, tokenThrottleStore);
   const loginFlowStartThrottle = throttle(LOGIN_FLOW_START_THROTTLE);
   const loginFlowPollThrottle = throttle(LOGIN_FLOW_POLL_THROTTLE);
+  const deviceUserCodeThrottle = throttle(DEVICE_USER_CODE_THROTTLE);
+
+  const registrationThrottle = throttle(REGISTRATION_THROTTLE);
   // Throttle rows whose failures were forgotten and that hold no reservation: the table stays small.
   jobs.register({
     name: "security:throttle-purge",
@@ -155,6 +165,9 @@ export function createServices(options: ServiceOptions): Services {
       await tokenThrottle.purgeStale();
       await loginFlowStartThrottle.purgeStale();
       await loginFlowPollThrottle.purgeStale();
+      await deviceUserCodeThrottle.purgeStale();
+
+      await registrationThrottle.purgeStale();
     },
   });
   const fileLogStore = new SqlFileLogStore(db);
@@ -232,7 +245,18 @@ export function createServices(options: ServiceOptions): Services {
     loginFlows,
     loginFlowStartThrottle,
     loginFlowPollThrottle,
-    addressThrottles: new AddressThrottles([loginThrottle, tokenThrottle, loginFlowStartThrottle, loginFlowPollThrottle]),
+    deviceUserCodeThrottle,
+
+    registrationThrottle,
+    addressThrottles: new AddressThrottles([
+      loginThrottle,
+      tokenThrottle,
+      loginFlowStartThrottle,
+      loginFlowPollThrottle,
+      deviceUserCodeThrottle,
+
+      registrationThrottle,
+    ]),
     fileLog,
     metrics,
   };

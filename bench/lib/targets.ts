@@ -47,6 +47,8 @@ export async function startKeystream(
   dialect: "sqlite" | "postgres",
   postgres: Postgres | undefined,
   extraEnv: NodeJS.ProcessEnv = {},
+  /** Another build's dist/ (bench/ab-process.ts), and the suffix of its name. */
+  build: { dist: string; label: string } = { dist: path.join(ROOT, "dist"), label: "" },
 ): Promise<Target> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `keystream-bench-${dialect}-`));
   let url: string | undefined;
@@ -78,7 +80,7 @@ export async function startKeystream(
   const profileDir = PROFILE ? path.join(PROFILE_DIR, dialect) : undefined;
   const [command, args] = serverCommand([
     ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
-    path.join(ROOT, "dist", "main.js"),
+    path.join(build.dist, "main.js"),
   ]);
   // A port chosen here: at LOG_LEVEL=warn Keystream does not log the one it took.
   const port = await freePort();
@@ -87,7 +89,7 @@ export async function startKeystream(
   Object.assign(env, extraEnv);
   const server = await startServer(command, args, env, { stdoutFile: path.join(dataDir, "keystream.log"), port });
   return {
-    name: dialect === "sqlite" ? "Keystream SQLite" : "Keystream PostgreSQL",
+    name: `${dialect === "sqlite" ? "Keystream SQLite" : "Keystream PostgreSQL"}${build.label}`,
     base: `http://127.0.0.1:${server.port}`,
     tokenPath: "/index.php/apps/oauth2/api/v1/token",
     userinfoPath: "/index.php/apps/oauth2/api/v1/userinfo",

@@ -7,7 +7,7 @@ import type { ThroughputScenario } from "../lib/scenario.js";
 import { ACTIVITY_ROWS, CONNECTIONS } from "../lib/settings.js";
 import { CEILING, fixedBodyContender, probe, type Target } from "../lib/targets.js";
 
-async function activityContender(target: Target, token: string): Promise<Contender> {
+export async function activityContender(target: Target, token: string): Promise<Contender> {
   await probe(`${target.base}${target.activityPath}`, { authorization: `Bearer ${token}` });
   return {
     name: target.name,

@@ -10,7 +10,7 @@ import { PEER, type Target } from "../lib/targets.js";
 const FORM = "application/x-www-form-urlencoded";
 
 /** Code → token: a pool minted before each run, sized from the rate seen so far (every code used once). */
-function codeContender(target: Target): Contender {
+export function codeContender(target: Target): Contender {
   // Generous: a warm-up (cold JIT) underestimates the rate, and a pool that runs dry spoils the run.
   let rate = 4000;
   let codes: string[] = [];

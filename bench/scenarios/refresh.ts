@@ -10,7 +10,7 @@ import { PEER, type Target } from "../lib/targets.js";
 const FORM = "application/x-www-form-urlencoded";
 
 /** Refresh rotation: a pool of refresh tokens; each answer's new refresh token goes back in. */
-async function refreshContender(target: Target): Promise<Contender> {
+export async function refreshContender(target: Target): Promise<Contender> {
   const pool = await target.mint("refresh", 2000);
   return {
     name: target.name,

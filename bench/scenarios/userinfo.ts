@@ -13,7 +13,7 @@ import type { ThroughputScenario } from "../lib/scenario.js";
 import { CONNECTIONS } from "../lib/settings.js";
 import { CEILING, FASTIFY_FLOOR, fixedBodyContender, KEYSTREAM_FLOOR, probe, type Target } from "../lib/targets.js";
 
-async function userinfoContender(target: Target, token: string): Promise<Contender> {
+export async function userinfoContender(target: Target, token: string): Promise<Contender> {
   await probe(`${target.base}${target.userinfoPath}`, { authorization: `Bearer ${token}` });
   return {
     name: target.name,

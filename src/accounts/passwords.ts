@@ -1,20 +1,29 @@
-import { Algorithm, hash, verify } from "@node-rs/argon2";
 import type { AccountErrorText } from "./errors.js";
 
 /**
  * argon2id with the minimum parameters of OWASP's Password Storage Cheat Sheet (m = 19 MiB, t = 2,
- * p = 1): about 10 ms a hash, memory-hard against GPU guessing.
+ * p = 1): about 10 ms a hash, memory-hard against GPU guessing. The native module (≈ 3 MB once
+ * loaded) is loaded with the first password hashed or checked: a server whose clients only present
+ * tokens and app passwords never needs it.
  */
-const ARGON2ID = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const ARGON2ID = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+let argon2: Promise<typeof import("@node-rs/argon2")> | undefined;
+const loadArgon2 = () => {
+  argon2 ??= import("@node-rs/argon2");
+  return argon2;
+};
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 1024;
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2ID);
+export async function hashPassword(password: string): Promise<string> {
+  const argon2id = await loadArgon2();
+  return argon2id.hash(password, { ...ARGON2ID, algorithm: argon2id.Algorithm.Argon2id });
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  const { verify } = await loadArgon2();
   try {
     return await verify(passwordHash, password);
   } catch {

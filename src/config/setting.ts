@@ -1,6 +1,6 @@
 import fs from "node:fs";
+import { Ajv, type ValidateFunction } from "ajv";
 import { type Static, type TSchema, Type } from "typebox";
-import { Value } from "typebox/value";
 
 /**
  * One declared setting: its type as a TypeBox (JSON Schema) type, its default and what it means.
@@ -51,9 +51,29 @@ export function expectedOf(setting: Setting): string {
 
 export type Checked = { ok: true; value: unknown } | { ok: false; expected: string };
 
+/**
+ * The JSON Schema validator of the declarations: Ajv, the one Fastify validates requests with
+ * (already loaded by the server). The schemas are built by the functions below, so they are not
+ * checked against the meta-schema, and keywords Ajv does not know are annotations, not errors:
+ * `unit` and `expected` (read by expectedOf) and TypeBox's `~kind`. Created, and each declaration
+ * compiled, on its first check.
+ */
+let validator: Ajv | undefined;
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+function validatorOf(schema: TSchema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validator ??= new Ajv({ validateSchema: false, strictSchema: false });
+    validate = validator.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
 /** Checks a value (already typed: from JSON, or coerced from text) against its declaration. */
 export function checkSetting(setting: Setting, value: unknown): Checked {
-  if (!Value.Check(setting.schema, value)) return { ok: false, expected: expectedOf(setting) };
+  if (!validatorOf(setting.schema)(value)) return { ok: false, expected: expectedOf(setting) };
   if (!setting.normalize) return { ok: true, value };
   try {
     return { ok: true, value: setting.normalize(value as never) };

@@ -3,6 +3,7 @@ import ajvFormats from "ajv-formats";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import { Type } from "typebox";
 import { keystreamVersion } from "../product.js";
+import { lazyValidators } from "./lazy-validators.js";
 import { MAINTENANCE_RESPONSE, SECURITY } from "./schemas/common.js";
 
 /**
@@ -18,7 +19,9 @@ export const OPENAPI_PATH = "/index.php/apps/keystream/api/openapi.json";
  * (no coercion of `["x"]` or `1` into a string, no defaults, nothing removed), so a handler reads
  * exactly what the client sent and the OAuth strict-parameter rules stay intact.
  */
-export const VALIDATION_OPTIONS: Pick<FastifyServerOptions, "ajv"> = {
+export const VALIDATION_OPTIONS: Pick<FastifyServerOptions, "ajv" | "schemaController"> = {
+  // Each schema compiled on its route's first request (lazy-validators.ts).
+  schemaController: { compilersFactory: { buildValidator: lazyValidators() } },
   ajv: {
     customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false },
     // ajv-formats is CommonJS: under NodeNext its default import is the module, the plugin is `.default`;

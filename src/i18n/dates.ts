@@ -1,7 +1,16 @@
 import type { Language } from "./languages.js";
 
-/** The server's own time zone (the process's TZ), for readers who have not chosen one. */
-export const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+let serverZone: string | undefined;
+
+/**
+ * The server's own time zone (the process's TZ), for readers who have not chosen one. Asked on
+ * first use: reading it loads ICU's zone data (≈ 6 MB of the process's memory), which a server
+ * that renders no date never needs.
+ */
+function serverTimeZone(): string {
+  serverZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return serverZone;
+}
 
 /**
  * Dates as a person reads them: in their language and time zone, through `Intl`; a
@@ -56,7 +65,7 @@ const formatters = new Map<string, DateFormatter>();
 
 /** The formatter for a language and an IANA zone (the server's when none is given). */
 export function dateFormatterFor(language: Language, timeZone: string | null | undefined): DateFormatter {
-  const zone = timeZone || SERVER_TIME_ZONE;
+  const zone = timeZone || serverTimeZone();
   const key = `${language} ${zone}`;
   let formatter = formatters.get(key);
   if (formatter === undefined) {

@@ -1,4 +1,4 @@
-export { type DateFormatter, dateFormatterFor, SERVER_TIME_ZONE } from "./dates.js";
+export { type DateFormatter, dateFormatterFor } from "./dates.js";
 export { LANGUAGE_NAMES, type Language, SUPPORTED_LANGUAGES, supportedLanguage } from "./languages.js";
 export { chooseLanguage, type LanguageSources } from "./negotiation.js";
 export { inEnglish, type Phrase, say } from "./phrase.js";

@@ -26,6 +26,8 @@ function signingKeyOf(keys: StoredSigningKey[]): StoredSigningKey | undefined {
  */
 export class SigningKeys {
   private readonly privateKeys = new Map<string, CryptoKey | Uint8Array>();
+  /** The generation under way on this node, shared by whoever asks meanwhile (the start and a first request). */
+  private generating: Promise<StoredSigningKey> | undefined;
 
   constructor(
     private readonly store: SigningKeyStore,
@@ -38,6 +40,13 @@ export class SigningKeys {
   async ensure(): Promise<StoredSigningKey> {
     const current = signingKeyOf(await this.store.list());
     if (current) return current;
+    this.generating ??= this.generateFirst().finally(() => {
+      this.generating = undefined;
+    });
+    return this.generating;
+  }
+
+  private async generateFirst(): Promise<StoredSigningKey> {
     await this.store.insert(await this.generate());
     // Two nodes starting at once may both generate: both keys are live and published, and every
     // node signs with the same one of them (signingKeyOf's order).

@@ -1,4 +1,4 @@
-import { isIP } from "node:net";
+import { isIP, isIPv6 } from "node:net";
 import { type BucketState, clientAddressBucket, countedAddressOf, type ThrottleBucket } from "./domain/throttle-policy.js";
 import type { Throttle } from "./throttle.js";
 
@@ -19,7 +19,10 @@ export interface AddressBucketState extends BucketState {
 export class AddressThrottles {
   constructor(private readonly throttles: readonly Throttle[]) {}
 
-  /** Each throttle's state for `ip` (only `namespace`'s when given). Throws on text that is not an IP address. */
+  /**
+   * Each throttle's state for `ip` (only `namespace`'s when given); `ip` may also be an IPv6 /64 as
+   * `countedAs` writes it. Throws on text that is not an IP address.
+   */
   async states(ip: string, namespace?: string): Promise<AddressBucketState[]> {
     return Promise.all(
       this.chosen(ip, namespace).map(async ({ throttle, bucket }) => describe(throttle, bucket, await throttle.state(bucket))),
@@ -33,8 +36,29 @@ export class AddressThrottles {
     return states;
   }
 
-  private chosen(ip: string, namespace?: string) {
-    if (isIP(ip) === 0) throw new InvalidAddressError(ip);
+  /**
+   * The addresses whose failures still count in some throttle, for the admin page: each throttle's
+   * latest `limit`, those locked out first, then by failures. `countedAs` is what reset accepts.
+   */
+  async failing(limit: number): Promise<Array<AddressBucketState & { lastFailureAt: number }>> {
+    const perThrottle = await Promise.all(
+      this.throttles.map(async (throttle) =>
+        (await throttle.failingAddresses(limit)).map(({ bucket, state, lastFailureAt }) => ({
+          ...describe(throttle, bucket, state),
+          lastFailureAt,
+        })),
+      ),
+    );
+    return perThrottle
+      .flat()
+      .sort((a, b) => b.lockedSeconds - a.lockedSeconds || b.failures - a.failures || b.lastFailureAt - a.lastFailureAt);
+  }
+
+  private chosen(text: string, namespace?: string) {
+    // An IPv6 client is counted by its /64 (client-address.ts), written `2001:db8::/64`: that text
+    // names the same buckets as any address inside it.
+    const ip = text.endsWith("/64") && isIPv6(text.slice(0, -3)) ? text.slice(0, -3) : text;
+    if (isIP(ip) === 0) throw new InvalidAddressError(text);
     return this.throttles
       .filter((throttle) => namespace === undefined || throttle.policy.namespace === namespace)
       .map((throttle) => ({ throttle, bucket: clientAddressBucket(throttle.policy, ip) }));

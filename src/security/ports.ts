@@ -52,6 +52,11 @@ export interface ThrottleStore {
    */
   forget(key: string): Promise<boolean>;
   /**
+   * This policy's client-address buckets (keys `<namespace>:ip:…`) whose failures still count
+   * (within `forgetAfterSeconds` of `now`), the latest failure first, at most `limit`.
+   */
+  failingAddressRows(now: number, limit: number): Promise<Array<{ key: string; row: BucketRow }>>;
+  /**
    * Deletes this policy's rows that hold nothing: no failure within `forgetAfterSeconds` (or none)
    * and no reservation that still counts. Returns how many were deleted.
    */

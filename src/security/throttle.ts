@@ -101,6 +101,15 @@ export class Throttle {
     return bucketState(await this.store.row(bucket.key), bucket, this.policy, this.clock.nowSeconds());
   }
 
+  /** The client-address buckets whose failures still count, the latest failure first, at most `limit`. */
+  async failingAddresses(limit: number): Promise<Array<{ bucket: ThrottleBucket; state: BucketState; lastFailureAt: number }>> {
+    const now = this.clock.nowSeconds();
+    return (await this.store.failingAddressRows(now, limit)).map(({ key, row }) => {
+      const bucket: ThrottleBucket = { key, shared: true };
+      return { bucket, state: bucketState(row, bucket, this.policy, now), lastFailureAt: row.lastFailureAt };
+    });
+  }
+
   /**
    * Forgets the bucket, failures and reservations (`./occ security:bruteforce:reset`); returns
    * what it counted just before.

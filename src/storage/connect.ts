@@ -1,8 +1,9 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import SqliteDatabase from "better-sqlite3";
+import type SqliteDatabase from "better-sqlite3";
 import { Kysely, type KyselyConfig, PostgresDialect, SqliteDialect, type SqliteDialectConfig, sql } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { type AvailabilityLog, DatabaseAvailability, raisedByDatabase } from "./availability.js";
 import { type PermissionsReport, secureDataDir } from "./data-dir-permissions.js";
 import type { Database, Dialect } from "./database.js";
@@ -16,9 +17,23 @@ import {
 import { type DirectExecutor, executeDirectlyOn, runTransactionsWith, serverStatementName } from "./prepared.js";
 import { SqliteCheckpointer } from "./sqlite-checkpointer.js";
 
-// int8 (bigint, count(*)) comes back as a string from pg; every int8 we store (epoch seconds,
-// ids) fits a JS number, so parse it as one and both dialects return the same shapes.
-pg.types.setTypeParser(20, (value) => Number(value));
+/**
+ * Each driver is loaded when a database of its kind is opened, not with this module: a server
+ * on SQLite never needs pg (≈ 3 MB of heap), one on PostgreSQL never needs better-sqlite3. Both are
+ * CommonJS, so the load is synchronous, as openStorage is.
+ */
+const load = createRequire(import.meta.url);
+let postgresDriver: typeof pg | undefined;
+
+function loadPostgresDriver(): typeof pg {
+  if (!postgresDriver) {
+    postgresDriver = load("pg") as typeof pg;
+    // int8 (bigint, count(*)) comes back as a string from pg; every int8 we store (epoch seconds,
+    // ids) fits a JS number, so parse it as one and both dialects return the same shapes.
+    postgresDriver.types.setTypeParser(20, (value) => Number(value));
+  }
+  return postgresDriver;
+}
 
 export interface StorageOptions {
   /** `postgres://…` selects PostgreSQL; absent selects the embedded SQLite file. */
@@ -30,7 +45,12 @@ export interface StorageOptions {
    * SQLite: checkpoint the WAL on a worker thread (see SqliteCheckpointer), for the server. Off for
    * short-lived openers (`./occ`, tests), whose own auto-checkpoint is enough.
    */
-  backgroundCheckpoints?: { onError(message: string): void; onRecovered?(): void };
+  backgroundCheckpoints?: {
+    onError(message: string): void;
+    onRecovered?(): void;
+    /** The worker starts once the WAL file holds this many bytes (CHECKPOINT_WORKER_AT_WAL_BYTES); 0: at once. */
+    startAtWalBytes?: number;
+  };
   /** Told which data directory permissions were tightened at open (data-dir-permissions.ts); the server logs it. */
   onPermissionsFixed?(report: PermissionsReport): void;
   /** Bounds on waiting for the database; DEFAULT_DATABASE_TIMEOUTS where absent. */
@@ -72,6 +92,12 @@ function queryTiming(): { slot: { observer?: QueryObserver }; log: KyselyConfig[
 /** The embedded database's file name inside the data directory. */
 export const SQLITE_FILE = "keystream.sqlite";
 
+/**
+ * The checkpoint worker's start (sqlite-checkpointer.ts): once the WAL has held 4 MiB, the size at
+ * which SQLite's own default auto-checkpoint (1000 pages of 4 KiB) would have copied it back.
+ */
+const CHECKPOINT_WORKER_AT_WAL_BYTES = 4 * 1024 * 1024;
+
 export function openStorage(options: StorageOptions): Storage {
   const timeouts: DatabaseTimeouts = {
     connectMs: options.timeouts?.connectMs ?? DEFAULT_DATABASE_TIMEOUTS.connectMs,
@@ -98,7 +124,8 @@ function availabilityOf(db: Kysely<Database>, database: string, options: Storage
 function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOptions): Storage {
   const { backgroundCheckpoints } = options;
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SqliteDatabase(file);
+  const Sqlite = load("better-sqlite3") as typeof SqliteDatabase;
+  const sqlite = new Sqlite(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
@@ -178,7 +205,13 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
     }),
   );
   const checkpointer =
-    backgroundCheckpoints && new SqliteCheckpointer(file, backgroundCheckpoints.onError, backgroundCheckpoints.onRecovered);
+    backgroundCheckpoints &&
+    new SqliteCheckpointer(
+      file,
+      backgroundCheckpoints.onError,
+      backgroundCheckpoints.onRecovered,
+      backgroundCheckpoints.startAtWalBytes ?? CHECKPOINT_WORKER_AT_WAL_BYTES,
+    );
   const availability = availabilityOf(db, `sqlite:${file}`, options);
   return {
     db,
@@ -246,7 +279,7 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts, options: StorageO
   if (!/^postgres(ql)?:\/\//.test(url)) {
     throw new Error("KEYSTREAM_DATABASE_URL must start with postgres:// or postgresql://");
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10, ...postgresTimeoutOptions(timeouts) });
+  const pool = new (loadPostgresDriver().Pool)({ connectionString: url, max: 10, ...postgresTimeoutOptions(timeouts) });
   pool.on("connect", keepHotStatementsPrepared);
   const parsed = new URL(url);
   const describe = `postgres://${parsed.host}${parsed.pathname}`;

@@ -1,8 +1,12 @@
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
 /** How often the worker copies new WAL frames back (a copy that finds some ends in two fsyncs). */
 const CHECKPOINT_INTERVAL_MS = 20;
+
+/** How often the WAL file's size is looked at until the worker starts. */
+const WAL_WATCH_INTERVAL_MS = 1000;
 
 export interface CheckpointStats {
   /** Checkpoints run by the worker. */
@@ -75,48 +79,89 @@ timer = setTimeout(checkpoint, workerData.intervalMs);
  * blocks the server's connection, and the server's own auto-checkpoint (wal_autocheckpoint) then
  * finds almost nothing left to copy or sync; it stays as the step that lets the WAL start over from
  * its beginning. Durability is SQLite's, unchanged: a commit is in the WAL before it is answered.
+ *
+ * The thread (a Node environment of its own, ≈ 13 MB) starts once the WAL file has reached
+ * `startAtWalBytes`: a server that writes little never needs it (its own auto-checkpoint copies the
+ * rare frames), one under a stream of writes gets it within WAL_WATCH_INTERVAL_MS of the WAL
+ * growing. The file only grows (SQLite reuses it from its start after a checkpoint), so its size is
+ * the most the WAL has held.
  */
 export class SqliteCheckpointer {
-  private readonly worker: Worker;
-  private readonly exited: Promise<void>;
+  private worker: Worker | undefined;
+  private exited: Promise<void> | undefined;
+  private watching: NodeJS.Timeout | undefined;
+  private stopped = false;
 
-  constructor(file: string, onError: (message: string) => void, onRecovered: () => void = () => {}) {
-    const betterSqlite3 = createRequire(import.meta.url).resolve("better-sqlite3");
-    this.worker = new Worker(WORKER_PROGRAM, {
-      eval: true,
-      workerData: { betterSqlite3, file, intervalMs: CHECKPOINT_INTERVAL_MS },
-    });
-    this.worker.on("message", (message: WorkerMessage) => {
-      if (message.type === "error") onError(message.message);
-      else if (message.type === "recovered") onRecovered();
-    });
-    this.worker.on("error", (error) => onError(error.message));
-    this.exited = new Promise((resolve) => this.worker.once("exit", () => resolve()));
-    // Never the reason the process stays up: stop() ends it on a clean shutdown.
-    this.worker.unref();
+  constructor(
+    private readonly file: string,
+    private readonly onError: (message: string) => void,
+    private readonly onRecovered: () => void = () => {},
+    startAtWalBytes = 0,
+  ) {
+    if (startAtWalBytes <= 0) {
+      this.start();
+      return;
+    }
+    this.watching = setInterval(() => {
+      const wal = fs.statSync(`${file}-wal`, { throwIfNoEntry: false });
+      if (wal && wal.size >= startAtWalBytes) this.start();
+    }, WAL_WATCH_INTERVAL_MS);
+    // Never the reason the process stays up.
+    this.watching.unref();
   }
 
-  /** What the worker has done so far; rejects once it has stopped. */
+  /** True once the worker thread runs (until stop). */
+  get started(): boolean {
+    return this.worker !== undefined;
+  }
+
+  private start(): void {
+    clearInterval(this.watching);
+    this.watching = undefined;
+    const betterSqlite3 = createRequire(import.meta.url).resolve("better-sqlite3");
+    const worker = new Worker(WORKER_PROGRAM, {
+      eval: true,
+      workerData: { betterSqlite3, file: this.file, intervalMs: CHECKPOINT_INTERVAL_MS },
+    });
+    worker.on("message", (message: WorkerMessage) => {
+      if (message.type === "error") this.onError(message.message);
+      else if (message.type === "recovered") this.onRecovered();
+    });
+    worker.on("error", (error) => this.onError(error.message));
+    this.exited = new Promise((resolve) => worker.once("exit", () => resolve()));
+    // Never the reason the process stays up: stop() ends it on a clean shutdown.
+    worker.unref();
+    this.worker = worker;
+  }
+
+  /** What the worker has done so far (nothing before it started); rejects once stopped. */
   stats(): Promise<CheckpointStats> {
+    const { worker, exited } = this;
+    if (this.stopped && !worker) return Promise.reject(new Error("the checkpoint worker has stopped"));
+    if (!worker || !exited) return Promise.resolve({ checkpoints: 0, framesCopied: 0 });
     // Held while waiting for the answer: an unreferenced worker's messages keep nothing alive.
-    this.worker.ref();
+    worker.ref();
     return new Promise<CheckpointStats>((resolve, reject) => {
       const onMessage = (message: WorkerMessage) => {
         if (message.type !== "stats") return;
-        this.worker.off("message", onMessage);
+        worker.off("message", onMessage);
         resolve({ checkpoints: message.checkpoints, framesCopied: message.framesCopied });
       };
-      this.worker.on("message", onMessage);
-      void this.exited.then(() => {
-        this.worker.off("message", onMessage);
+      worker.on("message", onMessage);
+      void exited.then(() => {
+        worker.off("message", onMessage);
         reject(new Error("the checkpoint worker has stopped"));
       });
-      this.worker.postMessage("stats");
-    }).finally(() => this.worker.unref());
+      worker.postMessage("stats");
+    }).finally(() => worker.unref());
   }
 
   /** Closes the worker's connection and ends the thread (again: the same promise). */
   stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.watching);
+    this.watching = undefined;
+    if (!this.worker || !this.exited) return Promise.resolve();
     this.worker.ref();
     // A second "stop" finds the worker's port closed and is dropped.
     this.worker.postMessage("stop");

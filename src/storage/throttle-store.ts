@@ -182,6 +182,31 @@ export class SqlThrottleStore implements ThrottleStore {
     return Number(result.numDeletedRows) > 0;
   }
 
+  async failingAddressRows(now: number, limit: number): Promise<Array<{ key: string; row: BucketRow }>> {
+    const prefix = `${this.policy.namespace}:ip:`;
+    const rows = await this.db
+      .selectFrom("throttle")
+      .select(["bucket", "failures", "last_failure_at", "in_flight", "last_attempt_at"])
+      // A key range instead of LIKE, as purgeStale: the same on both dialects, on the primary key.
+      .where("bucket", ">=", prefix)
+      .where("bucket", "<", `${prefix.slice(0, -1)};`)
+      .where("failures", ">", 0)
+      .where("last_failure_at", ">", now - this.policy.forgetAfterSeconds)
+      .orderBy("last_failure_at", "desc")
+      .orderBy("bucket")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      key: row.bucket,
+      row: {
+        failures: Number(row.failures),
+        lastFailureAt: Number(row.last_failure_at),
+        inFlight: Number(row.in_flight),
+        lastAttemptAt: Number(row.last_attempt_at),
+      },
+    }));
+  }
+
   async purgeStale(now: number): Promise<number> {
     const result = await this.db
       .deleteFrom("throttle")

@@ -124,6 +124,20 @@ describe(`signing keys (issue 15, ${testDatabaseDialect})`, () => {
     assert.doesNotMatch(rows[0]?.private_jwk_sealed ?? "", /"d"/);
   });
 
+  it("on a fresh install, first uses arriving together on one node share one generated key", async () => {
+    const fresh = await createOidcTestApp();
+    try {
+      const answers = await Promise.all([1, 2, 3].map(() => fresh.app.inject({ method: "GET", url: JWKS })));
+      const kids = answers.flatMap((answer) => (answer.json() as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid));
+      assert.equal(kids.length, 3);
+      assert.equal(new Set(kids).size, 1);
+      const rows = await fresh.services.storage.db.selectFrom("oidc_signing_keys").selectAll().execute();
+      assert.equal(rows.length, 1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("oidc:rotate-key: new ID tokens carry the new kid; a token signed before still verifies during the grace period, not after", async () => {
     const browser = await loggedIn(t);
     const before = await openIdTokens(t, browser);

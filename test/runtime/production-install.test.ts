@@ -134,6 +134,9 @@ describe("installing a release tarball without a compiler and without npm (real 
     for (const item of [
       "dist/main.js",
       "dist/cli/occ.js",
+      "dist/vendor/kysely.js",
+      "dist/vendor/jose.js",
+      "dist/vendor/typebox.js",
       "occ",
       "package.json",
       "package-lock.json",

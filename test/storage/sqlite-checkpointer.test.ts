@@ -72,10 +72,47 @@ describe("storage: SQLite WAL checkpoints on a worker thread", () => {
     assert.equal(fs.existsSync(`${file}-wal`), false);
   });
 
+  it("starts its thread only once the WAL has held the given size: a server that writes little never needs it", async () => {
+    const file = tempFile();
+    const writer = openWriter(file);
+    const checkpointer = new SqliteCheckpointer(file, () => {}, undefined, 256 * 1024);
+    try {
+      // A few small commits: the WAL stays far below the mark.
+      const insert = writer.prepare("insert into t (body) values (?)");
+      for (let i = 0; i < 5; i++) insert.run("x".repeat(100));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(checkpointer.started, false);
+      assert.deepEqual(await checkpointer.stats(), { checkpoints: 0, framesCopied: 0 });
+      // Past it, the worker starts within its watch interval and checkpoints what is there.
+      for (let i = 0; i < 400; i++) insert.run("x".repeat(1000));
+      await waitFor(async () => checkpointer.started, "the worker to start");
+      await waitFor(async () => (await checkpointer.stats()).framesCopied > 0, "a checkpoint");
+    } finally {
+      await checkpointer.stop();
+      writer.close();
+    }
+    await assert.rejects(checkpointer.stats(), /stopped/);
+  });
+
+  it("stopped before its thread started, it never starts", async () => {
+    const file = tempFile();
+    const writer = openWriter(file);
+    const checkpointer = new SqliteCheckpointer(file, () => {}, undefined, 1);
+    await checkpointer.stop();
+    writer.prepare("insert into t (body) values (?)").run("x".repeat(5000));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(checkpointer.started, false);
+    await assert.rejects(checkpointer.stats(), /stopped/);
+    writer.close();
+  });
+
   it("runs beside the server's storage, which stops it on close; the data is all there on reopening", async () => {
     const dataDir = path.dirname(tempFile());
     const errors: string[] = [];
-    const storage = openStorage({ dataDir, backgroundCheckpoints: { onError: (message) => errors.push(message) } });
+    const storage = openStorage({
+      dataDir,
+      backgroundCheckpoints: { onError: (message) => errors.push(message), startAtWalBytes: 0 },
+    });
     await migrateToLatest(storage);
     for (let i = 0; i < 200; i++) {
       await storage.db

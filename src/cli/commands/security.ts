@@ -36,7 +36,7 @@ export function registerSecurityCommands(program: Command, context: CommandConte
     .addArgument(
       new Argument(
         "[action]",
-        "one throttle only: login (form, Basic), oauth (token endpoints), flowstart, flowpoll (Login Flow v2)",
+        "one throttle only: login (form, Basic), oauth (token endpoints), flowstart, flowpoll (Login Flow v2), devicecode (device user codes)",
       ).choices(CLIENT_ADDRESS_NAMESPACES),
     )
     .addOption(outputOption())

@@ -9,8 +9,16 @@ import { formField, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
 
 const PATH = SETTINGS_PAGES.personal.path;
 
-/** Every time zone this Node knows, for the selector (the preference's check is isTimeZone). */
-const TIME_ZONES: readonly string[] = Intl.supportedValuesOf("timeZone");
+let timeZoneList: readonly string[] | undefined;
+
+/**
+ * Every time zone this Node knows, for the selector (the preference's check is isTimeZone); listed
+ * when the page is first rendered, as the list loads ICU's zone data.
+ */
+function timeZones(): readonly string[] {
+  timeZoneList ??= Intl.supportedValuesOf("timeZone");
+  return timeZoneList;
+}
 
 /**
  * The personal page's own account sections: profile (full name, email), password, and language
@@ -84,7 +92,7 @@ ${SUPPORTED_LANGUAGES.map((code) => option(code, LANGUAGE_NAMES[code], language 
 <label for="locale-timezone">${t("settings:locale.timeZone")}</label>
 <select id="locale-timezone" name="timezone">
 ${option("", t("settings:locale.serverTimeZone"), timeZone === null)}
-${TIME_ZONES.map((zone) => option(zone, zone, timeZone === zone))}
+${timeZones().map((zone) => option(zone, zone, timeZone === zone))}
 </select>
 <p><button type="submit">${t("settings:common.save")}</button></p>
 </form>`;

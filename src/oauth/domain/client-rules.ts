@@ -45,6 +45,11 @@ export interface ClientFields {
    */
   trustedScopes?: string | null;
   /**
+   * When the client registered itself (RFC 7591, src/oauth/registration.ts); absent for a client an
+   * administrator added. A registered client is never trusted (the consent page is always shown).
+   */
+  registeredAt?: number;
+  /**
    * OpenID Connect Back-Channel Logout 1.0 §2.2: where the client receives a logout token when a
    * session it got an ID token in ends (src/oidc/backchannel-logout.ts). Absent or null: none.
    */
