@@ -137,6 +137,7 @@ export async function startServer(
       await metrics?.app.close();
       await signingKey;
       await services.jobs.stop();
+      await services.oidc.backchannel.settled();
       await services.fileLog.stop();
       await storage.close();
       log.info("Keystream stopped");

@@ -4,6 +4,7 @@ import { Authenticator } from "./accounts/authentication.js";
 import { Avatars } from "./accounts/avatars.js";
 import type { DeviceCredentials } from "./accounts/password-change.js";
 import { PasswordConfirmations } from "./accounts/password-confirmation.js";
+import type { SessionEndObserver } from "./accounts/ports.js";
 import { UserPreferences } from "./accounts/preferences.js";
 import { Sessions } from "./accounts/sessions.js";
 import { UserDirectory } from "./accounts/users.js";
@@ -114,10 +115,12 @@ export function createServices(options: ServiceOptions): Services {
   const log = options.log ?? pino({ level: "info" });
   const settings = options.settings ?? new HostSettings(dataDir, {}, log);
   const sessionStore = new SqlSessionStore(db);
-  const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock);
+  // Told when sessions end (OpenID Connect back-channel logout joins below).
+  const sessionEndObservers: SessionEndObserver[] = [];
+  const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock, sessionEndObservers);
   const preferences = new UserPreferences(new SqlPreferenceStore(db), users);
   const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock);
-  const sessions = new Sessions(sessionStore, clock, () => settings.get("session.lifetime"));
+  const sessions = new Sessions(sessionStore, clock, () => settings.get("session.lifetime"), sessionEndObservers);
   const authenticator = new Authenticator(users, appPasswords, sessions, settings);
   const passwordConfirmations = new PasswordConfirmations(new SqlPasswordConfirmationStore(db), clock);
   const metrics = new Metrics();
@@ -197,7 +200,11 @@ export function createServices(options: ServiceOptions): Services {
     avatars,
     oauth,
     sealer,
+    sidSigner: keyFileSigner(dataDir, CLIENT_SECRET_KEY_FILE, "oidc session id"),
+    jobs,
+    log,
   });
+  sessionEndObservers.push(oidc.backchannel);
   // Login Flow v2 keeps the granted app password sealed with the client-secret key file until the
   // poll (docs/decisions.md), and expired flows are purged with the app passwords nobody received.
   const loginFlows = new LoginFlowService(new SqlLoginFlowStore(db), clock, sealer);

@@ -115,6 +115,19 @@ export interface SessionSummary {
   lastSeenAt: number | null;
 }
 
+/** Which sessions an act ended: one (its id hash), or every session of a user but one (or all). */
+export type EndedSessions = { sessionIdHash: string } | { uid: string; exceptSessionIdHash?: string | undefined };
+
+/**
+ * Told after sessions were ended by a logout, a revocation, a password change or an administrator
+ * (not by expiry), so the applications signed in through them can be told too (OpenID Connect
+ * back-channel logout, src/oidc/backchannel-logout.ts). Awaited: what it records is durable
+ * before the act's answer.
+ */
+export interface SessionEndObserver {
+  sessionsEnded(ended: EndedSessions): Promise<void>;
+}
+
 /** Browser sessions (table sessions), keyed by the SHA-256 hex of the cookie value. */
 export interface SessionStore {
   insert(session: NewSessionRecord): Promise<void>;

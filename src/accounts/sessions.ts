@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.js";
 import { randomToken, sha256Hex } from "../crypto/secrets.js";
-import type { SessionStore, SessionSummary } from "./ports.js";
+import type { EndedSessions, SessionEndObserver, SessionStore, SessionSummary } from "./ports.js";
 
 export interface Session {
   /** The cookie value; only its SHA-256 is stored. */
@@ -27,6 +27,11 @@ export function sessionId(session: Pick<Session, "token">): string {
   return sha256Hex(session.token);
 }
 
+/** Tells each observer, one after the other, that sessions ended. */
+export async function notifyEnded(observers: readonly SessionEndObserver[], ended: EndedSessions): Promise<void> {
+  for (const observer of observers) await observer.sessionsEnded(ended);
+}
+
 /**
  * Server-side sessions in the database, so any node can serve any request of a browser. A session
  * is started by a successful login only, always with a fresh id (no session fixation); the login
@@ -38,6 +43,8 @@ export class Sessions {
     private readonly store: SessionStore,
     private readonly clock: Clock,
     private readonly lifetimeSeconds: () => number,
+    /** Told of every session a user or an administrator ends (the list may grow after construction). */
+    private readonly endObservers: readonly SessionEndObserver[] = [],
   ) {}
 
   /** `userAgent` is the browser's header at login, kept (cut to the column) to name the session. */
@@ -104,20 +111,27 @@ export class Sessions {
    * Ends the session `id` (a SessionSummary id) when it is one of `uid`'s own; another user's
    * session id ends nothing. True when a session was ended.
    */
-  endOwn(uid: string, id: string): Promise<boolean> {
-    return this.store.deleteOwn(uid, id);
+  async endOwn(uid: string, id: string): Promise<boolean> {
+    const ended = await this.store.deleteOwn(uid, id);
+    if (ended) await notifyEnded(this.endObservers, { sessionIdHash: id });
+    return ended;
   }
 
-  end(token: string): Promise<void> {
-    return this.store.delete(sha256Hex(token));
+  async end(token: string): Promise<void> {
+    const idHash = sha256Hex(token);
+    await this.store.delete(idHash);
+    await notifyEnded(this.endObservers, { sessionIdHash: idHash });
   }
 
   /**
    * Ends every session of a user except `keepToken`'s (a password change keeps the browser that
    * made it; an administrator's reset keeps none).
    */
-  endAllOf(uid: string, keepToken?: string): Promise<number> {
-    return this.store.deleteAllOf(uid, keepToken === undefined ? undefined : sha256Hex(keepToken));
+  async endAllOf(uid: string, keepToken?: string): Promise<number> {
+    const keep = keepToken === undefined ? undefined : sha256Hex(keepToken);
+    const ended = await this.store.deleteAllOf(uid, keep);
+    await notifyEnded(this.endObservers, { uid, exceptSessionIdHash: keep });
+    return ended;
   }
 
   deleteExpired(): Promise<number> {

@@ -2,7 +2,8 @@ import type { Clock } from "../clock.js";
 import { emailKey } from "./domain/email.js";
 import { AccountError } from "./errors.js";
 import { dummyPasswordHash, hashPassword, passwordProblem, verifyPassword } from "./passwords.js";
-import type { ProfileChanges, SessionStore, User, UserStore } from "./ports.js";
+import type { ProfileChanges, SessionEndObserver, SessionStore, User, UserStore } from "./ports.js";
+import { notifyEnded } from "./sessions.js";
 
 /** ownCloud's user-name rule: letters, digits and `_.@-'` and space; at most 64 characters. */
 const UID_PATTERN = /^[A-Za-z0-9 _.@\-']{1,64}$/;
@@ -55,6 +56,8 @@ export class UserDirectory {
     private readonly store: UserStore,
     private readonly sessions: SessionStore,
     private readonly clock: Clock,
+    /** Told when disabling or deleting a user ended their sessions (accounts/sessions.ts). */
+    private readonly endObservers: readonly SessionEndObserver[] = [],
   ) {}
 
   /**
@@ -145,6 +148,7 @@ export class UserDirectory {
     if (!enabled) {
       // A disabled account keeps its data but loses every live login at once.
       await this.sessions.deleteAllOf(uid);
+      await notifyEnded(this.endObservers, { uid });
     }
   }
 
@@ -183,5 +187,7 @@ export class UserDirectory {
     if (!(await this.store.delete(uid, this.clock.nowSeconds()))) {
       throw new AccountError("no_such_user", "noSuchUser", { uid });
     }
+    // The user's sessions went with the user.
+    await notifyEnded(this.endObservers, { uid });
   }
 }

@@ -164,6 +164,9 @@ export class CommandContext {
   }
 
   async close(): Promise<void> {
+    // Logout tokens a command queued (user:disable, user:delete…) are sent before it exits; what
+    // fails stays queued for the server's retries.
+    await this.services?.oidc.backchannel.settled();
     await (this.services?.storage ?? this.storage)?.close();
     this.services = undefined;
     this.storage = undefined;

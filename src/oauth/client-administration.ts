@@ -77,6 +77,8 @@ export class ClientAdministration {
     postLogoutRedirectUri?: string;
     /** Empty: a trusted client skips consent for every scope. */
     trustedScopes?: string;
+    /** Empty: none (OpenID Connect back-channel logout). */
+    backchannelLogoutUri?: string;
   }): Promise<AdminResult<OAuthClient>> {
     const name = input.name.trim();
     const redirectUri = input.redirectUri.trim();
@@ -89,6 +91,9 @@ export class ClientAdministration {
     const postLogoutRedirectUri = (input.postLogoutRedirectUri ?? "").trim();
     const postLogoutProblem = fieldProblem("post-logout-redirect-url", postLogoutRedirectUri);
     if (postLogoutProblem) return refused(postLogoutProblem);
+    const backchannelLogoutUri = (input.backchannelLogoutUri ?? "").trim();
+    const backchannelProblem = fieldProblem("backchannel-logout-url", backchannelLogoutUri);
+    if (backchannelProblem) return refused(backchannelProblem);
     const trustedScopes = input.trustedScopes ?? "";
     const trustedScopesProblem = fieldProblem("trusted-scopes", trustedScopes);
     if (trustedScopesProblem) return refused(trustedScopesProblem);
@@ -105,6 +110,7 @@ export class ClientAdministration {
       ...(input.accountAccess ? { accountAccess: true } : {}),
       ...(postLogoutRedirectUri === "" ? {} : { postLogoutRedirectUri }),
       ...trustedScopesField(trustedScopes),
+      ...(backchannelLogoutUri === "" ? {} : { backchannelLogoutUri }),
     });
   }
 
@@ -163,6 +169,9 @@ export class ClientAdministration {
       case "trusted-scopes":
         changes.trustedScopes = normalizedTrustedScopes(value);
         break;
+      case "backchannel-logout-url":
+        changes.backchannelLogoutUri = value === "" ? null : value;
+        break;
     }
     const next = { ...client, ...changes };
     if (trustRefused(next.redirectUri, next.trusted, forceTrust)) return refused(clientProblem("localhostTrusted"));
@@ -201,6 +210,8 @@ export class ClientAdministration {
         return client.postLogoutRedirectUri ?? "";
       case "trusted-scopes":
         return client.trustedScopes ?? "";
+      case "backchannel-logout-url":
+        return client.backchannelLogoutUri ?? "";
     }
   }
 

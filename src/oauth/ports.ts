@@ -89,6 +89,12 @@ export interface GrantIdentity {
   authTime: number | null;
   /** The authorization request's `nonce` (OIDC Core §3.1.2.1). */
   nonce: string | null;
+  /**
+   * The browser session the authorization was granted in (its id hash, accounts/sessions.ts
+   * `sessionId`), for the ID tokens' `sid` (OpenID Back-Channel Logout 1.0 §2.1); null or absent
+   * when none is known (a grant older than migration 0021).
+   */
+  sessionIdHash?: string | null;
 }
 
 export interface CodeRecord extends GrantIdentity {

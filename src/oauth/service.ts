@@ -118,12 +118,18 @@ export class OAuthService implements BearerTokenResolver {
   /**
    * Records a new grant with its code (or implicit token) and returns the redirect target. The grant
    * keeps the request's scope and nonce and when the user logged in (`authTime`, from the session),
-   * for the ID tokens and UserInfo of OpenID Connect.
+   * for the ID tokens and UserInfo of OpenID Connect, and the session it was granted in
+   * (`sessionIdHash`, for back-channel logout).
    */
-  async authorize(request: AuthorizationRequest, uid: string, authTime: number | null): Promise<string> {
+  async authorize(
+    request: AuthorizationRequest,
+    uid: string,
+    authTime: number | null,
+    sessionIdHash: string | null = null,
+  ): Promise<string> {
     const now = this.options.clock.nowSeconds();
     const { location, first } = issueForRequest(request, now);
-    const identity = { scope: request.scope ?? null, authTime, nonce: request.openid?.nonce ?? null };
+    const identity = { scope: request.scope ?? null, authTime, nonce: request.openid?.nonce ?? null, sessionIdHash };
     const grantId = await this.grants.createGrant({ clientInternalId: request.client.id, uid, now, identity }, first);
     this.options.log.info(
       {

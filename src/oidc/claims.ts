@@ -14,6 +14,7 @@ export const CLAIMS_SUPPORTED = [
   "auth_time",
   "nonce",
   "at_hash",
+  "sid",
   "name",
   "preferred_username",
   "picture",

@@ -57,5 +57,9 @@ export function providerMetadata(endpoints: ProviderEndpoints, pkceMethods: read
     // Discovery §3: the default is true, so say that request_uri is not supported.
     request_uri_parameter_supported: false,
     prompt_values_supported: ["none", "login", "consent", "select_account"],
+    // OpenID Back-Channel Logout 1.0 §2.1: logout tokens are posted (src/oidc/backchannel-logout.ts),
+    // and ID tokens and logout tokens carry `sid`.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }

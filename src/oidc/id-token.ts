@@ -27,6 +27,8 @@ export interface IdTokenContent {
   nonce: string | null;
   accessToken: string;
   now: number;
+  /** The session's `sid` (OpenID Back-Channel Logout 1.0 §2.1); undefined when the grant knows no session. */
+  sid?: string | undefined;
 }
 
 /**
@@ -44,5 +46,6 @@ export function idTokenClaims(content: IdTokenContent): Record<string, unknown> 
     ...(content.authTime === null ? {} : { auth_time: content.authTime }),
     ...(content.nonce === null ? {} : { nonce: content.nonce }),
     at_hash: accessTokenHash(content.accessToken),
+    ...(content.sid === undefined ? {} : { sid: content.sid }),
   };
 }

@@ -3,6 +3,7 @@ import type { User } from "../accounts/ports.js";
 import type { Clock } from "../clock.js";
 import { isOpenIdScope } from "../oauth/domain/scope.js";
 import type { GrantIdentity, IdTokenMinter, RequestOrigin } from "../oauth/ports.js";
+import type { BackchannelLogout } from "./backchannel-logout.js";
 import { type ClaimsSubject, scopedUserClaims } from "./claims.js";
 import { checkEndSession, type EndSessionCheck, type EndSessionParams } from "./end-session.js";
 import { idTokenClaims } from "./id-token.js";
@@ -15,6 +16,8 @@ export interface OpenIdProviderOptions {
   /** The user's avatar as an absolute URL under `baseUrl`, or undefined (accounts/avatars.ts). */
   pictureUrl(baseUrl: string, uid: string): Promise<string | undefined>;
   clients: { findByClientId(clientId: string): Promise<{ name: string; postLogoutRedirectUri?: string | null } | undefined> };
+  /** Back-channel logout: the ID tokens' `sid`, and which client got one in which session. */
+  backchannel: BackchannelLogout;
 }
 
 /**
@@ -29,11 +32,17 @@ export class OpenIdProvider implements IdTokenMinter {
     return this.options.keys;
   }
 
+  get backchannel(): BackchannelLogout {
+    return this.options.backchannel;
+  }
+
   async mint(input: Parameters<IdTokenMinter["mint"]>[0]): Promise<string | undefined> {
     const { identity } = input;
     if (!isOpenIdScope(identity.scope)) return undefined;
     const user = await this.options.users.find(input.uid);
     if (!user) return undefined;
+    const sessionIdHash = identity.sessionIdHash ?? null;
+    const sid = sessionIdHash === null ? undefined : this.options.backchannel.sidOf(sessionIdHash);
     const claims = idTokenClaims({
       issuer: input.origin.issuer,
       clientId: input.clientId,
@@ -43,8 +52,21 @@ export class OpenIdProvider implements IdTokenMinter {
       nonce: input.withNonce ? identity.nonce : null,
       accessToken: input.accessToken,
       now: this.options.clock.nowSeconds(),
+      sid,
     });
-    return this.options.keys.sign(claims);
+    const idToken = await this.options.keys.sign(claims);
+    // Back-Channel Logout 1.0 §2.7: the code exchange's ID token makes the client one to tell when
+    // this session ends (a refresh's belongs to the same session and client: already recorded).
+    if (sessionIdHash !== null && sid !== undefined && input.withNonce) {
+      await this.options.backchannel.recordIdToken({
+        sessionIdHash,
+        sid,
+        clientId: input.clientId,
+        uid: input.uid,
+        issuer: input.origin.issuer,
+      });
+    }
+    return idToken;
   }
 
   /**

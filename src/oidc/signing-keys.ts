@@ -76,10 +76,13 @@ export class SigningKeys {
     return { keys: keys.map((k) => k.publicJwk) };
   }
 
-  /** A JWT signed with the current key, its `kid` in the header (RFC 7515 §4.1.4). */
-  async sign(claims: Record<string, unknown>): Promise<string> {
+  /**
+   * A JWT signed with the current key, its `kid` in the header (RFC 7515 §4.1.4); `typ` (RFC 7515
+   * §4.1.9) `JWT` unless the token's profile names another (a logout token's `logout+jwt`).
+   */
+  async sign(claims: Record<string, unknown>, typ = "JWT"): Promise<string> {
     const key = await this.ensure();
-    return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JWT" }).sign(await this.privateKeyOf(key));
+    return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ }).sign(await this.privateKeyOf(key));
   }
 
   /** The claims of a JWT signed by one of the published keys; undefined when the signature does not verify. */

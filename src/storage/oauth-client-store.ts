@@ -24,6 +24,7 @@ export const CLIENT_COLUMNS = [
   "created_at",
   "registered_at",
   "last_used_at",
+  "backchannel_logout_uri",
 ] as const;
 
 /** More clients than a server has; the memo of opened secrets is cleared past it. */
@@ -100,6 +101,7 @@ export class KyselyClientStore implements ClientStore {
       created_at: now,
       registered_at: fields.registeredAt ?? null,
       last_used_at: null,
+      backchannel_logout_uri: fields.backchannelLogoutUri ?? null,
     };
   }
 
@@ -129,6 +131,7 @@ export class KyselyClientStore implements ClientStore {
       ...(row.trusted_scopes === null ? {} : { trustedScopes: row.trusted_scopes }),
       ...(row.registered_at === null ? {} : { registeredAt: Number(row.registered_at) }),
       ...(row.last_used_at === null ? {} : { lastUsedAt: Number(row.last_used_at) }),
+      ...(row.backchannel_logout_uri === null ? {} : { backchannelLogoutUri: row.backchannel_logout_uri }),
     };
   }
 
@@ -200,6 +203,7 @@ export class KyselyClientStore implements ClientStore {
     if (changes.accountAccess !== undefined) set.account_access = changes.accountAccess ? 1 : 0;
     if (changes.postLogoutRedirectUri !== undefined) set.post_logout_redirect_uri = changes.postLogoutRedirectUri;
     if (changes.trustedScopes !== undefined) set.trusted_scopes = changes.trustedScopes;
+    if (changes.backchannelLogoutUri !== undefined) set.backchannel_logout_uri = changes.backchannelLogoutUri;
     try {
       await this.db.updateTable("oauth2_clients").set(set).where("id", "=", id).execute();
       return true;

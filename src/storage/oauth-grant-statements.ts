@@ -103,6 +103,7 @@ export function selectCode(db: Db, slot: SlotFactory<{ codeHash: string }>) {
       "g.scope",
       "g.auth_time",
       "g.nonce",
+      "g.session_id_hash",
     ])
     .where("c.code_hash", "=", slot("codeHash"));
 }
@@ -129,6 +130,7 @@ export function selectRefreshToken(db: Db, slot: SlotFactory<{ tokenHash: string
       "g.scope",
       "g.auth_time",
       "g.nonce",
+      "g.session_id_hash",
     ])
     .where("r.token_hash", "=", slot("tokenHash"));
 }
@@ -170,10 +172,16 @@ interface GrantIdentityRow {
   scope: string | null;
   auth_time: number | null;
   nonce: string | null;
+  session_id_hash: string | null;
 }
 
 export function identityOf(row: GrantIdentityRow) {
-  return { scope: row.scope, authTime: row.auth_time === null ? null : Number(row.auth_time), nonce: row.nonce };
+  return {
+    scope: row.scope,
+    authTime: row.auth_time === null ? null : Number(row.auth_time),
+    nonce: row.nonce,
+    sessionIdHash: row.session_id_hash,
+  };
 }
 
 export interface CodeRow extends GrantIdentityRow {

@@ -32,6 +32,7 @@ export async function insertGrant(trx: DbOrTx, input: Parameters<GrantStore["cre
       scope: input.identity?.scope ?? null,
       auth_time: input.identity?.authTime ?? null,
       nonce: input.identity?.nonce ?? null,
+      session_id_hash: input.identity?.sessionIdHash ?? null,
     })
     .returning("id")
     .executeTakeFirstOrThrow();

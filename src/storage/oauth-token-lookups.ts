@@ -182,6 +182,7 @@ export class KyselyTokenLookups implements TokenLookups {
       created_at: row.cl_created_at,
       registered_at: row.cl_registered_at,
       last_used_at: row.cl_last_used_at,
+      backchannel_logout_uri: row.cl_backchannel_logout_uri,
     });
   }
 }

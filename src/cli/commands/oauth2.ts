@@ -40,6 +40,8 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
               "registered-at": isoDate(c.registeredAt),
               "last-used-at": c.lastUsedAt === undefined ? "never" : isoDate(c.lastUsedAt),
             }),
+        // Only when registered (OpenID Connect Back-Channel Logout 1.0).
+        ...(c.backchannelLogoutUri ? { "backchannel-logout-url": c.backchannelLogoutUri } : {}),
       },
     ]),
   );
@@ -75,6 +77,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     )
     .option("--post-logout-redirect-url <url>", "OpenID Connect: where logout may return to (RP-initiated logout)")
     .option("--trusted-scopes <scopes>", "a trusted client skips the consent page only for these scopes (default: all)")
+    .option("--backchannel-logout-url <url>", "OpenID Connect: where logout tokens are posted when a session ends")
     .addOption(outputOption())
     .action(
       async (
@@ -92,6 +95,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
           accountAccess: string;
           postLogoutRedirectUrl?: string;
           trustedScopes?: string;
+          backchannelLogoutUrl?: string;
           output: OutputFormat;
         },
       ) => {
@@ -109,6 +113,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
             accountAccess: options.accountAccess,
             postLogoutRedirectUri: options.postLogoutRedirectUrl,
             trustedScopes: options.trustedScopes,
+            backchannelLogoutUri: options.backchannelLogoutUrl,
           }),
         );
         // ownCloud's command prints nothing; one line says what was added (the secret is not repeated).
@@ -137,7 +142,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .argument("<name>", "the client's current name")
     .argument(
       "<key>",
-      "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted, resource-server, account-access, post-logout-redirect-url or trusted-scopes",
+      "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted, resource-server, account-access, post-logout-redirect-url, trusted-scopes or backchannel-logout-url",
     )
     .argument("<value>", "the new value")
     .option("--force-trust <value>", "true allows trusting a localhost or 127.0.0.1 client (testing only)")

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
+import { sessionId } from "../../accounts/sessions.js";
 import type { Translator } from "../../i18n/index.js";
 import { denialRedirect, errorRedirect, trustedForScope } from "../../oauth/authorize.js";
 import { isOpenIdScope } from "../../oauth/domain/scope.js";
@@ -146,6 +147,11 @@ const LOGOUT_LINK: RouteGuard = {
 };
 
 /** `GET|POST /index.php/apps/oauth2/authorize`, the logout helper, and the success page. */
+/** The session an authorization is granted in (its id hash), for the ID tokens' `sid`. */
+function sessionIdOf(principal: Principal): string | null {
+  return principal.session ? sessionId(principal.session) : null;
+}
+
 export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> {
   const { oauth } = app.services;
 
@@ -228,7 +234,10 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       case "error":
         return reply.redirect(errorRedirect(check.request, next.error, next.description), 303);
       case "grant":
-        return reply.redirect(await oauth.authorize(check.request, principal.user.uid, authenticatedAt), 303);
+        return reply.redirect(
+          await oauth.authorize(check.request, principal.user.uid, authenticatedAt, sessionIdOf(principal)),
+          303,
+        );
       case "consent":
         return sendPage(
           reply,
@@ -265,7 +274,10 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
           return reply.redirect(denialRedirect(check.request), 303);
         }
         const authenticatedAt = principal.session?.authenticatedAt ?? null;
-        return reply.redirect(await oauth.authorize(check.request, principal.user.uid, authenticatedAt), 303);
+        return reply.redirect(
+          await oauth.authorize(check.request, principal.user.uid, authenticatedAt, sessionIdOf(principal)),
+          303,
+        );
       });
     }),
   );

@@ -34,6 +34,7 @@ function clientEditForm(c: OAuthClient, csrfToken: string, t: SettingsContext["t
 <label for="${id}-client-id">${t("settings:clients.clientId")}</label><input type="text" id="${id}-client-id" name="client_id" required value="${c.clientId}">
 <label for="${id}-redirect">${t("settings:clients.redirect")}</label><input type="text" id="${id}-redirect" name="redirect_uri" required value="${c.redirectUri}">
 <label for="${id}-post-logout">${t("settings:clients.postLogoutRedirect")}</label><input type="text" id="${id}-post-logout" name="post_logout_redirect_uri" value="${c.postLogoutRedirectUri ?? ""}">
+<label for="${id}-backchannel-logout">${t("settings:clients.backchannelLogout")}</label><input type="url" id="${id}-backchannel-logout" name="backchannel_logout_uri" value="${c.backchannelLogoutUri ?? ""}">
 ${checkbox("allow_subdomains", c.allowSubdomains, t("settings:clients.allowSubdomains"))}
 ${checkbox("trusted", c.trusted, t("settings:clients.trusted"))}
 <label for="${id}-trusted-scopes">${t("settings:clients.trustedScopes")}</label><input type="text" id="${id}-trusted-scopes" name="trusted_scopes" value="${c.trustedScopes ?? ""}">
@@ -70,6 +71,7 @@ export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
           name: t("pages:oauth.name"),
           redirect: t("pages:oauth.redirectUri"),
           postLogout: t("pages:oauth.postLogoutRedirectUri"),
+          backchannelLogout: t("settings:clients.backchannelLogout"),
           clientId: t("pages:oauth.clientId"),
           secret: t("pages:oauth.secret"),
           options: t("pages:oauth.options"),
@@ -98,7 +100,7 @@ ${clients.map(
     c,
   ) => html`<tr><td data-label="${label.name}">${c.name}</td><td data-label="${label.redirect}" class="wrap-anywhere">${c.redirectUri}${
     c.postLogoutRedirectUri ? html`<div class="muted">${label.postLogout}: ${c.postLogoutRedirectUri}</div>` : ""
-  }</td><td data-label="${label.clientId}"><code>${c.clientId}</code></td><td data-label="${label.secret}"><span class="muted">${t("settings:clients.secretHidden")}</span>
+  }${c.backchannelLogoutUri ? html`<div class="muted">${label.backchannelLogout}: ${c.backchannelLogoutUri}</div>` : ""}</td><td data-label="${label.clientId}"><code>${c.clientId}</code></td><td data-label="${label.secret}"><span class="muted">${t("settings:clients.secretHidden")}</span>
 <form method="post" action="${CLIENTS_PATH}/${String(c.id)}/secret"><input type="hidden" name="requesttoken" value="${csrfToken}"><button class="small" type="submit">${t("settings:clients.showSecret")}</button></form>
 <form method="post" action="${CLIENTS_PATH}/${String(c.id)}/regenerate-secret"><input type="hidden" name="requesttoken" value="${csrfToken}"><button class="small" type="submit">${t("settings:clients.regenerate")}</button></form></td>
 <td data-label="${label.options}">${options(c)}</td><td class="actions-cell">
@@ -112,6 +114,7 @@ ${clients.map(
 <label for="oauth2-name">${label.name}</label><input type="text" id="oauth2-name" name="name" maxlength="80" required value="${formValues.name ?? ""}">
 <label for="oauth2-redirect">${label.redirect}</label><input type="text" id="oauth2-redirect" name="redirect_uri" required value="${formValues.redirect_uri ?? ""}">
 <label for="oauth2-post-logout-redirect">${t("pages:oauth.postLogoutRedirectUriLabel")}</label><input type="text" id="oauth2-post-logout-redirect" name="post_logout_redirect_uri" value="${formValues.post_logout_redirect_uri ?? ""}">
+<label for="oauth2-backchannel-logout">${t("settings:clients.backchannelLogoutLabel")}</label><input type="url" id="oauth2-backchannel-logout" name="backchannel_logout_uri" value="${formValues.backchannel_logout_uri ?? ""}">
 <label class="check"><input type="checkbox" name="allow_subdomains" value="1"${ticked("allow_subdomains")}> ${t("pages:oauth.allowSubdomainsLabel")}</label>
 <label class="check"><input type="checkbox" name="trusted" value="1"${ticked("trusted")}> ${label.trusted}</label>
 <label for="oauth2-trusted-scopes">${t("settings:clients.trustedScopes")}</label><input type="text" id="oauth2-trusted-scopes" name="trusted_scopes" value="${formValues.trusted_scopes ?? ""}">
@@ -158,6 +161,7 @@ ${clients.map(
           name: field(request, "name"),
           redirect_uri: field(request, "redirect_uri"),
           post_logout_redirect_uri: field(request, "post_logout_redirect_uri"),
+          backchannel_logout_uri: field(request, "backchannel_logout_uri"),
           allow_subdomains: field(request, "allow_subdomains"),
           trusted: field(request, "trusted"),
           trusted_scopes: field(request, "trusted_scopes"),
@@ -173,6 +177,7 @@ ${clients.map(
           accountAccess: sent.account_access !== undefined,
           postLogoutRedirectUri: sent.post_logout_redirect_uri ?? "",
           trustedScopes: sent.trusted_scopes ?? "",
+          backchannelLogoutUri: sent.backchannel_logout_uri ?? "",
         });
         const translator = userTranslator(request, principal);
         const { t } = translator;
@@ -214,6 +219,7 @@ ${clients.map(
             "client-id": (field(request, "client_id") ?? "").trim(),
             "redirect-url": (field(request, "redirect_uri") ?? "").trim(),
             "post-logout-redirect-url": (field(request, "post_logout_redirect_uri") ?? "").trim(),
+            "backchannel-logout-url": (field(request, "backchannel_logout_uri") ?? "").trim(),
             "allow-sub-domains": flag("allow_subdomains"),
             trusted: flag("trusted"),
             "trusted-scopes": (field(request, "trusted_scopes") ?? "").trim(),

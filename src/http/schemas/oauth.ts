@@ -265,6 +265,8 @@ export const AuthorizationServerMetadata = Type.Object(
     request_parameter_supported: Type.Boolean(),
     request_uri_parameter_supported: Type.Boolean(),
     prompt_values_supported: Type.Array(Type.String()),
+    backchannel_logout_supported: Type.Boolean(),
+    backchannel_logout_session_supported: Type.Boolean(),
   },
   {
     additionalProperties: false,

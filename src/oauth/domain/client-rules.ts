@@ -1,5 +1,6 @@
 import type { clientErrors } from "../../i18n/catalogues/en/client-errors.js";
 import type { MessageValues, Phrase } from "../../i18n/index.js";
+import { backchannelLogoutUriProblem } from "./backchannel-logout-uri.js";
 import { redirectHostname, redirectUriProblem } from "./redirect-uri.js";
 import { isScopeName, SCOPE_NAMES, scopeValues } from "./scope.js";
 
@@ -48,6 +49,11 @@ export interface ClientFields {
    * administrator added. A registered client is never trusted (the consent page is always shown).
    */
   registeredAt?: number;
+  /**
+   * OpenID Connect Back-Channel Logout 1.0 §2.2: where the client receives a logout token when a
+   * session it got an ID token in ends (src/oidc/backchannel-logout.ts). Absent or null: none.
+   */
+  backchannelLogoutUri?: string | null;
 }
 
 export const MODIFIABLE_KEYS = [
@@ -61,6 +67,7 @@ export const MODIFIABLE_KEYS = [
   "account-access",
   "post-logout-redirect-url",
   "trusted-scopes",
+  "backchannel-logout-url",
 ] as const;
 export type ModifiableKey = (typeof MODIFIABLE_KEYS)[number];
 
@@ -144,6 +151,8 @@ export function fieldProblem(key: ModifiableKey, value: string): ClientProblem |
       return value === "" ? undefined : redirectUriProblemOf(value, clientProblem("invalidPostLogoutRedirect"));
     case "trusted-scopes":
       return trustedScopesProblem(value);
+    case "backchannel-logout-url":
+      return backchannelLogoutProblemOf(value);
   }
 }
 
@@ -167,6 +176,8 @@ export interface NewClientArguments {
   postLogoutRedirectUri?: string | undefined;
   /** `--trusted-scopes`: absent or empty means every scope. */
   trustedScopes?: string | undefined;
+  /** `--backchannel-logout-url`: absent or empty means none. */
+  backchannelLogoutUri?: string | undefined;
 }
 
 export function validateNewClient(input: NewClientArguments): { fields: ClientFields } | { problem: ClientProblem } {
@@ -180,6 +191,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
     ["account-access", input.accountAccess ?? "false"],
     ["post-logout-redirect-url", input.postLogoutRedirectUri ?? ""],
     ["trusted-scopes", input.trustedScopes ?? ""],
+    ["backchannel-logout-url", input.backchannelLogoutUri ?? ""],
     ["name", input.name],
   ];
   for (const [key, value] of checks) {
@@ -198,6 +210,7 @@ export function validateNewClient(input: NewClientArguments): { fields: ClientFi
       ...(input.accountAccess === "true" ? { accountAccess: true } : {}),
       ...(input.postLogoutRedirectUri ? { postLogoutRedirectUri: input.postLogoutRedirectUri } : {}),
       ...trustedScopesField(input.trustedScopes ?? ""),
+      ...(input.backchannelLogoutUri ? { backchannelLogoutUri: input.backchannelLogoutUri } : {}),
     },
   };
 }
@@ -216,6 +229,19 @@ export function normalizedTrustedScopes(value: string): string | null {
 export function trustedScopesField(value: string): { trustedScopes?: string } {
   const trustedScopes = normalizedTrustedScopes(value);
   return trustedScopes === null ? {} : { trustedScopes };
+}
+
+/** Empty removes it; otherwise backchannel-logout-uri.ts decides. */
+function backchannelLogoutProblemOf(value: string): ClientProblem | undefined {
+  if (value === "") return undefined;
+  switch (backchannelLogoutUriProblem(value)) {
+    case undefined:
+      return undefined;
+    case "not-https":
+      return clientProblem("backchannelLogoutNotHttps");
+    case "invalid":
+      return clientProblem("invalidBackchannelLogout");
+  }
 }
 
 function trustedScopesProblem(value: string): ClientProblem | undefined {

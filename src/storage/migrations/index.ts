@@ -21,6 +21,7 @@ import { passwordConfirmationMigration } from "./2026_11_27_0018_password_confir
 import { deviceAuthorizationMigration } from "./2026_11_27_0019_device_authorization.js";
 
 import { registeredClientsMigration } from "./2026_11_27_0020_registered_clients.js";
+import { backchannelLogoutMigration } from "./2026_11_27_0021_backchannel_logout.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -48,5 +49,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_27_0019_device_authorization": deviceAuthorizationMigration(),
 
     "2026_11_27_0020_registered_clients": registeredClientsMigration(),
+    "2026_11_27_0021_backchannel_logout": backchannelLogoutMigration(dialect),
   };
 }

@@ -25,6 +25,8 @@ export interface OAuthClientsTable {
   registered_at: EpochSeconds | null;
   /** A registered client's last grant or token issue (migration 0020); null: not used yet. */
   last_used_at: EpochSeconds | null;
+  /** OpenID Back-Channel Logout 1.0 §2.2 `backchannel_logout_uri` (migration 0021); null: none. */
+  backchannel_logout_uri: string | null;
 }
 
 /**
@@ -45,6 +47,8 @@ export interface OAuthGrantsTable {
   auth_time: EpochSeconds | null;
   /** OIDC Core §3.1.2.1 `nonce` of the authorization request, echoed in the code exchange's ID token. */
   nonce: string | null;
+  /** The session the authorization was granted in (sessions.id_hash, migration 0021); null: none known. */
+  session_id_hash: string | null;
 }
 
 export interface OAuthCodesTable {
@@ -121,6 +125,30 @@ export interface OidcSigningKeysTable {
   retired_at: EpochSeconds | null;
 }
 
+/** A client that received an ID token in a session (migration 0021): told when that session ends. */
+export interface OidcSessionClientsTable {
+  session_id_hash: string;
+  client_id: number;
+  uid: string;
+  sid: string;
+  issuer: string;
+  created_at: EpochSeconds;
+}
+
+/** A logout token to send (OpenID Back-Channel Logout 1.0 §2.5), claimed by one node at a time. */
+export interface OidcLogoutDeliveriesTable {
+  id: Generated<number>;
+  client_id: number;
+  sid: string;
+  uid: string;
+  issuer: string;
+  attempts: Generated<number>;
+  next_attempt_at: EpochSeconds;
+  lease_holder: string | null;
+  lease_until: Generated<EpochSeconds>;
+  created_at: EpochSeconds;
+}
+
 export interface OAuthTables {
   oauth2_clients: OAuthClientsTable;
   oauth2_grants: OAuthGrantsTable;
@@ -131,4 +159,6 @@ export interface OAuthTables {
   oauth2_pending_seeds: OAuthPendingSeedsTable;
   user_avatars: UserAvatarsTable;
   oidc_signing_keys: OidcSigningKeysTable;
+  oidc_session_clients: OidcSessionClientsTable;
+  oidc_logout_deliveries: OidcLogoutDeliveriesTable;
 }

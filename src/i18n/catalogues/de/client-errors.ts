@@ -13,6 +13,10 @@ export const clientErrors: Messages<typeof source> = {
   accountAccessNotBoolean: "Bitte geben Sie für account-access true oder false an.",
   unknownScope: "Unbekannter Scope {{scope}}; die Scopes sind: {{known}}.",
   invalidPostLogoutRedirect: "Die Weiterleitungsadresse nach der Abmeldung ist ungültig.",
+  invalidBackchannelLogout:
+    "Die Back-Channel-Logout-URL ist ungültig: Sie muss eine absolute http- oder https-URL ohne Fragment (#) sein.",
+  backchannelLogoutNotHttps:
+    "Die Back-Channel-Logout-URL muss https verwenden (http nur mit einer Loopback-Adresse: localhost, 127.0.0.1, [::1]).",
   localhostTrusted: "Eine Anwendung auf localhost kann nicht als vertrauenswürdig gelten.",
   nameTaken: "Eine Anwendung namens „{{name}}“ gibt es bereits.",
   clientIdTaken: "Die Client-Kennung {{id}} ist bereits vergeben.",

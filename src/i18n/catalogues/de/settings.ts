@@ -55,6 +55,9 @@ export const settings: Messages<typeof source> = {
   "clients.regenerate": "Geheimnis neu erzeugen",
   "clients.regenerated": "Neues Geheimnis von {{name}}, nur jetzt angezeigt (das alte gilt nicht mehr):",
   "clients.postLogoutRedirect": "Weiterleitungs-URI nach der Abmeldung",
+  "clients.backchannelLogout": "Back-Channel-Logout-URI",
+  "clients.backchannelLogoutLabel":
+    "Back-Channel-Logout-URI (OpenID Connect, optional: wird benachrichtigt, wenn sich der Benutzer abmeldet)",
   "clients.redirect": "Weiterleitungs-URI",
   "clients.name": "Name",
   "clients.clientId": "Client-Kennung",

@@ -15,6 +15,9 @@ export const clientErrors = {
   accountAccessNotBoolean: "Please enter true or false for account-access.",
   unknownScope: "Unknown scope {{scope}}; the scopes are: {{known}}.",
   invalidPostLogoutRedirect: "The post-logout redirect URL is not valid.",
+  invalidBackchannelLogout: "The back-channel logout URL is not valid: an absolute http or https URL without a fragment (#).",
+  backchannelLogoutNotHttps:
+    "The back-channel logout URL must use https (http only on a loopback address: localhost, 127.0.0.1, [::1]).",
   localhostTrusted: "Cannot set localhost as trusted.",
   nameTaken: "Client name {{name}} is already known.",
   clientIdTaken: "Client {{id}} is already known.",

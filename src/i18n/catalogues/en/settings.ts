@@ -53,6 +53,8 @@ export const settings = {
   "clients.regenerate": "Regenerate secret",
   "clients.regenerated": "New secret of {{name}}, shown only now (the old one no longer works):",
   "clients.postLogoutRedirect": "Post-logout redirection URI",
+  "clients.backchannelLogout": "Back-channel logout URI",
+  "clients.backchannelLogoutLabel": "Back-channel logout URI (OpenID Connect, optional: told when the user logs out)",
   "clients.redirect": "Redirection URI",
   "clients.name": "Name",
   "clients.clientId": "Client identifier",

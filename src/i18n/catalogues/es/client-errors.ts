@@ -13,6 +13,10 @@ export const clientErrors: Messages<typeof source> = {
   accountAccessNotBoolean: "Indique true o false para account-access.",
   unknownScope: "Ámbito desconocido {{scope}}; los ámbitos son: {{known}}.",
   invalidPostLogoutRedirect: "La dirección de redirección tras cerrar sesión no es válida.",
+  invalidBackchannelLogout:
+    "La URL de cierre de sesión por canal trasero no es válida: debe ser una URL http o https absoluta sin fragmento (#).",
+  backchannelLogoutNotHttps:
+    "La URL de cierre de sesión por canal trasero debe usar https (http solo con una dirección de bucle local: localhost, 127.0.0.1, [::1]).",
   localhostTrusted: "Una aplicación en localhost no puede ser de confianza.",
   nameTaken: "Ya existe una aplicación llamada «{{name}}».",
   clientIdTaken: "El identificador de cliente {{id}} ya está en uso.",

@@ -55,6 +55,9 @@ export const settings: Messages<typeof source> = {
   "clients.regenerate": "Regenerar secreto",
   "clients.regenerated": "Nuevo secreto de {{name}}, mostrado solo ahora (el anterior ya no funciona):",
   "clients.postLogoutRedirect": "URI de redirección tras cerrar sesión",
+  "clients.backchannelLogout": "URI de cierre de sesión por canal trasero",
+  "clients.backchannelLogoutLabel":
+    "URI de cierre de sesión por canal trasero (OpenID Connect, opcional: recibe aviso cuando el usuario cierra sesión)",
   "clients.redirect": "URI de redirección",
   "clients.name": "Nombre",
   "clients.clientId": "Identificador del cliente",

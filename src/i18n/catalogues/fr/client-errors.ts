@@ -13,6 +13,10 @@ export const clientErrors: Messages<typeof source> = {
   accountAccessNotBoolean: "Indiquez true ou false pour account-access.",
   unknownScope: "Portée inconnue {{scope}} ; les portées sont : {{known}}.",
   invalidPostLogoutRedirect: "L’adresse de redirection après déconnexion n’est pas valide.",
+  invalidBackchannelLogout:
+    "L’URL de déconnexion par canal arrière n’est pas valide : une URL http ou https absolue, sans fragment (#).",
+  backchannelLogoutNotHttps:
+    "L’URL de déconnexion par canal arrière doit utiliser https (http seulement sur une adresse de bouclage : localhost, 127.0.0.1, [::1]).",
   localhostTrusted: "Une application sur localhost ne peut pas être de confiance.",
   nameTaken: "Une application nommée « {{name}} » existe déjà.",
   clientIdTaken: "L’identifiant client {{id}} est déjà utilisé.",

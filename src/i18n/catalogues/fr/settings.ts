@@ -55,6 +55,9 @@ export const settings: Messages<typeof source> = {
   "clients.regenerate": "Régénérer le secret",
   "clients.regenerated": "Nouveau secret de {{name}}, affiché seulement maintenant (l'ancien ne fonctionne plus) :",
   "clients.postLogoutRedirect": "URI de redirection après déconnexion",
+  "clients.backchannelLogout": "URI de déconnexion par canal arrière",
+  "clients.backchannelLogoutLabel":
+    "URI de déconnexion par canal arrière (OpenID Connect, facultatif : prévenue quand l’utilisateur se déconnecte)",
   "clients.redirect": "URI de redirection",
   "clients.name": "Nom",
   "clients.clientId": "Identifiant du client",

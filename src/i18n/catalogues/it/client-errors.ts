@@ -13,6 +13,10 @@ export const clientErrors: Messages<typeof source> = {
   accountAccessNotBoolean: "Indica true o false per account-access.",
   unknownScope: "Ambito sconosciuto {{scope}}; gli ambiti sono: {{known}}.",
   invalidPostLogoutRedirect: "L’indirizzo di reindirizzamento dopo la disconnessione non è valido.",
+  invalidBackchannelLogout:
+    "L’URL di disconnessione back-channel non è valido: deve essere un URL http o https assoluto senza frammento (#).",
+  backchannelLogoutNotHttps:
+    "L’URL di disconnessione back-channel deve usare https (http solo su un indirizzo di loopback: localhost, 127.0.0.1, [::1]).",
   localhostTrusted: "Un’applicazione su localhost non può essere attendibile.",
   nameTaken: "Esiste già un’applicazione chiamata «{{name}}».",
   clientIdTaken: "L’identificativo client {{id}} è già in uso.",

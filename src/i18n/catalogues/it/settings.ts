@@ -55,6 +55,9 @@ export const settings: Messages<typeof source> = {
   "clients.regenerate": "Rigenera segreto",
   "clients.regenerated": "Nuovo segreto di {{name}}, mostrato solo ora (il precedente non funziona più):",
   "clients.postLogoutRedirect": "URI di reindirizzamento dopo la disconnessione",
+  "clients.backchannelLogout": "URI di disconnessione back-channel",
+  "clients.backchannelLogoutLabel":
+    "URI di disconnessione back-channel (OpenID Connect, facoltativo: avvisato quando l’utente si disconnette)",
   "clients.redirect": "URI di reindirizzamento",
   "clients.name": "Nome",
   "clients.clientId": "Identificatore del client",

@@ -13,6 +13,9 @@ export const clientErrors: Messages<typeof source> = {
   accountAccessNotBoolean: "Vul true of false in voor account-access.",
   unknownScope: "Onbekende scope {{scope}}; de scopes zijn: {{known}}.",
   invalidPostLogoutRedirect: "Het doorverwijsadres na afmelden is ongeldig.",
+  invalidBackchannelLogout: "De back-channel-afmeldings-URL is ongeldig: een absolute http- of https-URL zonder fragment (#).",
+  backchannelLogoutNotHttps:
+    "De back-channel-afmeldings-URL moet https gebruiken (http alleen op een loopbackadres: localhost, 127.0.0.1, [::1]).",
   localhostTrusted: "Een toepassing op localhost kan niet als vertrouwd gelden.",
   nameTaken: "Er bestaat al een toepassing met de naam ‘{{name}}’.",
   clientIdTaken: "De client-ID {{id}} is al in gebruik.",

@@ -55,6 +55,9 @@ export const settings: Messages<typeof source> = {
   "clients.regenerate": "Geheim opnieuw genereren",
   "clients.regenerated": "Nieuw geheim van {{name}}, alleen nu getoond (het oude werkt niet meer):",
   "clients.postLogoutRedirect": "Omleidings-URI na afmelden",
+  "clients.backchannelLogout": "Back-channel-afmeldings-URI",
+  "clients.backchannelLogoutLabel":
+    "Back-channel-afmeldings-URI (OpenID Connect, optioneel: krijgt bericht wanneer de gebruiker zich afmeldt)",
   "clients.redirect": "Omleidings-URI",
   "clients.name": "Naam",
   "clients.clientId": "Client-ID",
