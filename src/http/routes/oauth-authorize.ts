@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import type { Translator } from "../../i18n/index.js";
-import { denialRedirect, errorRedirect, trustedForScope } from "../../oauth/authorize.js";
+import type { AuthorizationResponse } from "../../oauth/authorization-response.js";
+import { denialResponse, errorResponse, trustedForScope } from "../../oauth/authorize.js";
 import { isOpenIdScope } from "../../oauth/domain/scope.js";
 import { promptValues } from "../../oauth/openid-request.js";
 import { decideInteraction, queryAfterLogin } from "../../oidc/interaction.js";
+import { formPostScriptRoute, sendAuthorizationResponse } from "../authorization-response.js";
 import type { SafeHtml } from "../html.js";
 import { requestTranslator } from "../i18n.js";
 import { issuerOf } from "../issuer.js";
@@ -37,6 +39,7 @@ const CARRIED = [
   "scope",
   "nonce",
   "login_hint",
+  "claims",
 ];
 
 /**
@@ -164,7 +167,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     request: FastifyRequest,
     query: Record<string, string>,
     issuer: string,
-  ): Promise<{ kind: "page"; page: SafeHtml } | { kind: "redirect"; location: string } | undefined> => {
+  ): Promise<{ kind: "page"; page: SafeHtml } | { kind: "response"; response: AuthorizationResponse } | undefined> => {
     if (!isOpenId(query) || !promptValues(query).has("none")) return undefined;
     const check = await oauth.checkAuthorization(query, issuer);
     if (check.kind === "invalid") {
@@ -172,7 +175,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       const page = authorizeErrorPage({ translator, reason: check.reason, clientName: check.clientName, reference: request.id });
       return { kind: "page", page };
     }
-    if (check.kind === "redirect") return { kind: "redirect", location: check.location };
+    if (check.kind === "redirect") return { kind: "response", response: check.response };
     if (check.kind !== "valid") return undefined;
     const next = decideInteraction({
       openid: check.request.openid,
@@ -182,9 +185,11 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       consentedBefore: false,
     });
     return next.kind === "error"
-      ? { kind: "redirect", location: errorRedirect(check.request, next.error, next.description) }
+      ? { kind: "response", response: errorResponse(check.request, next.error, next.description) }
       : undefined;
   };
+
+  formPostScriptRoute(app);
 
   app.get(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
@@ -193,7 +198,11 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     const auth = await authenticate(request);
     if (!("principal" in auth) || auth.principal.method !== "session") {
       const silent = await silentAnswerWithoutSession(request, query, issuer);
-      if (silent) return silent.kind === "page" ? sendPage(reply, silent.page, 400) : reply.redirect(silent.location, 303);
+      if (silent) {
+        return silent.kind === "page"
+          ? sendPage(reply, silent.page, 400)
+          : sendAuthorizationResponse(reply, silent.response, requestTranslator(request));
+      }
       // Not logged in: to the login page and back.
       return reply.redirect(loginRedirect(request.url, query, isOpenId(query), false), 303);
     }
@@ -226,9 +235,17 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       case "login":
         return reply.redirect(loginRedirect(request.url, query, openid !== null, true), 303);
       case "error":
-        return reply.redirect(errorRedirect(check.request, next.error, next.description), 303);
+        return sendAuthorizationResponse(
+          reply,
+          errorResponse(check.request, next.error, next.description),
+          requestTranslator(request),
+        );
       case "grant":
-        return reply.redirect(await oauth.authorize(check.request, principal.user.uid, authenticatedAt), 303);
+        return sendAuthorizationResponse(
+          reply,
+          await oauth.authorize(check.request, principal.user.uid, authenticatedAt),
+          requestTranslator(request),
+        );
       case "consent":
         return sendPage(
           reply,
@@ -262,10 +279,14 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
             { event: "oauth2_authorize_denied", uid: principal.user.uid, client: check.request.client.clientId },
             "the user denied an authorization request",
           );
-          return reply.redirect(denialRedirect(check.request), 303);
+          return sendAuthorizationResponse(reply, denialResponse(check.request), requestTranslator(request));
         }
         const authenticatedAt = principal.session?.authenticatedAt ?? null;
-        return reply.redirect(await oauth.authorize(check.request, principal.user.uid, authenticatedAt), 303);
+        return sendAuthorizationResponse(
+          reply,
+          await oauth.authorize(check.request, principal.user.uid, authenticatedAt),
+          requestTranslator(request),
+        );
       });
     }),
   );
