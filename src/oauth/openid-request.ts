@@ -17,6 +17,8 @@ export interface OpenIdRequest {
    * domain/requested-claims.ts): the authorization grants them besides `scope`.
    */
   claimScopes: ReadonlySet<string>;
+  /** The user the `claims` parameter's `id_token.sub.value` names (§5.5.1), else undefined. */
+  subject: string | undefined;
 }
 
 /** OIDC Core §3.1.2.6 error codes (plus RFC 6749's `invalid_request`). */
@@ -87,6 +89,7 @@ export function checkOpenIdRequest(query: Record<string, unknown>): OpenIdReques
       maxAge,
       loginHint: loginHint === "" ? undefined : loginHint,
       claimScopes: claims.scopes,
+      subject: claims.subject,
     },
   };
 }

@@ -160,4 +160,15 @@ export function requestModules(plan: Plan): void {
       assertError(answerOf(plan, await browser.get(requestUrl(plan, { claims }))), "invalid_request");
     }
   });
+
+  it("OIDC Core §5.5.1: an id_token sub value is answered only for that user: another user logged in is login_required with prompt=none, the login form without", async () => {
+    const { browser } = await signIn(plan);
+    const forBob = JSON.stringify({ id_token: { sub: { value: "bob" } } });
+    assertError(answerOf(plan, await browser.get(requestUrl(plan, { prompt: "none", claims: forBob }))), "login_required");
+    const login = await browser.get(requestUrl(plan, { claims: forBob }));
+    assert.equal(login.statusCode, 303);
+    assert.match(String(login.headers.location), /^\/index\.php\/login\?/);
+    const forAlice = JSON.stringify({ id_token: { sub: { value: "alice" } } });
+    assert.ok(answerOf(plan, await browser.get(requestUrl(plan, { prompt: "none", claims: forAlice }))).get("code"));
+  });
 }

@@ -224,7 +224,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     const authenticatedAt = principal.session?.authenticatedAt ?? null;
     const next = decideInteraction({
       openid,
-      session: { authenticatedAt: authenticatedAt ?? 0 },
+      session: { uid: principal.user.uid, authenticatedAt: authenticatedAt ?? 0 },
       now: app.services.clock.nowSeconds(),
       trustedForScope: trustedForScope(check.request),
       // Only `prompt=none` needs to know (a query per request otherwise wasted).

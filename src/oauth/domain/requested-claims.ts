@@ -19,7 +19,12 @@ export const USER_CLAIM_SCOPES = {
 
 export type UserClaimName = keyof typeof USER_CLAIM_SCOPES;
 
-export type ClaimsRequestCheck = { ok: true; scopes: Set<string> } | { ok: false; description: string };
+export type ClaimsRequestCheck =
+  /**
+   * `subject`: the `sub` value the `id_token` member asks for (§5.5.1: a positive answer only when
+   * that user is the one logged in); undefined when none is asked for.
+   */
+  { ok: true; scopes: Set<string>; subject: string | undefined } | { ok: false; description: string };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -36,7 +41,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function checkClaimsRequest(text: string | undefined): ClaimsRequestCheck {
   const scopes = new Set<string>();
-  if (text === undefined || text === "") return { ok: true, scopes };
+  if (text === undefined || text === "") return { ok: true, scopes, subject: undefined };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -56,5 +61,7 @@ export function checkClaimsRequest(text: string | undefined): ClaimsRequestCheck
       if (scope !== null) scopes.add(scope);
     }
   }
-  return { ok: true, scopes };
+  const idToken = parsed.id_token as Record<string, unknown> | undefined;
+  const sub = idToken?.sub as Record<string, unknown> | null | undefined;
+  return { ok: true, scopes, subject: typeof sub?.value === "string" ? sub.value : undefined };
 }
