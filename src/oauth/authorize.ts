@@ -72,8 +72,8 @@ function optionalString(query: AuthorizationQuery, name: string): string | undef
  *    `checkOpenIdRequest`), else a redirect with the OIDC error. A `claims` request (§5.5) widens
  *    the granted scope by the sign-in scopes that disclose the claims it asks for, so the consent
  *    page, a trusted client's trusted scopes and `prompt=none` judge what will be disclosed, and
- *    the ID token and UserInfo (which answer by the grant's scope) carry them. Without `openid` none of them is
- *    looked at, so an ownCloud client's request is judged by steps 1–7 alone.
+ *    the ID token and UserInfo (which answer by the grant's scope) carry them. Without `openid`
+ *    none of them is looked at, so an ownCloud client's request is judged by steps 1–7 alone.
  */
 export async function checkAuthorizationRequest(
   clients: ClientStore,
