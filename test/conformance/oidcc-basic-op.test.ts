@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { basic, loggedIn, tokenRequest, WEB_CLIENT } from "../oauth/support.js";
+import { requestTokenOf } from "../support/browser-form.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { flowModules } from "./basic-modules-flow.js";
 import { requestModules } from "./basic-modules-requests.js";
-import { codeOf, planOf, requestUrl } from "./support.js";
+import { codeOf, planOf, requestUrl, STATE } from "./support.js";
 
 /**
  * The OpenID Foundation's Basic OP plan (openid-certification/conformance-suite,
@@ -40,5 +41,18 @@ describe(`OpenID Connect Basic OP plan, re-created (${testDatabaseDialect})`, ()
     } finally {
       await t.services.oauth.clients.modify(WEB_CLIENT.name, "client-secret", WEB_CLIENT.secret);
     }
+  });
+
+  it("OAuth 2.0 Multiple Response Types §2.1: response_mode=fragment puts the code flow's answer in the fragment", async () => {
+    const browser = await loggedIn(plan.t);
+    const url = requestUrl(plan, { response_mode: "fragment" });
+    const page = await browser.get(url);
+    const response = await browser.post(url, { requesttoken: requestTokenOf(page.body) });
+    assert.equal(response.statusCode, 303);
+    const location = new URL(String(response.headers.location));
+    assert.equal(location.search, "");
+    const params = new URLSearchParams(location.hash.slice(1));
+    assert.match(params.get("code") ?? "", /^[A-Za-z0-9]{64}$/);
+    assert.equal(params.get("state"), STATE);
   });
 });
