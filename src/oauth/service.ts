@@ -271,7 +271,12 @@ export class OAuthService implements BearerTokenResolver {
   async cleanup(onProgress?: CleanupProgress): Promise<CleanupCounts> {
     await this.purgeGracePairs();
     const now = this.options.clock.nowSeconds();
-    const counts = await cleanupExpired({ grants: this.grants, devices: this.options.devices }, now, this.options.log, onProgress);
+    const counts = await cleanupExpired(
+      { grants: this.grants, devices: this.options.devices },
+      now,
+      this.options.log,
+      onProgress,
+    );
     await removeUnusedRegisteredClients(this.store, now, this.options.log);
     return counts;
   }
