@@ -2,6 +2,7 @@ import type { FastifyReply } from "fastify";
 import type { Translator } from "../i18n/index.js";
 import type { AuthorizationCheck } from "../oauth/authorize.js";
 import type { OAuthError } from "../oauth/domain/errors.js";
+import { sendAuthorizationResponse } from "./authorization-response.js";
 import { sendPage } from "./pages/layout.js";
 import { authorizeErrorPage, type PageUser, switchUserPage } from "./pages/oauth.js";
 
@@ -40,7 +41,7 @@ export function sendTooManyAttempts(reply: FastifyReply, retryAfterSeconds: numb
 /**
  * A failed authorization request (docs/upstream/owncloud-oauth2.md A.2.2): an unproven request gets the "Request not valid"
  * page (never a redirect to an unregistered URI), a user mismatch the switch-user page, and an
- * unsupported response type a 303 to the validated redirect URI.
+ * error for a proven redirect URI goes there in the request's response mode.
  */
 export function sendAuthorizationFailure(
   reply: FastifyReply,
@@ -63,6 +64,6 @@ export function sendAuthorizationFailure(
     case "switch_user":
       return sendPage(reply, switchUserPage(context.translator, context.user, check.requestedUser, context.logoutUrl));
     case "redirect":
-      return reply.redirect(check.location, 303);
+      return sendAuthorizationResponse(reply, check.response, context.translator);
   }
 }

@@ -1,7 +1,8 @@
+import { type AuthorizationResponse, type ResponseMode, responseModeFor } from "./authorization-response.js";
 import { CODE_LIFETIME_SECONDS } from "./domain/lifetimes.js";
 import { type ChallengeMethod, checkChallenge } from "./domain/pkce.js";
-import { decodeSuppliedRedirectUri, redirectTarget, redirectUriMatches } from "./domain/redirect-uri.js";
-import { grantedScope, trustCovers } from "./domain/scope.js";
+import { decodeSuppliedRedirectUri, redirectUriMatches } from "./domain/redirect-uri.js";
+import { grantedScope, trustCovers, widenedScope } from "./domain/scope.js";
 import { checkOpenIdRequest, type OpenIdRequest } from "./openid-request.js";
 import type { ClientStore, NewCode, OAuthClient } from "./ports.js";
 import { newSecretValue, newTokens } from "./tokens.js";
@@ -16,8 +17,11 @@ export interface AuthorizationRequest {
   /** RFC 7636, checked by `checkChallenge`: null when the request carried no (or an empty) challenge. */
   codeChallenge: string | null;
   codeChallengeMethod: ChallengeMethod | null;
-  /** Implicit flow only: `query` gives ownCloud's query-string form, otherwise the RFC 6749 §4.2.2 fragment. */
-  responseMode: string | undefined;
+  /**
+   * How the response goes back (src/oauth/authorization-response.ts); for the implicit flow `query`
+   * gives ownCloud's query-string form.
+   */
+  responseMode: ResponseMode;
   /** RFC 9207: the issuer identifier, sent as `iss` in every authorization response. */
   issuer: string;
   /** What the request is granted (grantedScope, src/oauth/domain/scope.ts), kept with the grant. */
@@ -36,8 +40,8 @@ export type AuthorizationCheck =
   /** "Request not valid" page; never a redirect (the URI is not proven). */
   | { kind: "invalid"; reason: InvalidReason; clientName: string | null; detail: string }
   | { kind: "switch_user"; requestedUser: string }
-  /** 303 to the validated redirect URI with an error. */
-  | { kind: "redirect"; location: string; detail: string }
+  /** An error answered at the validated redirect URI, in the request's response mode. */
+  | { kind: "redirect"; response: AuthorizationResponse; detail: string }
   | { kind: "valid"; request: AuthorizationRequest };
 
 /** The query of an authorization request, as the HTTP layer parsed it (strings, arrays, absent). */
@@ -55,7 +59,9 @@ function optionalString(query: AuthorizationQuery, name: string): string | undef
  * 1. response_type, client_id, redirect_uri strings, state (and PKCE parameters) a string when present;
  * 2. `user` given and not the logged-in user → switch-user page (only when `currentUid` is given);
  * 3. known client; 4. redirect URI matches the registration;
- * 5. response type `code` or `token`, else a redirect with `unsupported_response_type`;
+ * 5. `response_mode` absent or supported (authorization-response.ts), else `invalid_request` in the
+ *    response type's default mode; then response type `code` or `token`, else a redirect with
+ *    `unsupported_response_type` (in the requested mode);
  * 6. for `code`, the PKCE parameters (RFC 7636 §4.4.1, `checkChallenge`), else a redirect with
  *    `invalid_request` (the redirect URI is proven by then). The implicit flow issues no code to
  *    bind a challenge to, so there they are ignored, as ownCloud ignores them;
@@ -63,8 +69,11 @@ function optionalString(query: AuthorizationQuery, name: string): string | undef
  *    account access, the account scope an ownCloud client's request has always had), else a
  *    redirect with `invalid_scope` (RFC 6749 §4.1.2.1) when it names no scope Keystream knows;
  * 8. with `openid` in `scope`, the OpenID Connect parameters (OIDC Core §3.1.2.2,
- *    `checkOpenIdRequest`), else a redirect with the OIDC error. Without `openid` none of them is
- *    looked at, so an ownCloud client's request is judged by steps 1–7 alone.
+ *    `checkOpenIdRequest`), else a redirect with the OIDC error. A `claims` request (§5.5) widens
+ *    the granted scope by the sign-in scopes that disclose the claims it asks for, so the consent
+ *    page, a trusted client's trusted scopes and `prompt=none` judge what will be disclosed, and
+ *    the ID token and UserInfo (which answer by the grant's scope) carry them. Without `openid`
+ *    none of them is looked at, so an ownCloud client's request is judged by steps 1–7 alone.
  */
 export async function checkAuthorizationRequest(
   clients: ClientStore,
@@ -122,50 +131,34 @@ export async function checkAuthorizationRequest(
     };
   }
 
+  const { mode, invalid } = responseModeFor(responseType, responseMode);
+  const refusal = (error: string, description: string | undefined, detail: string): AuthorizationCheck => ({
+    kind: "redirect",
+    response: { redirectUri, mode, parameters: { error, error_description: description, state, iss: options.issuer } },
+    detail,
+  });
+  if (invalid) {
+    return refusal("invalid_request", "unsupported response_mode", `Invalid OAuth request with response_mode ${responseMode}`);
+  }
+
   if (responseType !== "code" && responseType !== "token") {
-    return {
-      kind: "redirect",
-      location: redirectTarget(redirectUri, { error: "unsupported_response_type", state, iss: options.issuer }),
-      detail: `Invalid OAuth request with wrong response_type: ${responseType}`,
-    };
+    return refusal("unsupported_response_type", undefined, `Invalid OAuth request with wrong response_type: ${responseType}`);
   }
 
   const pkce = responseType === "code" ? checkChallenge(challenge, method) : { ok: true as const, pkce: null };
-  if (!pkce.ok) {
-    return {
-      kind: "redirect",
-      location: redirectTarget(redirectUri, { error: "invalid_request", state, iss: options.issuer }),
-      detail: `Invalid OAuth request with ${pkce.detail}`,
-    };
-  }
+  if (!pkce.ok) return refusal("invalid_request", undefined, `Invalid OAuth request with ${pkce.detail}`);
 
   const granted = grantedScope(scope, client.accountAccess === true);
   if (granted === undefined) {
-    return {
-      kind: "redirect",
-      location: redirectTarget(redirectUri, {
-        error: "invalid_scope",
-        error_description: "no scope this server grants was requested",
-        state,
-        iss: options.issuer,
-      }),
-      detail: `Invalid OAuth request with unknown scope: ${scope}`,
-    };
+    return refusal(
+      "invalid_scope",
+      "no scope this server grants was requested",
+      `Invalid OAuth request with unknown scope: ${scope}`,
+    );
   }
 
   const openid = checkOpenIdRequest(query);
-  if (!openid.ok) {
-    return {
-      kind: "redirect",
-      location: redirectTarget(redirectUri, {
-        error: openid.error,
-        error_description: openid.description,
-        state,
-        iss: options.issuer,
-      }),
-      detail: `Invalid OpenID Connect request: ${openid.description}`,
-    };
-  }
+  if (!openid.ok) return refusal(openid.error, openid.description, `Invalid OpenID Connect request: ${openid.description}`);
 
   return {
     kind: "valid",
@@ -176,9 +169,9 @@ export async function checkAuthorizationRequest(
       state,
       codeChallenge: pkce.pkce?.challenge ?? null,
       codeChallengeMethod: pkce.pkce?.method ?? null,
-      responseMode,
+      responseMode: mode,
       issuer: options.issuer,
-      scope: granted,
+      scope: openid.request ? widenedScope(granted, openid.request.claimScopes) : granted,
       openid: openid.request,
     },
   };
@@ -196,32 +189,23 @@ export function trustedForScope(request: AuthorizationRequest): boolean {
 }
 
 /**
- * Where an authorization response's parameters go: the query for the code flow (RFC 6749 §4.1.2)
- * and for ownCloud's `response_mode=query`, else the fragment for the implicit flow (§4.2.2, and
- * its errors too, §4.2.2.1).
- */
-export function responsePlacement(request: AuthorizationRequest): "query" | "fragment" {
-  return request.responseType === "token" && request.responseMode !== "query" ? "fragment" : "query";
-}
-
-/**
  * An error answered at the validated redirect URI (OIDC Core §3.1.2.6, e.g. `login_required` for
  * `prompt=none`), with `state` and `iss` (RFC 9207), in the response mode of the request.
  */
-export function errorRedirect(request: AuthorizationRequest, error: string, description: string): string {
-  return redirectTarget(
-    request.redirectUri,
-    { error, error_description: description, state: request.state, iss: request.issuer },
-    responsePlacement(request),
-  );
+export function errorResponse(request: AuthorizationRequest, error: string, description: string): AuthorizationResponse {
+  return {
+    redirectUri: request.redirectUri,
+    mode: request.responseMode,
+    parameters: { error, error_description: description, state: request.state, iss: request.issuer },
+  };
 }
 
 /**
  * The user said no on the consent page: RFC 6749 §4.1.2.1 (and §4.2.2.1) `access_denied` at the
  * validated redirect URI, with `state` and `iss` like every authorization response.
  */
-export function denialRedirect(request: AuthorizationRequest): string {
-  return errorRedirect(request, "access_denied", "The user denied the request.");
+export function denialResponse(request: AuthorizationRequest): AuthorizationResponse {
+  return errorResponse(request, "access_denied", "The user denied the request.");
 }
 
 /** What issuing stores under the new grant: its code, or (implicit flow) its access token. */
@@ -230,15 +214,23 @@ export type IssuedFirst = { code: NewCode } | { tokens: ReturnType<typeof newTok
 /**
  * docs/upstream/owncloud-oauth2.md A.2.4: `code` → a 64-character code valid 600 s, storing the checked
  * PKCE challenge and method and the redirect URI the request used (RFC 6749 §4.1.3: the token request
- * must repeat it), redirect `code` + `state` (+ `iss`, RFC 9207); `token` (implicit, no refresh token) →
- * the access token in the fragment (RFC 6749 §4.2.2) or, with `response_mode=query`, in ownCloud's query
- * form.
+ * must repeat it), answered with `code` + `state` (+ `iss`, RFC 9207); `token` (implicit, no refresh
+ * token) → the access token (RFC 6749 §4.2.2) or, with `response_mode=query`, ownCloud's query form
+ * (no `token_type`).
  */
-export function issueForRequest(request: AuthorizationRequest, now: number): { location: string; first: IssuedFirst } {
+export function issueForRequest(
+  request: AuthorizationRequest,
+  now: number,
+): { response: AuthorizationResponse; first: IssuedFirst } {
+  const answer = (parameters: Record<string, string | undefined>): AuthorizationResponse => ({
+    redirectUri: request.redirectUri,
+    mode: request.responseMode,
+    parameters: { ...parameters, state: request.state, iss: request.issuer },
+  });
   if (request.responseType === "code") {
     const code = newSecretValue();
     return {
-      location: redirectTarget(request.redirectUri, { code: code.value, state: request.state, iss: request.issuer }),
+      response: answer({ code: code.value }),
       first: {
         code: {
           codeHash: code.hash,
@@ -252,24 +244,9 @@ export function issueForRequest(request: AuthorizationRequest, now: number): { l
   }
   const issued = newTokens(now, undefined);
   const expiresIn = String(issued.record.accessExpiresAt - now);
-  const location =
-    responsePlacement(request) === "query"
-      ? redirectTarget(request.redirectUri, {
-          access_token: issued.accessToken,
-          expires_in: expiresIn,
-          state: request.state,
-          iss: request.issuer,
-        })
-      : redirectTarget(
-          request.redirectUri,
-          {
-            access_token: issued.accessToken,
-            token_type: "Bearer",
-            expires_in: expiresIn,
-            state: request.state,
-            iss: request.issuer,
-          },
-          "fragment",
-        );
-  return { location, first: { tokens: issued.record } };
+  const response =
+    request.responseMode === "query"
+      ? answer({ access_token: issued.accessToken, expires_in: expiresIn })
+      : answer({ access_token: issued.accessToken, token_type: "Bearer", expires_in: expiresIn });
+  return { response, first: { tokens: issued.record } };
 }

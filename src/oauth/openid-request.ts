@@ -1,3 +1,4 @@
+import { checkClaimsRequest } from "./domain/requested-claims.js";
 import { isOpenIdScope } from "./domain/scope.js";
 
 /** OIDC Core §3.1.2.1 `prompt` values Keystream understands. */
@@ -11,6 +12,13 @@ export interface OpenIdRequest {
   /** Seconds; a login older than this must be repeated (§3.1.2.1). */
   maxAge: number | undefined;
   loginHint: string | undefined;
+  /**
+   * The sign-in scopes that disclose the claims the `claims` parameter asks for (§5.5,
+   * domain/requested-claims.ts): the authorization grants them besides `scope`.
+   */
+  claimScopes: ReadonlySet<string>;
+  /** The user the `claims` parameter's `id_token.sub.value` names (§5.5.1), else undefined. */
+  subject: string | undefined;
 }
 
 /** OIDC Core §3.1.2.6 error codes (plus RFC 6749's `invalid_request`). */
@@ -38,7 +46,9 @@ export function promptValues(query: Record<string, unknown>): Set<string> {
  * OIDC Core §3.1.2.2 checks on the OpenID parameters, once the client and redirect URI are proven
  * (so a failure is answered at the redirect URI): request objects and registration are not
  * supported (§6, §7.2.1), `none` stands alone in `prompt`, unknown prompt values are refused (as
- * node-oidc-provider does), `max_age` is a non-negative integer.
+ * node-oidc-provider does), `max_age` is a non-negative integer, `claims` is a claims request
+ * (§5.5). `claims_locales`, `acr_values`, `display`, `ui_locales` and `id_token_hint` need no
+ * check here: `ui_locales` is read by the pages, the others are accepted and not acted on.
  */
 export function checkOpenIdRequest(query: Record<string, unknown>): OpenIdRequestCheck {
   const scope = stringOf(query, "scope");
@@ -67,6 +77,8 @@ export function checkOpenIdRequest(query: Record<string, unknown>): OpenIdReques
     }
     maxAge = Number(maxAgeText);
   }
+  const claims = checkClaimsRequest(stringOf(query, "claims"));
+  if (!claims.ok) return { ok: false, error: "invalid_request", description: claims.description };
   const loginHint = stringOf(query, "login_hint");
   return {
     ok: true,
@@ -76,6 +88,8 @@ export function checkOpenIdRequest(query: Record<string, unknown>): OpenIdReques
       prompt,
       maxAge,
       loginHint: loginHint === "" ? undefined : loginHint,
+      claimScopes: claims.scopes,
+      subject: claims.subject,
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { sha256Hex } from "../crypto/secrets.js";
 import type { ReserveWithRead } from "../security/throttle.js";
+import type { AuthorizationResponse } from "./authorization-response.js";
 import {
   type AuthorizationCheck,
   type AuthorizationQuery,
@@ -116,7 +117,7 @@ export class OAuthService implements BearerTokenResolver {
   }
 
   /**
-   * Records a new grant with its code (or implicit token) and returns the redirect target. The grant
+   * Records a new grant with its code (or implicit token) and returns the authorization response. The grant
    * keeps the request's scope and nonce and when the user logged in (`authTime`, from the session),
    * for the ID tokens and UserInfo of OpenID Connect, and the session it was granted in
    * (`sessionIdHash`, for back-channel logout).
@@ -126,9 +127,9 @@ export class OAuthService implements BearerTokenResolver {
     uid: string,
     authTime: number | null,
     sessionIdHash: string | null = null,
-  ): Promise<string> {
+  ): Promise<AuthorizationResponse> {
     const now = this.options.clock.nowSeconds();
-    const { location, first } = issueForRequest(request, now);
+    const { response, first } = issueForRequest(request, now);
     const identity = { scope: request.scope ?? null, authTime, nonce: request.openid?.nonce ?? null, sessionIdHash };
     const grantId = await this.grants.createGrant({ clientInternalId: request.client.id, uid, now, identity }, first);
     this.options.log.info(
@@ -142,7 +143,7 @@ export class OAuthService implements BearerTokenResolver {
     );
     await markRegisteredClientUsed(this.store, request.client, now);
     await this.notify("clientAuthorized", uid, request.client);
-    return location;
+    return response;
   }
 
   /** RFC 7591 §3.1 dynamic registration (the HTTP layer checks that the host setting allows it). */

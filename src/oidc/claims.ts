@@ -1,3 +1,4 @@
+import { USER_CLAIM_SCOPES, type UserClaimName } from "../oauth/domain/requested-claims.js";
 import { scopeValues } from "../oauth/domain/scope.js";
 
 /**
@@ -5,8 +6,8 @@ import { scopeValues } from "../oauth/domain/scope.js";
  * and UserInfo alike, so both always agree on `sub` and on what a scope discloses.
  */
 
+/** The ID token's own claims (§2, §3.1.3.6), then the user claims (src/oauth/domain/requested-claims.ts). */
 export const CLAIMS_SUPPORTED = [
-  "sub",
   "iss",
   "aud",
   "exp",
@@ -15,11 +16,7 @@ export const CLAIMS_SUPPORTED = [
   "nonce",
   "at_hash",
   "sid",
-  "name",
-  "preferred_username",
-  "picture",
-  "email",
-  "email_verified",
+  ...(Object.keys(USER_CLAIM_SCOPES) as UserClaimName[]),
 ] as const;
 
 /**
@@ -45,15 +42,17 @@ export interface ClaimsSubject {
  */
 export function scopedUserClaims(subject: ClaimsSubject, scope: string | null | undefined): Record<string, unknown> {
   const scopes = scopeValues(scope);
-  const claims: Record<string, unknown> = { sub: subject.uid };
-  if (scopes.has("profile")) {
-    claims.name = subject.displayName;
-    claims.preferred_username = subject.uid;
-    if (subject.pictureUrl !== undefined) claims.picture = subject.pictureUrl;
-  }
-  if (scopes.has("email") && subject.email !== null) {
-    claims.email = subject.email;
-    claims.email_verified = subject.emailVerified;
+  const values: Record<UserClaimName, unknown> = {
+    sub: subject.uid,
+    name: subject.displayName,
+    preferred_username: subject.uid,
+    picture: subject.pictureUrl,
+    email: subject.email ?? undefined,
+    email_verified: subject.email === null ? undefined : subject.emailVerified,
+  };
+  const claims: Record<string, unknown> = {};
+  for (const [name, disclosedBy] of Object.entries(USER_CLAIM_SCOPES) as Array<[UserClaimName, string | null]>) {
+    if ((disclosedBy === null || scopes.has(disclosedBy)) && values[name] !== undefined) claims[name] = values[name];
   }
   return claims;
 }

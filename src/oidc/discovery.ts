@@ -1,3 +1,4 @@
+import { RESPONSE_MODES } from "../oauth/authorization-response.js";
 import { SCOPE_NAMES } from "../oauth/domain/scope.js";
 import { CLAIMS_SUPPORTED } from "./claims.js";
 import { SIGNING_ALGORITHM } from "./signing-keys.js";
@@ -40,7 +41,8 @@ export function providerMetadata(endpoints: ProviderEndpoints, pkceMethods: read
     // is accepted, and every code grant gets a refresh token (ownCloud's rule).
     scopes_supported: [...SCOPE_NAMES],
     response_types_supported: ["code", "token"],
-    response_modes_supported: ["query", "fragment"],
+    // OAuth 2.0 Multiple Response Types §2.1 and Form Post Response Mode (src/oauth/authorization-response.ts).
+    response_modes_supported: [...RESPONSE_MODES],
     grant_types_supported: ["authorization_code", "refresh_token", "implicit", "urn:ietf:params:oauth:grant-type:device_code"],
     code_challenge_methods_supported: [...pkceMethods],
     // RFC 6749 §2.3.1, src/oauth/client-authentication.ts: the secret in the Basic header or the
@@ -52,7 +54,9 @@ export function providerMetadata(endpoints: ProviderEndpoints, pkceMethods: read
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
     claims_supported: [...CLAIMS_SUPPORTED],
-    claims_parameter_supported: false,
+    // OIDC Core §5.5 (src/oauth/domain/requested-claims.ts): the user claims Keystream has, in
+    // either member; `claims_locales` and `acr_values` are accepted and not acted on.
+    claims_parameter_supported: true,
     request_parameter_supported: false,
     // Discovery §3: the default is true, so say that request_uri is not supported.
     request_uri_parameter_supported: false,

@@ -13,8 +13,8 @@ export type Interaction =
 export interface InteractionInput {
   /** null: a plain OAuth request (no `openid`), decided as ownCloud does. */
   openid: OpenIdRequest | null;
-  /** The logged-in session, with when its user logged in; undefined when nobody is logged in. */
-  session: { authenticatedAt: number } | undefined;
+  /** The logged-in session, with its user and when they logged in; undefined when nobody is logged in. */
+  session: { uid: string; authenticatedAt: number } | undefined;
   now: number;
   /**
    * An administrator-trusted client, and the request asks for no scope beyond those the
@@ -28,7 +28,8 @@ export interface InteractionInput {
 /**
  * The prompt and max_age rules, first match wins:
  * 1. no session → login, or with `prompt=none` `login_required` (§3.1.2.1);
- * 2. `prompt=login`, or a login older than `max_age` → login again (with `prompt=none`:
+ * 2. `prompt=login`, a login older than `max_age`, or another user logged in than the one the
+ *    `claims` parameter's `id_token.sub.value` names (§5.5.1) → login again (with `prompt=none`:
  *    `login_required`);
  * 3. a trusted client skips consent for the scopes it is trusted with, unless `prompt=consent` asks
  *    for it; with `prompt=none` consent cannot be asked, so it must have been given before for the
@@ -43,10 +44,11 @@ export function decideInteraction(input: InteractionInput): Interaction {
   }
   const maxAge = input.openid?.maxAge;
   const tooOld = maxAge !== undefined && input.now - input.session.authenticatedAt > maxAge;
-  if (prompt.has("login") || tooOld) {
-    return silent
-      ? { kind: "error", error: "login_required", description: "the login is older than max_age" }
-      : { kind: "login" };
+  const subject = input.openid?.subject;
+  const otherUser = subject !== undefined && subject !== input.session.uid;
+  if (prompt.has("login") || tooOld || otherUser) {
+    const description = otherUser ? "the requested subject is not the user logged in" : "the login is older than max_age";
+    return silent ? { kind: "error", error: "login_required", description } : { kind: "login" };
   }
   if (silent) {
     return input.trustedForScope || input.consentedBefore

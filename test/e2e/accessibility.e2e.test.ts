@@ -62,6 +62,7 @@ describe("accessibility scan of every page (axe-core, WCAG 2.2 AA)", { skip: bro
     for (const name of [
       "login",
       "consent",
+      "form-post",
       "authorize-error-unknown-client",
       "activity",
       "personal-settings",

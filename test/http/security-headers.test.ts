@@ -49,6 +49,11 @@ const MORE_PAGES: Array<{ url: string; as: "admin" | "anonymous" }> = [
   { url: authorizeUrl(WEB_CLIENT, { user: "somebody-else" }), as: "admin" },
   { url: "/index.php/apps/oauth2/end-session", as: "anonymous" },
   { url: "/index.php/apps/oauth2/end-session?id_token_hint=not-a-token", as: "admin" },
+  // The form_post page (OAuth 2.0 Form Post Response Mode), here carrying prompt=none's consent_required.
+  {
+    url: authorizeUrl(WEB_CLIENT, { state: "x", scope: "openid", response_mode: "form_post", prompt: "none" }),
+    as: "admin",
+  },
 ];
 
 /** GET routes that are not HTML pages (APIs, redirects, images, JSON documents). */
@@ -58,6 +63,8 @@ const NOT_PAGES = new Set([
   "/index.php/apps/oauth2/api/v1/userinfo",
   // The settings pages' script file (their copy button).
   "/index.php/settings/js/copy-secret.js",
+  // The form_post page's script file (OAuth 2.0 Form Post Response Mode).
+  "/index.php/apps/oauth2/js/form-post.js",
   // Forward authentication for reverse proxies (issue 13): status codes and headers, no page.
   "/index.php/apps/keystream/api/v1/auth-request",
   "/index.php/apps/activity",

@@ -257,6 +257,17 @@ describe("authorization endpoint (research A.2)", () => {
       assert.equal(url.hash, "");
       assert.deepEqual([...url.searchParams.keys()], ["access_token", "expires_in", "state", "iss"]);
     });
+    it("RFC 6749 §4.2.2.1: the implicit flow's errors go in the fragment too (an unknown scope here)", async () => {
+      const response = await browser.get(
+        authorizeUrl(WEB_CLIENT, { response_type: "token", scope: "nothing-known", state: "e" }),
+      );
+      assert.equal(response.statusCode, 303);
+      const [base, fragment] = String(response.headers.location).split("#");
+      assert.equal(base, WEB_CLIENT.redirectUri);
+      const params = new URLSearchParams(fragment);
+      assert.equal(params.get("error"), "invalid_scope");
+      assert.equal(params.get("state"), "e");
+    });
     it("an implicit token expires after 3600 s", async () => {
       const location = await consent(browser, authorizeUrl(WEB_CLIENT, { response_type: "token" }));
       const token = new URLSearchParams(location.split("#")[1]).get("access_token") as string;

@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { s256Challenge } from "../../src/oauth/domain/pkce.js";
 import { createProxiedApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { formPostOf } from "../support/form-post.js";
 import { basic, createOAuthTestApp, PASSWORD, WEB_CLIENT } from "./support.js";
 
 /**
@@ -65,6 +66,12 @@ describe("RFC 8414 metadata at /.well-known/oauth-authorization-server", () => {
     const page = await browser.get(url);
     assert.equal(page.statusCode, 200, page.body);
     const response = await browser.post(url, { requesttoken: requestTokenOf(page.body) });
+    if (params.response_mode === "form_post") {
+      assert.equal(response.statusCode, 200, response.body);
+      const posted = formPostOf(response.body);
+      assert.equal(posted.params.get("iss"), metadata.issuer, "RFC 9207: iss is the issuer");
+      return { url: new URL(posted.action), params: posted.params };
+    }
     assert.equal(response.statusCode, 303);
     const location = new URL(String(response.headers.location));
     const carried = location.hash ? new URLSearchParams(location.hash.slice(1)) : location.searchParams;
@@ -124,7 +131,9 @@ describe("RFC 8414 metadata at /.well-known/oauth-authorization-server", () => {
     }
     for (const mode of metadata.response_modes_supported) {
       const { url, params } = await authorize({ response_type: "token", response_mode: mode });
-      assert.equal(mode === "fragment" ? url.hash !== "" : url.search.includes("access_token="), true, mode);
+      if (mode !== "form_post") {
+        assert.equal(mode === "fragment" ? url.hash !== "" : url.search.includes("access_token="), true, mode);
+      }
       assert.ok(params.get("access_token"), mode);
     }
   });

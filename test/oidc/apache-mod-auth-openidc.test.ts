@@ -308,13 +308,12 @@ describe(`Apache httpd with mod_auth_openidc against Keystream (${testDatabaseDi
 
   it(
     "response_mode=form_post (OAuth 2.0 Form Post Response Mode): Keystream's auto-submitting form posts the code to the redirect URI",
-    { todo: 'Keystream\'s form_post response mode is being built (helper "conformance")' },
     scenario(async (browser) => {
       const { authorizationRequest, responseMode, session } = await signIn(browser, clients.formPost);
       assert.equal(authorizationRequest.searchParams.get("response_mode"), "form_post");
       assert.equal(responseMode, "form_post");
       assert.equal((await session.env()).REMOTE_USER, "alice");
-    }, true),
+    }),
   );
 
   it(

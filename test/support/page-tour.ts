@@ -114,6 +114,18 @@ export const TOUR: readonly TourStop[] = [
     },
   },
   {
+    // The form_post page (OAuth 2.0 Form Post Response Mode), held still: its script, which would
+    // submit it at once, is not served for this stop (prompt=none answers consent_required here).
+    name: "form-post",
+    visit: async (page, base) => {
+      await page.route("**/apps/oauth2/js/form-post.js", (route) => route.abort());
+      await page.goto(
+        `${base}${authorizeUrl(WEB_CLIENT, { scope: "openid", response_mode: "form_post", prompt: "none", state: "tour" })}`,
+      );
+      await page.unroute("**/apps/oauth2/js/form-post.js");
+    },
+  },
+  {
     name: "authorize-error-unknown-client",
     visit: async (page, base) => {
       await page.goto(`${base}${authorizeUrl({ ...WEB_CLIENT, clientId: "no-such-client" })}`);

@@ -2,10 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import { sessionId } from "../../accounts/sessions.js";
 import type { Translator } from "../../i18n/index.js";
-import { denialRedirect, errorRedirect, trustedForScope } from "../../oauth/authorize.js";
+import type { AuthorizationResponse } from "../../oauth/authorization-response.js";
+import { denialResponse, errorResponse, trustedForScope } from "../../oauth/authorize.js";
 import { isOpenIdScope } from "../../oauth/domain/scope.js";
 import { promptValues } from "../../oauth/openid-request.js";
 import { decideInteraction, queryAfterLogin } from "../../oidc/interaction.js";
+import { formPostScriptRoute, sendAuthorizationResponse } from "../authorization-response.js";
 import type { SafeHtml } from "../html.js";
 import { requestTranslator } from "../i18n.js";
 import { issuerOf } from "../issuer.js";
@@ -38,6 +40,7 @@ const CARRIED = [
   "scope",
   "nonce",
   "login_hint",
+  "claims",
 ];
 
 /**
@@ -170,7 +173,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     request: FastifyRequest,
     query: Record<string, string>,
     issuer: string,
-  ): Promise<{ kind: "page"; page: SafeHtml } | { kind: "redirect"; location: string } | undefined> => {
+  ): Promise<{ kind: "page"; page: SafeHtml } | { kind: "response"; response: AuthorizationResponse } | undefined> => {
     if (!isOpenId(query) || !promptValues(query).has("none")) return undefined;
     const check = await oauth.checkAuthorization(query, issuer);
     if (check.kind === "invalid") {
@@ -178,7 +181,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       const page = authorizeErrorPage({ translator, reason: check.reason, clientName: check.clientName, reference: request.id });
       return { kind: "page", page };
     }
-    if (check.kind === "redirect") return { kind: "redirect", location: check.location };
+    if (check.kind === "redirect") return { kind: "response", response: check.response };
     if (check.kind !== "valid") return undefined;
     const next = decideInteraction({
       openid: check.request.openid,
@@ -188,9 +191,11 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       consentedBefore: false,
     });
     return next.kind === "error"
-      ? { kind: "redirect", location: errorRedirect(check.request, next.error, next.description) }
+      ? { kind: "response", response: errorResponse(check.request, next.error, next.description) }
       : undefined;
   };
+
+  formPostScriptRoute(app);
 
   app.get(AUTHORIZE_PATH, async (request, reply) => {
     const query = queryOf(request);
@@ -199,7 +204,11 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     const auth = await authenticate(request);
     if (!("principal" in auth) || auth.principal.method !== "session") {
       const silent = await silentAnswerWithoutSession(request, query, issuer);
-      if (silent) return silent.kind === "page" ? sendPage(reply, silent.page, 400) : reply.redirect(silent.location, 303);
+      if (silent) {
+        return silent.kind === "page"
+          ? sendPage(reply, silent.page, 400)
+          : sendAuthorizationResponse(reply, silent.response, requestTranslator(request));
+      }
       // Not logged in: to the login page and back.
       return reply.redirect(loginRedirect(request.url, query, isOpenId(query), false), 303);
     }
@@ -221,7 +230,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     const authenticatedAt = principal.session?.authenticatedAt ?? null;
     const next = decideInteraction({
       openid,
-      session: { authenticatedAt: authenticatedAt ?? 0 },
+      session: { uid: principal.user.uid, authenticatedAt: authenticatedAt ?? 0 },
       now: app.services.clock.nowSeconds(),
       trustedForScope: trustedForScope(check.request),
       // Only `prompt=none` needs to know (a query per request otherwise wasted).
@@ -232,11 +241,16 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
       case "login":
         return reply.redirect(loginRedirect(request.url, query, openid !== null, true), 303);
       case "error":
-        return reply.redirect(errorRedirect(check.request, next.error, next.description), 303);
+        return sendAuthorizationResponse(
+          reply,
+          errorResponse(check.request, next.error, next.description),
+          requestTranslator(request),
+        );
       case "grant":
-        return reply.redirect(
+        return sendAuthorizationResponse(
+          reply,
           await oauth.authorize(check.request, principal.user.uid, authenticatedAt, sessionIdOf(principal)),
-          303,
+          requestTranslator(request),
         );
       case "consent":
         return sendPage(
@@ -271,12 +285,13 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
             { event: "oauth2_authorize_denied", uid: principal.user.uid, client: check.request.client.clientId },
             "the user denied an authorization request",
           );
-          return reply.redirect(denialRedirect(check.request), 303);
+          return sendAuthorizationResponse(reply, denialResponse(check.request), requestTranslator(request));
         }
         const authenticatedAt = principal.session?.authenticatedAt ?? null;
-        return reply.redirect(
+        return sendAuthorizationResponse(
+          reply,
           await oauth.authorize(check.request, principal.user.uid, authenticatedAt, sessionIdOf(principal)),
-          303,
+          requestTranslator(request),
         );
       });
     }),

@@ -88,6 +88,16 @@ export function grantedScope(requested: string | undefined, accountAccess: boole
 }
 
 /**
+ * A granted scope widened by more of the catalogue's scopes (the sign-in scopes a `claims` request
+ * needs, OIDC Core §5.5), in the catalogue's order.
+ */
+export function widenedScope(granted: string, more: Iterable<string>): string {
+  const values = scopeValues(granted);
+  for (const value of more) values.add(value);
+  return SCOPE_NAMES.filter((name) => values.has(name)).join(" ");
+}
+
+/**
  * A token whose grant has scope `granted` may use what requires `required`: the account scope
  * allows everything, any other scope only itself. A grant recorded without a scope is an account
  * grant (ownCloud's clients send none).

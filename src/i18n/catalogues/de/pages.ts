@@ -64,6 +64,11 @@ export const pages: Messages<typeof source> = {
   "success.text": "Die Anwendung wurde erfolgreich autorisiert. Sie können dieses Fenster jetzt schließen.",
   "success.manage": "Sie können den Zugriff jederzeit in Ihren persönlichen Einstellungen widerrufen.",
 
+  "formPost.title": "Zurück zur Anwendung",
+  "formPost.noScript":
+    "JavaScript ist ausgeschaltet, daher kann diese Seite nicht von selbst weitergehen. Klicken Sie auf „Weiter“, um zur Anwendung zurückzukehren.",
+  "formPost.continue": "Weiter",
+
   "logout.title": "Abmelden",
   "logout.question": "Möchten Sie sich von Keystream abmelden?",
   "logout.questionClient": "„{{name}}“ bittet Sie, sich von Keystream abzumelden. Möchten Sie sich abmelden?",

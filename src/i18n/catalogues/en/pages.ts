@@ -63,6 +63,10 @@ export const pages = {
   "success.text": "The application was authorized successfully. You can now close this window.",
   "success.manage": "You can revoke its access at any time in your personal settings.",
 
+  "formPost.title": "Returning to the application",
+  "formPost.noScript": "JavaScript is off, so this page cannot continue by itself. Press Continue to return to the application.",
+  "formPost.continue": "Continue",
+
   "logout.title": "Log out",
   "logout.question": "Do you want to log out of Keystream?",
   "logout.questionClient": "“{{name}}” asks you to log out of Keystream. Do you want to log out?",

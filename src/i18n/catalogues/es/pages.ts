@@ -61,6 +61,11 @@ export const pages: Messages<typeof source> = {
   "success.text": "La aplicación se ha autorizado correctamente. Ya puede cerrar esta ventana.",
   "success.manage": "Puede revocar su acceso en cualquier momento en sus ajustes personales.",
 
+  "formPost.title": "Volviendo a la aplicación",
+  "formPost.noScript":
+    "JavaScript está desactivado, así que esta página no puede continuar sola. Pulse «Continuar» para volver a la aplicación.",
+  "formPost.continue": "Continuar",
+
   "logout.title": "Cerrar sesión",
   "logout.question": "¿Quiere cerrar la sesión de Keystream?",
   "logout.questionClient": "«{{name}}» le pide que cierre la sesión de Keystream. ¿Quiere cerrar la sesión?",

@@ -62,6 +62,11 @@ export const pages: Messages<typeof source> = {
   "success.text": "L’application a bien été autorisée. Vous pouvez maintenant fermer cette fenêtre.",
   "success.manage": "Vous pouvez révoquer son accès à tout moment dans vos paramètres personnels.",
 
+  "formPost.title": "Retour à l’application",
+  "formPost.noScript":
+    "JavaScript est désactivé : cette page ne peut pas continuer d’elle-même. Appuyez sur « Continuer » pour revenir à l’application.",
+  "formPost.continue": "Continuer",
+
   "logout.title": "Se déconnecter",
   "logout.question": "Voulez-vous vous déconnecter de Keystream ?",
   "logout.questionClient": "« {{name}} » vous demande de vous déconnecter de Keystream. Voulez-vous vous déconnecter ?",

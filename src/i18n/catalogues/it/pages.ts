@@ -61,6 +61,11 @@ export const pages: Messages<typeof source> = {
   "success.text": "L’applicazione è stata autorizzata. Ora puoi chiudere questa finestra.",
   "success.manage": "Puoi revocarne l’accesso in qualsiasi momento nelle impostazioni personali.",
 
+  "formPost.title": "Ritorno all’applicazione",
+  "formPost.noScript":
+    "JavaScript è disattivato, quindi questa pagina non può proseguire da sola. Premi «Continua» per tornare all’applicazione.",
+  "formPost.continue": "Continua",
+
   "logout.title": "Esci",
   "logout.question": "Vuoi uscire da Keystream?",
   "logout.questionClient": "«{{name}}» ti chiede di uscire da Keystream. Vuoi uscire?",

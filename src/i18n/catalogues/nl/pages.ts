@@ -60,6 +60,11 @@ export const pages: Messages<typeof source> = {
   "success.text": "De toepassing heeft toegang gekregen. Je kunt dit venster nu sluiten.",
   "success.manage": "Je kunt de toegang altijd intrekken in je persoonlijke instellingen.",
 
+  "formPost.title": "Terug naar de toepassing",
+  "formPost.noScript":
+    "JavaScript staat uit, dus deze pagina kan niet vanzelf verder. Druk op ‘Doorgaan’ om terug te gaan naar de toepassing.",
+  "formPost.continue": "Doorgaan",
+
   "logout.title": "Afmelden",
   "logout.question": "Wil je je afmelden bij Keystream?",
   "logout.questionClient": "‘{{name}}’ vraagt je om je af te melden bij Keystream. Wil je je afmelden?",
