@@ -18,6 +18,7 @@ import { sessionDetailsMigration } from "./2026_11_24_0015_session_details.js";
 import { scopesMigration } from "./2026_11_27_0016_scopes.js";
 import { identityMigration } from "./2026_11_27_0017_identity.js";
 import { passwordConfirmationMigration } from "./2026_11_27_0018_password_confirmation.js";
+import { secondFactorsMigration } from "./2026_11_27_0023_second_factors.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -42,5 +43,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_27_0016_scopes": scopesMigration(),
     "2026_11_27_0017_identity": identityMigration(),
     "2026_11_27_0018_password_confirmation": passwordConfirmationMigration(),
+    "2026_11_27_0023_second_factors": secondFactorsMigration(),
   };
 }
