@@ -249,9 +249,10 @@ const CLIENT_ADDRESS_BUCKETS: Record<string, (ip: string) => ThrottleBucket[]> =
   [TOKEN_THROTTLE.namespace]: tokenBuckets,
   [LOGIN_FLOW_START_THROTTLE.namespace]: loginFlowStartBuckets,
   [LOGIN_FLOW_POLL_THROTTLE.namespace]: loginFlowPollBuckets,
+  [SECOND_FACTOR_THROTTLE.namespace]: (ip) => secondFactorBuckets(ip, ""),
 };
 
-/** The namespaces of the policies that count client addresses (`login`, `oauth`, `flowstart`, `flowpoll`). */
+/** The namespaces of the policies that count client addresses (`login`, `oauth`, `flowstart`, `flowpoll`, `2fa`). */
 export const CLIENT_ADDRESS_NAMESPACES = Object.keys(CLIENT_ADDRESS_BUCKETS);
 
 /** The bucket `policy` counts the client address `ip` in. */
