@@ -89,8 +89,8 @@ export interface NewSessionRecord {
   /** The browser's User-Agent, already cut to the column's width; null when none was sent. */
   userAgent: string | null;
   lastSeenAt: number;
-  /** The step still owed after the password (accounts/sessions.ts SessionPending); null: none. */
-  pending: SessionPending | null;
+  /** The step still owed after the password (SessionPending); null or absent: none. */
+  pending?: SessionPending | null;
 }
 
 /**

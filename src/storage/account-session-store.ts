@@ -53,7 +53,7 @@ export class SqlSessionStore implements SessionStore {
         expires_at: session.expiresAt,
         user_agent: session.userAgent,
         last_seen_at: session.lastSeenAt,
-        second_factor_pending: session.pending,
+        second_factor_pending: session.pending ?? null,
       })
       .execute();
   }

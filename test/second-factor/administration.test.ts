@@ -41,6 +41,8 @@ describe("./occ twofactorauth:state, :disable, :enforce and the admin page's sec
     await node.services.recoveryCodes.regenerate("alice");
     const on = await occ("twofactorauth:state", "alice");
     assert.equal(on.out, "Two-factor authentication is enabled for user alice\n\nEnabled providers:\n- totp\n- backup_codes\n");
+    const json = await occ("twofactorauth:state", "alice", "--output=json");
+    assert.deepEqual(JSON.parse(json.out), { enabled: true, providers: { totp: true, backup_codes: true } });
     const unknown = await occ("twofactorauth:state", "nobody");
     assert.equal(unknown.code, 1);
     assert.match(unknown.err, /Invalid UID/);

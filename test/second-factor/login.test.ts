@@ -53,6 +53,11 @@ describe("the second-factor challenge after the password", () => {
     assert.match(page.body, /id="challenge-totp"/);
     assert.doesNotMatch(page.body, /id="challenge-backup-codes"/, "no recovery codes yet: not offered");
     assert.match(page.body, /id="second-factor-cancel"/, "the page offers to log out");
+    // The page's security headers, as every page's (test/http/security-headers.test.ts).
+    assert.match(String(page.headers["content-security-policy"]), /default-src 'self'; script-src 'self'/);
+    assert.equal(page.headers["x-frame-options"], "DENY");
+    assert.equal(page.headers["cache-control"], "no-store");
+    assert.doesNotMatch(page.body, /<script/, "no script at all");
   });
 
   it("a correct code completes the login with a new session id, and goes on to where the login was for", async () => {
@@ -99,7 +104,10 @@ describe("the second-factor challenge after the password", () => {
     const page = await browser.get(CHALLENGE);
     const out = await browser.post("/index.php/logout", { requesttoken: requestTokenOf(page.body) });
     assert.equal(out.statusCode, 303);
-    assert.equal((await browser.get(CHALLENGE)).headers.location, "/index.php/login");
+    assert.equal(
+      (await browser.get(CHALLENGE)).headers.location,
+      `/index.php/login?redirect_url=${encodeURIComponent(PERSONAL)}`,
+    );
   });
 
   it("the half-finished login expires: after ten minutes the challenge is gone", async () => {
@@ -107,7 +115,7 @@ describe("the second-factor challenge after the password", () => {
     t.clock.advance(10 * 60);
     const page = await browser.get(CHALLENGE);
     assert.equal(page.statusCode, 303);
-    assert.equal(page.headers.location, "/index.php/login");
+    assert.equal(page.headers.location, `/index.php/login?redirect_url=${encodeURIComponent(PERSONAL)}`);
   });
 
   it("an OAuth authorization started before the login gets its code only after the challenge", async () => {

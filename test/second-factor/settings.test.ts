@@ -61,7 +61,11 @@ describe("second factors in personal settings, recovery codes and enforcement", 
     assert.equal(enabled.statusCode, 200);
     assert.match(enabled.body, /id="totp-enabled"/);
     assert.equal(await t.services.secondFactors.hasSecondFactor(uid), true);
-    const stored = await t.services.storage.db.selectFrom("second_factor_totp").selectAll().where("uid", "=", uid).executeTakeFirst();
+    const stored = await t.services.storage.db
+      .selectFrom("second_factor_totp")
+      .selectAll()
+      .where("uid", "=", uid)
+      .executeTakeFirst();
     assert.ok(stored);
     assert.ok(!stored.sealed_secret.includes(secret), "the secret is stored sealed");
     assert.equal(t.services.sealer.decrypt(stored.sealed_secret), secret);
@@ -76,7 +80,10 @@ describe("second factors in personal settings, recovery codes and enforcement", 
     assert.equal(asked.statusCode, 403);
     assert.match(asked.body, /id="confirm-password-form"/);
     assert.equal(await t.services.totp.pendingSecret(uid), undefined, "nothing begun");
-    const confirmed = await browser.post(`${FACTORS}/totp/begin`, { requesttoken: requestTokenOf(page), confirm_password: PASSWORD });
+    const confirmed = await browser.post(`${FACTORS}/totp/begin`, {
+      requesttoken: requestTokenOf(page),
+      confirm_password: PASSWORD,
+    });
     assert.equal(confirmed.statusCode, 303);
     assert.ok(await t.services.totp.pendingSecret(uid));
   });
@@ -100,7 +107,11 @@ describe("second factors in personal settings, recovery codes and enforcement", 
     for (const code of codes) assert.ok(decodeURIComponent(download).includes(code));
     assert.match(page, /10 of 10 recovery codes left\./);
     assert.deepEqual(codesOf(await personal(browser)), [], "shown only once");
-    const stored = await t.services.storage.db.selectFrom("second_factor_recovery_codes").selectAll().where("uid", "=", uid).execute();
+    const stored = await t.services.storage.db
+      .selectFrom("second_factor_recovery_codes")
+      .selectAll()
+      .where("uid", "=", uid)
+      .execute();
     for (const code of codes) assert.ok(!stored.some((row) => row.code_hash.includes(code)), "stored hashed");
 
     const withRecovery = async (code: string) => {
@@ -158,6 +169,8 @@ describe("second factors in personal settings, recovery codes and enforcement", 
       const page = await browser.get(String(login.headers.location));
       assert.equal(page.statusCode, 200);
       assert.match(page.body, /id="setup-intro"/);
+      assert.match(String(page.headers["content-security-policy"]), /default-src 'self'; script-src 'self'/);
+      assert.equal(page.headers["x-frame-options"], "DENY");
       const secret = /id="totp-secret">([A-Z2-7]+)</.exec(page.body)?.[1] ?? "";
       const form = { requesttoken: requestTokenOf(page.body), redirect_url: "/index.php/apps/activity/" };
       assert.equal((await browser.post(SETUP, { ...form, code: "000000" })).statusCode, 400);

@@ -53,7 +53,8 @@ describe("TOTP as RFC 6238 defines it (SHA-1, 30 s, six digits, one step either 
     const now = 1_800_000_000;
     const code = referenceTotp(secret, now);
     assert.equal(matchTotpStep(secret, `${code.slice(0, 3)} ${code.slice(3)}`, now), totpStepAt(now));
-    for (const bad of ["", "12345", "1234567", "abcdef", `${code}0`]) assert.equal(matchTotpStep(secret, bad, now), undefined, bad);
+    for (const bad of ["", "12345", "1234567", "abcdef", `${code}0`])
+      assert.equal(matchTotpStep(secret, bad, now), undefined, bad);
   });
 
   it("the key URI is Google Authenticator's format with the RFC 6238 parameters", () => {

@@ -1,6 +1,7 @@
 import { type Command, CommanderError, Option } from "commander";
 import { isProviderId, PROVIDER_IDS } from "../../second-factor/providers.js";
 import { type CommandContext, CommandError } from "../context.js";
+import { type OutputFormat, outputOption, printData } from "../output.js";
 
 /**
  * Nextcloud's two-factor commands, with their names and output (nextcloud/server
@@ -13,22 +14,26 @@ export function registerTwoFactorAuthCommands(program: Command, context: Command
     .summary("show a user's two-factor providers")
     .description("Get the two-factor authentication (2FA) state of a user: which providers are enabled and which are not.")
     .argument("<uid>")
-    .action(async (uid: string) => {
+    .addOption(outputOption())
+    .action(async (uid: string, options: { output: OutputFormat }) => {
       const { users, secondFactors } = await context.open();
       if (!(await users.find(uid))) throw new CommandError("Invalid UID");
       const states = await secondFactors.states(uid);
       const on = await secondFactors.hasSecondFactor(uid);
-      context.print(`Two-factor authentication is ${on ? "enabled" : "not enabled"} for user ${uid}`);
-      context.print("");
-      for (const [title, enabled] of [
-        ["Enabled providers", true],
-        ["Disabled providers", false],
-      ] as const) {
-        const listed = states.filter((state) => state.enabled === enabled);
-        if (listed.length === 0) continue;
-        context.print(`${title}:`);
-        for (const state of listed) context.print(`- ${state.id}`);
-      }
+      const data = { enabled: on, providers: Object.fromEntries(states.map((state) => [state.id, state.enabled])) };
+      printData(context, options.output, data, () => {
+        context.print(`Two-factor authentication is ${on ? "enabled" : "not enabled"} for user ${uid}`);
+        context.print("");
+        for (const [title, enabled] of [
+          ["Enabled providers", true],
+          ["Disabled providers", false],
+        ] as const) {
+          const listed = states.filter((state) => state.enabled === enabled);
+          if (listed.length === 0) continue;
+          context.print(`${title}:`);
+          for (const state of listed) context.print(`- ${state.id}`);
+        }
+      });
     });
 
   program

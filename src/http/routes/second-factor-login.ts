@@ -51,7 +51,8 @@ function pendingLogin(step: SessionPending): RouteGuard["identify"] {
     const pending = "anonymous" in result ? result.pendingLogin : undefined;
     if (pending?.session.pending === step) return { user: pending.user, method: "session", session: pending.session };
     const owed = pending?.session.pending;
-    reply.redirect(`${owed ? pendingStepPath(owed) : "/index.php/login"}${back(redirectUrl)}`, 303);
+    if (owed) reply.redirect(`${pendingStepPath(owed)}${back(redirectUrl)}`, 303);
+    else reply.redirect(`/index.php/login${back(redirectUrl ?? DEFAULT_LANDING)}`, 303);
     return undefined;
   };
 }
