@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { PASSWORD_CONFIRMATION_WINDOW_SECONDS } from "../../src/accounts/password-confirmation.js";
 import { publish } from "../activity/support.js";
 import { addClient, authorizeUrl, issueCode, PASSWORD, type TestClient, WEB_CLIENT } from "../oauth/support.js";
+import { referenceTotp } from "../second-factor/reference-totp.js";
 import type { TestApp } from "./app.js";
 import { submitLoginForm } from "./browser.js";
 
@@ -217,6 +218,58 @@ export const TOUR: readonly TourStop[] = [
     name: "oidc-logout-confirm",
     visit: async (page, base) => {
       await page.goto(`${base}/index.php/apps/oauth2/end-session`);
+    },
+  },
+  {
+    // Second factors (bob has none yet): personal settings' TOTP setup, its QR code and key.
+    name: "second-factor-setup",
+    visit: async (page, base) => {
+      await logInAs(page, base, "bob");
+      await page.goto(`${base}/index.php/settings/personal#second-factors`);
+      await Promise.all([page.waitForNavigation(), page.click("#totp-begin-form button[type=submit]")]);
+      await page.waitForSelector("#totp-qr");
+    },
+  },
+  {
+    name: "second-factor-setup-wrong-code",
+    visit: async (page) => {
+      await page.fill("#totp-enable-code", "000000");
+      await Promise.all([page.waitForNavigation(), page.click("#totp-enable-submit")]);
+      await page.waitForSelector("#totp-error");
+    },
+  },
+  {
+    // The code the app would show now, by the test's own RFC 6238 implementation.
+    name: "second-factor-enabled",
+    visit: async (page, base, app) => {
+      await page.goto(`${base}/index.php/settings/personal#second-factors`);
+      const secret = (await page.textContent("#totp-secret")) ?? "";
+      await page.fill("#totp-enable-code", referenceTotp(secret, app.clock.nowSeconds()));
+      await Promise.all([page.waitForNavigation(), page.click("#totp-enable-submit")]);
+      await page.waitForSelector("#totp-enabled");
+    },
+  },
+  {
+    name: "recovery-codes",
+    visit: async (page) => {
+      await Promise.all([page.waitForNavigation(), page.click("#recovery-codes-form button[type=submit]")]);
+      await page.waitForSelector("#new-recovery-codes");
+    },
+  },
+  {
+    // The next login of bob: the password, then the challenge with both factors offered.
+    name: "second-factor-challenge",
+    visit: async (page, base) => {
+      await logInAs(page, base, "bob");
+      await page.waitForSelector("#challenge-totp");
+    },
+  },
+  {
+    name: "second-factor-challenge-wrong",
+    visit: async (page) => {
+      await page.fill("#challenge-totp-code", "000000");
+      await Promise.all([page.waitForNavigation(), page.click("#challenge-totp-submit")]);
+      await page.waitForSelector("#challenge-error");
     },
   },
   {
