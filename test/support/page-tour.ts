@@ -77,6 +77,9 @@ async function logInAs(page: Page, baseUrl: string, uid: string): Promise<void> 
   await submitLoginForm(page, uid, PASSWORD);
 }
 
+/** bob's TOTP secret, as the setup page showed it (the tour's later stops answer with its codes). */
+let bobTotpSecret = "";
+
 /** The tour, in order: each stop may rely on the session the previous ones left. */
 export const TOUR: readonly TourStop[] = [
   {
@@ -243,8 +246,8 @@ export const TOUR: readonly TourStop[] = [
     name: "second-factor-enabled",
     visit: async (page, base, app) => {
       await page.goto(`${base}/index.php/settings/personal#second-factors`);
-      const secret = (await page.textContent("#totp-secret")) ?? "";
-      await page.fill("#totp-enable-code", referenceTotp(secret, app.clock.nowSeconds()));
+      bobTotpSecret = (await page.textContent("#totp-secret")) ?? "";
+      await page.fill("#totp-enable-code", referenceTotp(bobTotpSecret, app.clock.nowSeconds()));
       await Promise.all([page.waitForNavigation(), page.click("#totp-enable-submit")]);
       await page.waitForSelector("#totp-enabled");
     },
@@ -270,6 +273,18 @@ export const TOUR: readonly TourStop[] = [
       await page.fill("#challenge-totp-code", "000000");
       await Promise.all([page.waitForNavigation(), page.click("#challenge-totp-submit")]);
       await page.waitForSelector("#challenge-error");
+    },
+  },
+  {
+    // The right code of the next time step, then TOTP disabled again: the tour can be walked again.
+    name: "second-factor-disabled",
+    visit: async (page, base, app) => {
+      app.clock.advance(30);
+      await page.fill("#challenge-totp-code", referenceTotp(bobTotpSecret, app.clock.nowSeconds()));
+      await Promise.all([page.waitForNavigation(), page.click("#challenge-totp-submit")]);
+      await page.goto(`${base}/index.php/settings/personal#second-factors`);
+      await Promise.all([page.waitForNavigation(), page.click("#totp-disable-form button[type=submit]")]);
+      await page.waitForSelector("#totp-disabled");
     },
   },
   {
