@@ -82,6 +82,13 @@ describe("the second-factor challenge after the password", () => {
     assert.equal((await answerChallenge(second.browser, second.location, currentCode(t, secret))).statusCode, 303);
   });
 
+  it("two concurrent challenges with the same code: exactly one login completes", async () => {
+    const code = currentCode(t, secret);
+    const browsers = [await passwordOnly(), await passwordOnly()];
+    const answers = await Promise.all(browsers.map(({ browser, location }) => answerChallenge(browser, location, code)));
+    assert.deepEqual(answers.map((answer) => answer.statusCode).sort(), [303, 401]);
+  });
+
   it("the challenge is throttled per user: past the ceiling even the right code is refused with 429", async () => {
     const { browser, location } = await passwordOnly();
     t.sleeps.length = 0;
