@@ -25,9 +25,11 @@ import { SecondFactors } from "./second-factor/service.js";
 import { TotpFactor } from "./second-factor/totp.js";
 import { AddressThrottles } from "./security/address-throttles.js";
 import {
+  DEVICE_USER_CODE_THROTTLE,
   LOGIN_FLOW_POLL_THROTTLE,
   LOGIN_FLOW_START_THROTTLE,
   LOGIN_THROTTLE,
+  REGISTRATION_THROTTLE,
   SECOND_FACTOR_THROTTLE,
   type ThrottlePolicy,
   TOKEN_THROTTLE,
@@ -89,6 +91,11 @@ export interface Services {
   /** Login Flow v2 starts and polls, per IP (security/domain/throttle-policy.ts). */
   loginFlowStartThrottle: Throttle;
   loginFlowPollThrottle: Throttle;
+  /** User codes entered on the device verification page (RFC 8628 §5.1), per IP and per user. */
+  deviceUserCodeThrottle: Throttle;
+
+  /** Dynamic client registrations (RFC 7591), per IP. */
+  registrationThrottle: Throttle;
   /** Second factors: the providers (TOTP, recovery codes), enforcement, the login's step after the password. */
   secondFactors: SecondFactors;
   totp: TotpFactor;
@@ -154,6 +161,9 @@ export function createServices(options: ServiceOptions): Services {
   const tokenThrottle = throttle(TOKEN_THROTTLE, tokenThrottleStore);
   const loginFlowStartThrottle = throttle(LOGIN_FLOW_START_THROTTLE);
   const loginFlowPollThrottle = throttle(LOGIN_FLOW_POLL_THROTTLE);
+  const deviceUserCodeThrottle = throttle(DEVICE_USER_CODE_THROTTLE);
+
+  const registrationThrottle = throttle(REGISTRATION_THROTTLE);
   const secondFactorThrottle = throttle(SECOND_FACTOR_THROTTLE);
   // Throttle rows whose failures were forgotten and that hold no reservation: the table stays small.
   jobs.register({
@@ -164,6 +174,9 @@ export function createServices(options: ServiceOptions): Services {
       await tokenThrottle.purgeStale();
       await loginFlowStartThrottle.purgeStale();
       await loginFlowPollThrottle.purgeStale();
+      await deviceUserCodeThrottle.purgeStale();
+
+      await registrationThrottle.purgeStale();
       await secondFactorThrottle.purgeStale();
     },
   });
@@ -251,6 +264,9 @@ export function createServices(options: ServiceOptions): Services {
     loginFlows,
     loginFlowStartThrottle,
     loginFlowPollThrottle,
+    deviceUserCodeThrottle,
+
+    registrationThrottle,
     secondFactors,
     totp,
     recoveryCodes,
@@ -260,6 +276,9 @@ export function createServices(options: ServiceOptions): Services {
       tokenThrottle,
       loginFlowStartThrottle,
       loginFlowPollThrottle,
+      deviceUserCodeThrottle,
+
+      registrationThrottle,
       secondFactorThrottle,
     ]),
     fileLog,

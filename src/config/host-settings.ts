@@ -5,6 +5,7 @@ import { supportedLanguage } from "../i18n/languages.js";
 import {
   booleanSetting,
   ConfigurationError,
+  enumSetting,
   integerSetting,
   readJsonObject,
   SettingTypeError,
@@ -129,6 +130,11 @@ export const hostSettingDefinitions = {
   "oidc.root_discovery": booleanSetting(
     "When true, /.well-known/openid-configuration also answers at the root. Off by default: the ownCloud desktop client switches to its OIDC mode when it finds that document.",
     false,
+  ),
+  "oidc.dynamic_registration": enumSetting(
+    "Dynamic client registration (RFC 7591) at /index.php/apps/oauth2/api/v1/register: off (default), or loopback: native applications with loopback redirect URIs (http://127.0.0.1, http://[::1], http://localhost, any port) may register themselves, such as the ownCloud desktop client in its OpenID Connect mode.",
+    "off",
+    ["off", "loopback"],
   ),
   "cors.allowed-domains": originListSetting(
     "Comma-separated origins whose browsers may call the OAuth token and userinfo endpoints (CORS).",

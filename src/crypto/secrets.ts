@@ -7,8 +7,13 @@ const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
  * crypto.randomInt so every character is uniform (no modulo bias).
  */
 export function randomAlphanumeric(length: number): string {
+  return randomFrom(ALPHANUMERIC, length);
+}
+
+/** A random string of `length` characters of `alphabet`, each uniform (crypto.randomInt). */
+export function randomFrom(alphabet: string, length: number): string {
   let out = "";
-  for (let i = 0; i < length; i++) out += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
   return out;
 }
 

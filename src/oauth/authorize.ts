@@ -186,10 +186,13 @@ export async function checkAuthorizationRequest(
 
 /**
  * The request may skip the consent page: its client is trusted (ownCloud's rule) and asks for no
- * scope beyond those an administrator let it receive without consent (`trusted-scopes`).
+ * scope beyond those an administrator let it receive without consent (`trusted-scopes`). A client
+ * that registered itself (RFC 7591) is never trusted, whatever its flag says: anyone could have
+ * registered it (RFC 7591 §5, RFC 8252 §8.6), so its user always sees the consent page.
  */
 export function trustedForScope(request: AuthorizationRequest): boolean {
-  return request.client.trusted && trustCovers(request.client.trustedScopes, request.scope);
+  const { client } = request;
+  return client.trusted && client.registeredAt === undefined && trustCovers(client.trustedScopes, request.scope);
 }
 
 /**

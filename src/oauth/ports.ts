@@ -2,6 +2,7 @@ import type { User } from "../accounts/ports.js";
 import type { ThrottleBucket } from "../security/domain/throttle-policy.js";
 import type { PendingSettlement, ReservedCounts } from "../security/ports.js";
 import type { ClientFields } from "./domain/client-rules.js";
+import type { DeviceState } from "./domain/device-flow.js";
 
 /**
  * OpenID Connect's extension point at the token endpoint (implemented in src/oidc): an ID token for
@@ -29,6 +30,8 @@ export interface RequestOrigin {
 /** A registered client, secret decrypted. `id` is internal; `clientId` is the public identifier. */
 export interface OAuthClient extends ClientFields {
   id: number;
+  /** A registered client's last grant or token issue (RFC 7591 clients only); absent: never used. */
+  lastUsedAt?: number;
 }
 
 /** Clients (table oauth2_clients). Secrets are encrypted at rest; callers see plaintext. */
@@ -44,6 +47,13 @@ export interface ClientStore {
   update(id: number, changes: Partial<ClientFields>): Promise<boolean>;
   /** Deletes the client and, by cascade, its grants, codes and tokens at once. */
   remove(id: number): Promise<boolean>;
+  /** Records a use of a registered client (its `lastUsedAt`); a client an administrator added is left as it is. */
+  markUsed(id: number, now: number): Promise<void>;
+  /**
+   * Deletes, with their grants, codes and tokens (by cascade), the registered clients whose last
+   * use (or registration, when never used) is at or before `cutoff`; returns how many went.
+   */
+  removeUnusedRegistered(cutoff: number): Promise<number>;
 }
 
 /** The values to write for a new token pair (hashes only; the plain values go to the client). */
@@ -60,8 +70,11 @@ export interface NewCode {
   expiresAt: number;
   challenge: string | null;
   challengeMethod: string | null;
-  /** The redirect URI of the authorization request, decoded as matched (RFC 6749 §4.1.3). */
-  redirectUri: string;
+  /**
+   * The redirect URI of the authorization request, decoded as matched (RFC 6749 §4.1.3); null for
+   * the code a device authorization's approval records, which goes to no redirect URI (RFC 8628).
+   */
+  redirectUri: string | null;
 }
 
 /**
@@ -140,6 +153,8 @@ export interface AuthorizedClient {
 }
 
 export interface CleanupCounts {
+  /** Device authorizations (RFC 8628), whatever their state. */
+  deviceCodes: number;
   codes: number;
   accessTokens: number;
   refreshTokens: number;
@@ -268,5 +283,65 @@ export interface GrantStore {
    */
   revokeAllForUser(uid: string): Promise<number[]>;
   /** Deletes what expired (or was consumed) at or before `cutoff`, and grants left empty by that. */
-  cleanup(cutoff: number, onProgress?: CleanupProgress): Promise<CleanupCounts>;
+  cleanup(cutoff: number, onProgress?: CleanupProgress): Promise<Omit<CleanupCounts, "deviceCodes">>;
+}
+
+/** A device authorization (RFC 8628 §3.2) as its poll reads it. */
+export interface DeviceAuthorizationRecord {
+  clientInternalId: number;
+  /** What the authorization is for (src/oauth/domain/scope.ts `grantedScope`). */
+  scope: string;
+  state: DeviceState;
+  expiresAt: number;
+  /** The seconds the client must wait between polls (RFC 8628 §3.5: grows with each `slow_down`). */
+  interval: number;
+  /** When the client last polled; null before its first poll. */
+  lastPolledAt: number | null;
+  /** The device authorization request came with client_id alone (a public client, RFC 6749 §2.1). */
+  publicClient: boolean;
+  /**
+   * Once approved: the hash of the authorization code the approval recorded under its new grant.
+   * Nobody holds that code's value: the device code's poll redeems it, through GrantStore.redeemCode.
+   */
+  codeHash: string | null;
+}
+
+/**
+ * Device authorizations (table oauth2_device_codes). Device and user codes arrive as SHA-256 hex
+ * digests, the user code normalized first (domain/device-flow.ts). Every state change is one
+ * conditional statement or one transaction, so of concurrent requests on any nodes only one wins.
+ */
+export interface DeviceAuthorizationStore {
+  /** Inserts a pending authorization; false, with nothing written, when the user code is taken. */
+  insert(row: {
+    deviceCodeHash: string;
+    userCodeHash: string;
+    clientInternalId: number;
+    scope: string;
+    publicClient: boolean;
+    now: number;
+    expiresAt: number;
+    interval: number;
+  }): Promise<boolean>;
+  /** The authorization behind a device code, in any state, live or expired (until purged); else undefined. */
+  findByDeviceCode(deviceCodeHash: string): Promise<DeviceAuthorizationRecord | undefined>;
+  /** The authorization behind a user code while it is live (now < expiry) and pending; else undefined. */
+  findPendingByUserCode(userCodeHash: string, now: number): Promise<DeviceAuthorizationRecord | undefined>;
+  /**
+   * In one transaction: claims the live pending authorization (pending → approved), records a grant
+   * of its client to `grant.uid` with its scope and `authTime`, the grant's first code (`grant.code`),
+   * and that code's hash on the authorization. False, with nothing written, when it is not live and
+   * pending.
+   */
+  approve(userCodeHash: string, now: number, grant: { uid: string; authTime: number | null; code: NewCode }): Promise<boolean>;
+  /** pending → denied while live; false when it was not live and pending. */
+  deny(userCodeHash: string, now: number): Promise<boolean>;
+  /**
+   * Records a poll of a pending authorization (RFC 8628 §3.5): its time, and the interval from now
+   * on, as a compare-and-set on the previous poll's time the caller read (`previousPollAt`). False,
+   * with nothing written, when another poll or the user's decision came first.
+   */
+  recordPoll(deviceCodeHash: string, previousPollAt: number | null, now: number, interval: number): Promise<boolean>;
+  /** Deletes the authorizations that expired at or before `cutoff`; returns how many. */
+  purgeExpired(cutoff: number): Promise<number>;
 }

@@ -11,10 +11,12 @@ import {
   checkAuthorizationRequest,
   issueForRequest,
 } from "./authorize.js";
-import { cleanupExpired } from "./cleanup.js";
+import { cleanupExpired, removeUnusedRegisteredClients } from "./cleanup.js";
 import { ClientAdministration } from "./client-administration.js";
+import { DeviceAuthorizations } from "./device-authorization.js";
 import type { OAuthError } from "./domain/errors.js";
 import { isExpired } from "./domain/lifetimes.js";
+import type { RegistrationError } from "./domain/registration.js";
 import { consentCovers, scopeValues } from "./domain/scope.js";
 import type { GrantDeps, GrantResult } from "./grants/types.js";
 import { type IntrospectionResponse, introspectToken } from "./introspection.js";
@@ -23,6 +25,7 @@ import type {
   CleanupCounts,
   CleanupProgress,
   ClientStore,
+  DeviceAuthorizationStore,
   GrantStore,
   IdTokenMinter,
   OAuthClient,
@@ -30,6 +33,7 @@ import type {
   TokenLookups,
 } from "./ports.js";
 import { readAheadOf, readAheadPlan } from "./read-ahead.js";
+import { markRegisteredClientUsed, type RegistrationResponse, registerClient } from "./registration.js";
 import { revokeToken } from "./revocation.js";
 import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
 import type { EventLog, TokenAdmission } from "./token-request.js";
@@ -54,6 +58,8 @@ interface Logger {
 export interface OAuthServiceOptions {
   clients: ClientStore;
   grants: GrantStore;
+  /** Device authorizations (RFC 8628): the device authorization endpoint, the verification page, the device code grant. */
+  devices: DeviceAuthorizationStore;
   /** The token endpoint's client with its code (or refresh token), in one read, with the throttle's reservation. */
   lookups: TokenLookups;
   users: { find(uid: string): Promise<{ enabled: boolean } | undefined> };
@@ -71,6 +77,8 @@ export interface OAuthServiceOptions {
 /** The OAuth 2.0 authorization service (no HTTP here; routes in src/http/routes/oauth-*.ts call it). */
 export class OAuthService implements BearerTokenResolver {
   readonly clients: ClientAdministration;
+  /** RFC 8628: the device authorization endpoint's and the verification page's side of the device grant. */
+  readonly devices: DeviceAuthorizations;
   private readonly store: ClientStore;
   private readonly grants: GrantStore;
   private events: OAuthEvents | undefined;
@@ -81,6 +89,13 @@ export class OAuthService implements BearerTokenResolver {
     this.store = options.clients;
     this.grants = options.grants;
     this.clients = new ClientAdministration(options.clients, () => options.clock.nowSeconds(), options.log);
+    this.devices = new DeviceAuthorizations({
+      clients: options.clients,
+      store: options.devices,
+      clock: options.clock,
+      log: options.log,
+      authorized: (uid, client) => this.notify("clientAuthorized", uid, client),
+    });
   }
 
   /** Sets (or replaces) the events listener, for wiring after construction (e.g. the activity stream). */
@@ -119,8 +134,14 @@ export class OAuthService implements BearerTokenResolver {
       },
       `An authorization code has been issued for the client "${request.client.name}".`,
     );
+    await markRegisteredClientUsed(this.store, request.client, now);
     await this.notify("clientAuthorized", uid, request.client);
     return location;
+  }
+
+  /** RFC 7591 §3.1 dynamic registration (the HTTP layer checks that the host setting allows it). */
+  register(metadata: unknown): Promise<RegistrationResponse | RegistrationError> {
+    return registerClient(this.store, metadata, this.options.clock.nowSeconds(), this.options.log);
   }
 
   /** OpenID Connect's ID tokens (src/oidc), wired after construction like the events listener. */
@@ -171,6 +192,7 @@ export class OAuthService implements BearerTokenResolver {
   private grantDeps(log: EventLog): GrantDeps {
     return {
       grants: this.grants,
+      devices: this.options.devices,
       now: this.options.clock.nowSeconds(),
       refreshTokenLifetime: this.options.refreshTokenLifetime(),
       refreshReuseGrace: this.options.refreshReuseGrace(),
@@ -241,9 +263,21 @@ export class OAuthService implements BearerTokenResolver {
     return clientIds.length;
   }
 
+  /**
+   * The cleanup job and `./occ oauth2:cleanup`: grace pairs, expired codes and tokens, then the
+   * self-registered clients unused for 90 days with their grants (registration.ts).
+   */
   async cleanup(onProgress?: CleanupProgress): Promise<CleanupCounts> {
     await this.purgeGracePairs();
-    return cleanupExpired(this.grants, this.options.clock.nowSeconds(), this.options.log, onProgress);
+    const now = this.options.clock.nowSeconds();
+    const counts = await cleanupExpired(
+      { grants: this.grants, devices: this.options.devices },
+      now,
+      this.options.log,
+      onProgress,
+    );
+    await removeUnusedRegisteredClients(this.store, now, this.options.log);
+    return counts;
   }
 
   /**

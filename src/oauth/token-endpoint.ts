@@ -5,6 +5,7 @@ import type { GrantDeps, GrantResult } from "./grants/types.js";
 import { stringParam } from "./params.js";
 import type { ClientStore, TokenLookups } from "./ports.js";
 import { clientsWithReadAhead, readAhead } from "./read-ahead.js";
+import { markRegisteredClientUsed } from "./registration.js";
 import type { TokenAdmission, TokenRequest } from "./token-request.js";
 
 export type { TokenRequest } from "./token-request.js";
@@ -16,7 +17,8 @@ export type { TokenRequest } from "./token-request.js";
  * 2. the client and the presented code or refresh token, read with the reservation or now;
  * 3. client authentication;
  * 4. the grant, given only the parameters it declares; its write commits the admission's
- *    throttle settlement when it issues tokens.
+ *    throttle settlement when it issues tokens;
+ * 5. for a self-registered client, its use recorded (registration.ts).
  */
 export async function handleTokenRequest(
   clients: ClientStore,
@@ -33,7 +35,7 @@ export async function handleTokenRequest(
   const grant = GRANTS.get(grantType);
   if (!grant) return new OAuthError("invalid_grant", "unhandled grant type");
   const params = Object.fromEntries([...grant.parameters].map((name) => [name, stringParam(request.body, name)]));
-  return grant.handle(deps, {
+  const result = await grant.handle(deps, {
     client: authenticated.client,
     method: authenticated.method,
     params,
@@ -42,4 +44,15 @@ export async function handleTokenRequest(
     readAhead: ahead,
     settleOnIssue: admission.settleOnIssue,
   });
+  if (!(result instanceof OAuthError)) {
+    // A use of a self-registered client (RFC 7591), for the cleanup of unused ones. The tokens are
+    // issued by now: a failed write is logged, never turned into a failed response.
+    await markRegisteredClientUsed(clients, authenticated.client, deps.now).catch((error: unknown) => {
+      deps.log.warn(
+        { event: "oauth2_client_use_not_recorded", client: authenticated.client.clientId, err: error },
+        "client use not recorded",
+      );
+    });
+  }
+  return result;
 }

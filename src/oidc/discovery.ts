@@ -10,8 +10,12 @@ export interface ProviderEndpoints {
   userinfo: string;
   revocation: string;
   introspection: string;
+  /** RFC 8628 §4. */
+  deviceAuthorization: string;
   jwks: string;
   endSession: string;
+  /** RFC 7591 §3: present only while dynamic registration is on (host setting `oidc.dynamic_registration`). */
+  registration?: string | undefined;
 }
 
 /**
@@ -29,12 +33,15 @@ export function providerMetadata(endpoints: ProviderEndpoints, pkceMethods: read
     end_session_endpoint: endpoints.endSession,
     revocation_endpoint: endpoints.revocation,
     introspection_endpoint: endpoints.introspection,
+    device_authorization_endpoint: endpoints.deviceAuthorization,
+
+    ...(endpoints.registration === undefined ? {} : { registration_endpoint: endpoints.registration }),
     // Every scope the authorization endpoint grants (src/oauth/domain/scope.ts); `offline_access`
     // is accepted, and every code grant gets a refresh token (ownCloud's rule).
     scopes_supported: [...SCOPE_NAMES],
     response_types_supported: ["code", "token"],
     response_modes_supported: ["query", "fragment"],
-    grant_types_supported: ["authorization_code", "refresh_token", "implicit"],
+    grant_types_supported: ["authorization_code", "refresh_token", "implicit", "urn:ietf:params:oauth:grant-type:device_code"],
     code_challenge_methods_supported: [...pkceMethods],
     // RFC 6749 §2.3.1, src/oauth/client-authentication.ts: the secret in the Basic header or the
     // body; `none`: a public client (client_id with PKCE, or client_id alone on a PKCE grant's refresh).

@@ -22,6 +22,8 @@ export const CLIENT_COLUMNS = [
   "post_logout_redirect_uri",
   "trusted_scopes",
   "created_at",
+  "registered_at",
+  "last_used_at",
 ] as const;
 
 /** More clients than a server has; the memo of opened secrets is cleared past it. */
@@ -96,6 +98,8 @@ export class KyselyClientStore implements ClientStore {
       post_logout_redirect_uri: fields.postLogoutRedirectUri ?? null,
       trusted_scopes: fields.trustedScopes ?? null,
       created_at: now,
+      registered_at: fields.registeredAt ?? null,
+      last_used_at: null,
     };
   }
 
@@ -123,6 +127,8 @@ export class KyselyClientStore implements ClientStore {
       ...(row.account_access === 1 ? { accountAccess: true } : {}),
       ...(row.post_logout_redirect_uri === null ? {} : { postLogoutRedirectUri: row.post_logout_redirect_uri }),
       ...(row.trusted_scopes === null ? {} : { trustedScopes: row.trusted_scopes }),
+      ...(row.registered_at === null ? {} : { registeredAt: Number(row.registered_at) }),
+      ...(row.last_used_at === null ? {} : { lastUsedAt: Number(row.last_used_at) }),
     };
   }
 
@@ -201,6 +207,24 @@ export class KyselyClientStore implements ClientStore {
       if (await this.collides(changes.name, changes.clientId, id)) return false;
       throw error;
     }
+  }
+
+  async markUsed(id: number, now: number): Promise<void> {
+    await this.db
+      .updateTable("oauth2_clients")
+      .set({ last_used_at: now })
+      .where("id", "=", id)
+      .where("registered_at", "is not", null)
+      .execute();
+  }
+
+  async removeUnusedRegistered(cutoff: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom("oauth2_clients")
+      .where("registered_at", "is not", null)
+      .where((eb) => eb(eb.fn.coalesce("last_used_at", "registered_at"), "<=", cutoff))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async remove(id: number): Promise<boolean> {

@@ -8,6 +8,7 @@ import type {
   CodeRecord,
   GracePair,
   GrantStore,
+  NewCode,
   NewTokens,
   RefreshTokenRecord,
 } from "../oauth/ports.js";
@@ -19,6 +20,40 @@ import { newPairParams, redeemCodeInOneStatement, rotateRefreshTokenInOneStateme
 import { authorizedClients, liveGrantScopes } from "./oauth-user-grants.js";
 import { transaction } from "./prepared.js";
 import { type SqlThrottleStore, successResettingOneBucket } from "./throttle-store.js";
+
+/** A new grant's row (inside the caller's transaction); returns its id. */
+export async function insertGrant(trx: DbOrTx, input: Parameters<GrantStore["createGrant"]>[0]): Promise<number> {
+  const grant = await trx
+    .insertInto("oauth2_grants")
+    .values({
+      client_id: input.clientInternalId,
+      uid: input.uid,
+      authorized_at: input.now,
+      scope: input.identity?.scope ?? null,
+      auth_time: input.identity?.authTime ?? null,
+      nonce: input.identity?.nonce ?? null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(grant.id);
+}
+
+/** A grant's code row (inside the caller's transaction). */
+export async function insertCode(trx: DbOrTx, grantId: number, now: number, code: NewCode): Promise<void> {
+  await trx
+    .insertInto("oauth2_codes")
+    .values({
+      code_hash: code.codeHash,
+      grant_id: grantId,
+      code_challenge: code.challenge,
+      code_challenge_method: code.challengeMethod,
+      redirect_uri: code.redirectUri,
+      created_at: now,
+      expires_at: code.expiresAt,
+      consumed_at: null,
+    })
+    .execute();
+}
 
 /** Grants, codes and tokens; single use by compare-and-set inside one transaction (see GrantStore). */
 export class KyselyGrantStore implements GrantStore {
@@ -68,36 +103,9 @@ export class KyselyGrantStore implements GrantStore {
     first: Parameters<GrantStore["createGrant"]>[1],
   ): Promise<number> {
     return transaction(this.db, async (trx) => {
-      const grant = await trx
-        .insertInto("oauth2_grants")
-        .values({
-          client_id: input.clientInternalId,
-          uid: input.uid,
-          authorized_at: input.now,
-          scope: input.identity?.scope ?? null,
-          auth_time: input.identity?.authTime ?? null,
-          nonce: input.identity?.nonce ?? null,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      const grantId = Number(grant.id);
-      if ("code" in first) {
-        await trx
-          .insertInto("oauth2_codes")
-          .values({
-            code_hash: first.code.codeHash,
-            grant_id: grantId,
-            code_challenge: first.code.challenge,
-            code_challenge_method: first.code.challengeMethod,
-            redirect_uri: first.code.redirectUri,
-            created_at: input.now,
-            expires_at: first.code.expiresAt,
-            consumed_at: null,
-          })
-          .execute();
-      } else {
-        await this.insertTokens(trx, grantId, input.now, first.tokens);
-      }
+      const grantId = await insertGrant(trx, input);
+      if ("code" in first) await insertCode(trx, grantId, input.now, first.code);
+      else await this.insertTokens(trx, grantId, input.now, first.tokens);
       return grantId;
     });
   }
@@ -272,7 +280,7 @@ export class KyselyGrantStore implements GrantStore {
     return rows.map((row) => Number(row.client_id));
   }
 
-  async cleanup(cutoff: number, onProgress?: CleanupProgress): Promise<CleanupCounts> {
+  async cleanup(cutoff: number, onProgress?: CleanupProgress): Promise<Omit<CleanupCounts, "deviceCodes">> {
     const codes = await this.db.deleteFrom("oauth2_codes").where("expires_at", "<=", cutoff).executeTakeFirst();
     onProgress?.("codes", Number(codes.numDeletedRows));
     const refreshTokens = await this.db

@@ -180,6 +180,8 @@ export class KyselyTokenLookups implements TokenLookups {
       post_logout_redirect_uri: row.cl_post_logout_redirect_uri,
       trusted_scopes: row.cl_trusted_scopes,
       created_at: row.cl_created_at,
+      registered_at: row.cl_registered_at,
+      last_used_at: row.cl_last_used_at,
     });
   }
 }

@@ -8,6 +8,7 @@ import { DEFAULT_CLIENTS } from "../oauth/domain/default-clients.js";
 import { type OAuthEvents, OAuthService } from "../oauth/service.js";
 import type { Db, Dialect } from "../storage/database.js";
 import { KyselyClientStore } from "../storage/oauth-client-store.js";
+import { SqlDeviceAuthorizationStore } from "../storage/oauth-device-store.js";
 import { KyselyGrantStore } from "../storage/oauth-grant-store.js";
 import { KyselyTokenLookups } from "../storage/oauth-token-lookups.js";
 import type { SqlThrottleStore } from "../storage/throttle-store.js";
@@ -42,6 +43,7 @@ export function createOAuthService(setup: OAuthSetup): OAuthService {
     clients,
     lookups: new KyselyTokenLookups(setup.db, setup.dialect, clients, setup.tokenThrottle),
     grants: new KyselyGrantStore(setup.db, setup.dialect, setup.tokenThrottle),
+    devices: new SqlDeviceAuthorizationStore(setup.db),
     users: setup.users,
     clock: setup.clock,
     log: setup.log,

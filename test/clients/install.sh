@@ -27,6 +27,8 @@ declare -A provides=(
   [openssl]=/usr/bin/openssl
   [util-linux]=/usr/bin/unshare
   [ca-certificates]=/etc/ssl/certs/ca-certificates.crt
+  # test/clients/oidc-agent.test.ts: oidc-gen, oidc-agent, oidc-token (RFC 8628 device flow)
+  [oidc-agent-cli]=/usr/bin/oidc-gen
 )
 
 missing=()

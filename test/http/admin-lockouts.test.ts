@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { ManualClock, systemClock } from "../../src/clock.js";
+import { settings as englishSettings } from "../../src/i18n/catalogues/en/settings.js";
 import {
+  CLIENT_ADDRESS_NAMESPACES,
   LOGIN_THROTTLE,
   loginBuckets,
   type ThrottlePolicy,
@@ -132,5 +134,11 @@ describe(`admin page: throttled client addresses are shown and lifted (${testDat
     const refused = await bob.post(RESET, { requesttoken: token, address: "192.0.2.20" });
     assert.equal(refused.statusCode, 403);
     assert.equal((await node.services.addressThrottles.states("192.0.2.20", "login"))[0]?.failures, 2);
+  });
+
+  it("every throttle that counts client addresses has a name on the page", () => {
+    for (const namespace of CLIENT_ADDRESS_NAMESPACES) {
+      assert.ok(`lockouts.throttle.${namespace}` in englishSettings, `a label for the ${namespace} throttle`);
+    }
   });
 });

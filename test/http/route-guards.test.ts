@@ -25,6 +25,7 @@ const AUTHENTICATED_OTHERWISE: Record<string, string> = {
   "POST /index.php/apps/oauth2/api/v1/token": "OAuth client endpoint: client credentials (RFC 6749 §2.3)",
   "POST /index.php/apps/oauth2/api/v1/revoke": "OAuth client endpoint: client credentials (RFC 7009 §2.1)",
   "POST /index.php/apps/oauth2/api/v1/introspect": "OAuth client endpoint: client credentials (RFC 7662 §2.1)",
+  "POST /index.php/apps/oauth2/api/v1/device_authorization": "OAuth client endpoint: client credentials (RFC 8628 §3.1)",
   "POST /index.php/apps/oauth2/api/v1/userinfo": "UserInfo by POST (OIDC Core §5.3.1): reads only, changes nothing",
   "POST /index.php/apps/oauth2/end-session":
     "RP-Initiated Logout 1.0 §2: ends a session only for a verified id_token_hint naming its user, else asks (the confirm form is guarded)",
@@ -142,7 +143,11 @@ describe("route guards", () => {
     const answers: string[] = [];
     for (const { key } of guardedRoutes) {
       const [method, path] = key.split(" ") as [string, string];
-      const url = path.replace(/:[a-zA-Z]+/g, "x");
+      // The consent form always carries its query. Without one, a POST to the authorization endpoint
+      // is an authorization request (OIDC Core §3.1.2.1), sent by browsers nobody is logged in on:
+      // its body is read (test/oidc/authorize-by-post.test.ts).
+      const query = key === "POST /index.php/apps/oauth2/authorize" ? "?response_type=code" : "";
+      const url = `${path.replace(/:[a-zA-Z]+/g, "x")}${query}`;
       for (const body of bodies) {
         const response = await app.inject({
           method: method as "POST",

@@ -18,6 +18,7 @@ interface Metadata {
   userinfo_endpoint: string;
   revocation_endpoint: string;
   introspection_endpoint: string;
+  device_authorization_endpoint: string;
   response_types_supported: string[];
   response_modes_supported: string[];
   grant_types_supported: string[];
@@ -185,6 +186,29 @@ describe("RFC 8414 metadata at /.well-known/oauth-authorization-server", () => {
       pair.access_token = response.json().access_token;
       pair.refresh_token = response.json().refresh_token;
     }
+    // RFC 8628: a device authorization approved on the verification page, redeemed by its device code.
+    const device = await form(metadata.device_authorization_endpoint, ...authenticated("client_secret_basic", {}));
+    assert.equal(device.statusCode, 200, device.body);
+    const { device_code: deviceCode, user_code: userCode, verification_uri: verificationUri } = device.json();
+    const entry = await browser.get(pathOf(verificationUri));
+    const confirmation = await browser.post(pathOf(verificationUri), {
+      requesttoken: requestTokenOf(entry.body),
+      user_code: userCode,
+    });
+    const approved = await browser.post(pathOf(verificationUri), {
+      requesttoken: requestTokenOf(confirmation.body),
+      user_code: userCode,
+      decision: "approve",
+    });
+    assert.match(approved.body, /id="device-approved"/);
+    const deviceGrant = "urn:ietf:params:oauth:grant-type:device_code";
+    const deviceTokens = await form(
+      metadata.token_endpoint,
+      ...authenticated("client_secret_basic", { grant_type: deviceGrant, device_code: deviceCode }),
+    );
+    assert.equal(deviceTokens.statusCode, 200, deviceTokens.body);
+    assert.equal((await userinfoWith(deviceTokens.json().access_token)).statusCode, 200);
+    granted.add(deviceGrant);
     assert.deepEqual([...granted].sort(), [...metadata.grant_types_supported].sort());
 
     // userinfo, introspection and revocation, with each advertised method, on these tokens.

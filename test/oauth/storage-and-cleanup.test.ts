@@ -109,7 +109,13 @@ describe("cleanup (oauth2:cleanup: one week after expiry)", () => {
     const tokens = (await exchangeCode(t, await issueCode(t))).json();
     t.clock.advance(3600);
     assert.equal((await userinfo(t, tokens.access_token)).statusCode, 401, "expired, still stored, rejected");
-    assert.deepEqual(await t.services.oauth.cleanup(), { codes: 0, accessTokens: 0, refreshTokens: 0, grants: 0 });
+    assert.deepEqual(await t.services.oauth.cleanup(), {
+      deviceCodes: 0,
+      codes: 0,
+      accessTokens: 0,
+      refreshTokens: 0,
+      grants: 0,
+    });
     assert.equal((await exchangeCode(t, code)).json().error_description, "auth grant expired");
 
     // the code expired at +600 s, the access token at +3600 s: a week later both go.

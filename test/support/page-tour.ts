@@ -5,6 +5,7 @@ import { addClient, authorizeUrl, issueCode, PASSWORD, type TestClient, WEB_CLIE
 import { referenceTotp } from "../second-factor/reference-totp.js";
 import type { TestApp } from "./app.js";
 import { submitLoginForm } from "./browser.js";
+import { FormClient } from "./browser-form.js";
 
 /**
  * Every page Keystream renders, in every state a person meets (issue 19), visited in a real
@@ -26,7 +27,10 @@ export const LONG_CLIENT: TestClient = {
   redirectUri: "https://notes.example.com/oauth/callback/with/a/long/path?tenant=example-tenant",
 };
 
-/** Users alice (with an app password, an authorized application, activities) and root (admin); three clients. */
+/**
+ * Users alice (with an app password, an authorized application, activities) and root (admin); three
+ * clients; two throttled client addresses.
+ */
 export async function seedTour(t: TestApp): Promise<void> {
   await t.services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" });
   await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob Builder" });
@@ -35,6 +39,10 @@ export async function seedTour(t: TestApp): Promise<void> {
   await addClient(t, { ...DESKTOP_CLIENT, trusted: true });
   await addClient(t, { ...LONG_CLIENT, allowSubdomains: true, resourceServer: true });
   await t.services.appPasswords.create("alice", "Laptop (rclone)");
+  // Failed logins from two addresses: the admin page's throttled-addresses table has rows.
+  for (const address of ["203.0.113.7", "2001:db8:7:8::20"]) {
+    for (let attempt = 0; attempt < 3; attempt++) await new FormClient(t.app, address).login("bob", "not the password");
+  }
   await issueCode(t, LONG_CLIENT);
   const file = (path: string, id: number, subject: string, user = "alice") => ({
     app: "files",
@@ -314,6 +322,36 @@ export const TOUR: readonly TourStop[] = [
         headers: { "user-agent": "A very talkative application that describes itself at great length (Desktop)" },
       });
       await page.goto((await started.json()).login);
+    },
+  },
+  {
+    name: "device-code",
+    visit: async (page, base) => {
+      await logInAs(page, base, "alice");
+      await page.goto(`${base}/index.php/apps/oauth2/device?user_code=wdjb-mjht`);
+    },
+  },
+  {
+    name: "device-code-unknown",
+    visit: async (page) => {
+      await page.click("#device-continue");
+    },
+  },
+  {
+    name: "device-consent",
+    visit: async (page, base) => {
+      const started = await page.request.post(`${base}/index.php/apps/oauth2/api/v1/device_authorization`, {
+        form: { scope: "openid profile email" },
+        headers: { authorization: `Basic ${Buffer.from(`${WEB_CLIENT.clientId}:${WEB_CLIENT.secret}`).toString("base64")}` },
+      });
+      await page.goto((await started.json()).verification_uri_complete);
+      await page.click("#device-continue");
+    },
+  },
+  {
+    name: "device-approved",
+    visit: async (page) => {
+      await page.click("#authorize");
     },
   },
   {

@@ -10,6 +10,10 @@ function unwrap<T>(result: AdminResult<T>): T {
   return result.value;
 }
 
+function isoDate(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}
+
 function listing(clients: OAuthClient[]): Record<string, Record<string, string | boolean>> {
   return Object.fromEntries(
     clients.map((c) => [
@@ -28,12 +32,21 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
         ...(c.postLogoutRedirectUri ? { "post-logout-redirect-url": c.postLogoutRedirectUri } : {}),
         // Only when narrowed: a trusted client without the key skips consent for every scope.
         ...(c.trustedScopes ? { "trusted-scopes": c.trustedScopes } : {}),
+        // Only for a client that registered itself (RFC 7591): never trusted, deleted after 90 days unused.
+        ...(c.registeredAt === undefined
+          ? {}
+          : {
+              "self-registered": true,
+              "registered-at": isoDate(c.registeredAt),
+              "last-used-at": c.lastUsedAt === undefined ? "never" : isoDate(c.lastUsedAt),
+            }),
       },
     ]),
   );
 }
 
 const CLEANUP_STEPS = {
+  deviceCodes: "device authorizations",
   codes: "authorization codes",
   accessTokens: "access tokens",
   refreshTokens: "refresh tokens",
@@ -148,7 +161,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .command("oauth2:cleanup")
     .summary("delete expired codes and tokens")
     .description(
-      "Delete authorization codes, access and refresh tokens one week after their expiry, then the grants " +
+      "Delete device authorizations, authorization codes, access and refresh tokens one week after their expiry, then the grants " +
         "left empty; each step's count is reported on stderr as it completes.",
     )
     .addOption(outputOption())
@@ -159,7 +172,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
       );
       printData(context, options.output, { ...counts }, () =>
         context.print(
-          `Deleted ${counts.codes} authorization codes, ${counts.accessTokens} access tokens, ${counts.refreshTokens} refresh tokens and ${counts.grants} empty grants.`,
+          `Deleted ${counts.deviceCodes} device authorizations, ${counts.codes} authorization codes, ${counts.accessTokens} access tokens, ${counts.refreshTokens} refresh tokens and ${counts.grants} empty grants.`,
         ),
       );
     });

@@ -36,7 +36,7 @@ export function registerSecurityCommands(program: Command, context: CommandConte
     .addArgument(
       new Argument(
         "[action]",
-        "one throttle only: login (form, Basic), oauth (token endpoints), flowstart, flowpoll (Login Flow v2), 2fa (second factor)",
+        "one throttle only: login (form, Basic), oauth (token endpoints), flowstart, flowpoll (Login Flow v2), devicecode (device user codes), register (client registration), 2fa (second factor)",
       ).choices(CLIENT_ADDRESS_NAMESPACES),
     )
     .addOption(outputOption())

@@ -22,7 +22,7 @@ export function userLabel(user: { uid: string; displayName: string }): SafeHtml 
  * What the application gets, in plain words: the line of each granted scope, in the catalogue's
  * order (src/oauth/domain/scope.ts; src/oidc/claims.ts decides what each sign-in scope discloses).
  */
-function grantedAccess(t: Translator["t"], scope: string): string[] {
+export function grantedAccess(t: Translator["t"], scope: string): string[] {
   return scopeDefinitions(scope).flatMap((definition) => (definition.consentLine === null ? [] : [t(definition.consentLine)]));
 }
 
@@ -35,6 +35,8 @@ export interface ConsentModel {
   scope: string;
   /** The registered redirect URI the answer goes to; its host is named on the page. */
   redirectUri: string;
+  /** The client registered itself (RFC 7591): the page says so, since no administrator vouched for it. */
+  selfRegistered?: boolean;
 }
 
 function hostOf(uri: string): string {
@@ -60,6 +62,7 @@ export function consentPage(model: ConsentModel): SafeHtml {
     narrow: true,
     body: html`<h1>${t("pages:consent.title")}</h1>
 <p><strong>${t("pages:consent.question", { name: model.clientName })}</strong></p>
+${model.selfRegistered ? html`<p id="oauth-self-registered" class="notice">${t("pages:consent.selfRegistered")}</p>` : ""}
 <p id="oauth-current-user">${translatedHtml(translator, "pages:consent.loggedInAs", { user: userLabel(model.user) })}</p>
 <p>${t("pages:consent.gets")}</p>
 <ul class="scopes" id="oauth-scopes">${grantedAccess(t, model.scope).map((line) => html`<li>${line}</li>`)}</ul>

@@ -73,6 +73,7 @@ dl.facts dt{font-weight:600;color:var(--muted)}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
 ul.scopes{padding-left:1.25rem}
 ul.scopes li{margin:.3rem 0}
+strong.user-code{font-family:ui-monospace,monospace;font-size:1.25rem;letter-spacing:.1em}
 .error,.notice{padding:.75rem 1rem;border-radius:var(--radius);border-left:4px solid}
 .error{background:#fde8e8;color:#8a1f1f;border-color:#b3261e}
 .notice{background:#e6f4ea;color:#1e5631;border-color:#2e7d46}

@@ -107,7 +107,7 @@ function endOf<T>(endpoint: ClientEndpoint<T>, buckets: ReturnType<typeof oauthB
  * 4. settle the reservation with the outcome, unless the write did;
  * 5. answer: errors in the RFC 6749 §5.2 form, never cached.
  */
-async function clientEndpoint<T>(
+export async function clientEndpoint<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   endpoint: ClientEndpoint<T>,

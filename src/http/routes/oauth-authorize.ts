@@ -104,15 +104,32 @@ async function authorizationRequestByPostOrMalformedQuery(
   reply: FastifyReply,
 ): Promise<FastifyReply | undefined> {
   const body = request.body;
-  const query = request.query as Record<string, unknown>;
-  if (Object.keys(query).length === 0 && body !== null && typeof body === "object" && "response_type" in body) {
-    const parsed = strictParams(body);
-    if (!parsed.ok) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
+  if (!hasQuery(request)) {
+    // Not the consent form: an authorization request by POST, or nothing valid (CONSENT_FORM did
+    // not identify the caller, so this answers every such request).
+    const parsed = body !== null && typeof body === "object" && "response_type" in body ? strictParams(body) : undefined;
+    if (!parsed?.ok) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
     return reply.redirect(`${AUTHORIZE_PATH}?${new URLSearchParams(parsed.params)}`, 303);
   }
   if (queryOf(request)) return undefined;
   return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
 }
+
+function hasQuery(request: FastifyRequest): boolean {
+  return Object.keys(request.query as Record<string, unknown>).length > 0;
+}
+
+/**
+ * The consent form's guard (a session, its CSRF token), except for a POST without a query: that is
+ * an authorization request sent by POST (OIDC Core §3.1.2.1), which a browser nobody is logged in on
+ * sends too; its parameters are in the body, so it cannot go to the login page before the body is
+ * read. It is not identified: authorizationRequestByPostOrMalformedQuery answers it (a 303 to its
+ * GET, which sends to the login page and back) before any check runs.
+ */
+const CONSENT_FORM: RouteGuard = {
+  ...SESSION_FORM,
+  identify: async (request, reply) => (hasQuery(request) ? SESSION_FORM.identify(request, reply) : undefined),
+};
 
 /** A logout link whose requesttoken is not the session's ends nothing: the "invalid link" page, 403. */
 function sendInvalidLogoutLink(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -222,6 +239,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
             logoutUrl: logoutUrl(query, principal, requestedUser),
             scope: check.request.scope,
             redirectUri: check.request.redirectUri,
+            selfRegistered: client.registeredAt !== undefined,
           }),
         );
     }
@@ -232,7 +250,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
   // CSRF and request checks as a consent. A query that cannot be read is refused before the session
   // is looked at (preValidation runs before the group's preHandler).
   await app.register(
-    guarded(SESSION_FORM, (forms) => {
+    guarded(CONSENT_FORM, (forms) => {
       forms.post(AUTHORIZE_PATH, { preValidation: authorizationRequestByPostOrMalformedQuery }, async (request, reply) => {
         const { principal } = request;
         const query = strictParams(request.query);

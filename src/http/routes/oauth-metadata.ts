@@ -6,6 +6,9 @@ import { ISSUER_PATH, issuerOf } from "../issuer.js";
 import { metadataRouteSchema } from "../schemas/oauth.js";
 import { INTROSPECTION_PATH, REVOCATION_PATH, TOKEN_PATH, USERINFO_PATH } from "./oauth-api.js";
 import { AUTHORIZE_PATH } from "./oauth-authorize.js";
+import { DEVICE_AUTHORIZATION_PATH } from "./oauth-device.js";
+
+import { REGISTRATION_PATH, registrationEnabled } from "./oauth-registration.js";
 import { END_SESSION_PATH, JWKS_PATH } from "./oidc.js";
 
 export const METADATA_PATH = "/.well-known/oauth-authorization-server";
@@ -25,8 +28,10 @@ function metadataOf(request: FastifyRequest): Record<string, unknown> {
       userinfo: `${base}${USERINFO_PATH}`,
       revocation: `${base}${REVOCATION_PATH}`,
       introspection: `${base}${INTROSPECTION_PATH}`,
+      deviceAuthorization: `${base}${DEVICE_AUTHORIZATION_PATH}`,
       jwks: `${base}${JWKS_PATH}`,
       endSession: `${base}${END_SESSION_PATH}`,
+      registration: registrationEnabled(request.server) ? `${base}${REGISTRATION_PATH}` : undefined,
     },
     CHALLENGE_METHODS,
   );
@@ -51,6 +56,8 @@ function sendMetadata(request: FastifyRequest, reply: FastifyReply): FastifyRepl
  * - `/.well-known/openid-configuration` only with the host setting `oidc.root_discovery`: the ownCloud
  *   desktop client switches to an OIDC mode when that document exists
  *   (docs/upstream/desktop-clients.md, ownCloud client §2), so by default the root answers 404.
+ *   The same document everywhere: with `oidc.dynamic_registration` on, each names the
+ *   `registration_endpoint` the desktop client registers itself at (ownCloud client §6).
  */
 export async function oauthMetadataRoutes(app: FastifyInstance): Promise<void> {
   app.get(METADATA_PATH, { schema: metadataRouteSchema }, sendMetadata);

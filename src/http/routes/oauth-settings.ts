@@ -75,13 +75,14 @@ export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
           options: t("pages:oauth.options"),
           trusted: t("pages:oauth.trusted"),
         };
-        // The three flags share one column: nine columns never fit a page, in German least of all.
+        // The flags share one column: nine columns never fit a page, in German least of all.
         const options = (c: (typeof clients)[number]) =>
           [
             c.allowSubdomains ? t("pages:oauth.allowSubdomains") : undefined,
             c.trusted ? (c.trustedScopes ? `${label.trusted} (${c.trustedScopes})` : label.trusted) : undefined,
             c.resourceServer ? t("pages:oauth.resourceServer") : undefined,
             c.accountAccess ? t("pages:oauth.accountAccess") : undefined,
+            c.registeredAt === undefined ? undefined : t("pages:oauth.selfRegistered"),
           ]
             .filter((flag) => flag !== undefined)
             .join(", ") || "–";

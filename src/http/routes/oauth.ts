@@ -2,7 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { avatarRoutes } from "./avatars.js";
 import { oauthApiRoutes } from "./oauth-api.js";
 import { oauthAuthorizeRoutes } from "./oauth-authorize.js";
+import { oauthDeviceRoutes } from "./oauth-device.js";
 import { oauthMetadataRoutes } from "./oauth-metadata.js";
+import { oauthRegistrationRoutes } from "./oauth-registration.js";
 import { oauthSettingsRoutes } from "./oauth-settings.js";
 import { oidcRoutes } from "./oidc.js";
 
@@ -13,8 +15,10 @@ import { oidcRoutes } from "./oidc.js";
 export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   await app.register(oauthAuthorizeRoutes);
   await app.register(oauthApiRoutes);
+  await app.register(oauthDeviceRoutes);
   await app.register(oauthSettingsRoutes);
   await app.register(oauthMetadataRoutes);
+  await app.register(oauthRegistrationRoutes);
   await app.register(oidcRoutes);
   await app.register(avatarRoutes);
 }

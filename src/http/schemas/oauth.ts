@@ -44,7 +44,8 @@ const CLIENT_ID = "The client's id: a public client's only credential (PKCE), or
 const CLIENT_SECRET = "A confidential client's secret when it does not use HTTP Basic (client_secret_post).";
 
 const TokenParameters = oauthParameters({
-  grant_type: "`authorization_code` or `refresh_token`.",
+  grant_type: "`authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4).",
+  device_code: "The device code (the device code grant).",
   code: "The authorization code (authorization_code).",
   redirect_uri: "The redirect URI the code was issued for (authorization_code).",
   code_verifier: "RFC 7636 PKCE verifier, when the code was issued with a challenge.",
@@ -241,6 +242,11 @@ export const AuthorizationServerMetadata = Type.Object(
     userinfo_endpoint: Type.String({ format: "uri" }),
     revocation_endpoint: Type.String({ format: "uri" }),
     introspection_endpoint: Type.String({ format: "uri" }),
+    device_authorization_endpoint: Type.String({ format: "uri" }),
+
+    registration_endpoint: Type.Optional(
+      Type.String({ format: "uri", description: "RFC 7591: only while the host setting oidc.dynamic_registration is on." }),
+    ),
     jwks_uri: Type.String({ format: "uri" }),
     end_session_endpoint: Type.String({ format: "uri" }),
     scopes_supported: Type.Array(Type.String()),
@@ -310,5 +316,41 @@ export const jwksRouteSchema = {
       headers: { "cache-control": Type.String() },
     },
     ...MAINTENANCE_RESPONSE,
+  },
+};
+
+const DeviceAuthorizationParameters = oauthParameters({
+  scope: "The scope asked for (space-separated); absent: the account scope, as at the authorization endpoint.",
+  client_id: CLIENT_ID,
+  client_secret: CLIENT_SECRET,
+});
+
+export const DeviceAuthorizationResponse = Type.Object(
+  {
+    device_code: Type.String({ description: "The client's secret for its polls of the token endpoint." }),
+    user_code: Type.String({ description: "RFC 8628 §6.1: eight letters of BCDFGHJKLMNPQRSTVWXZ shown as `WDJB-MJHT`." }),
+    verification_uri: Type.String({ format: "uri" }),
+    verification_uri_complete: Type.String({ format: "uri", description: "The verification page with the user code filled in." }),
+    expires_in: Type.Integer({ minimum: 1 }),
+    interval: Type.Integer({ minimum: 1, description: "Seconds between polls (RFC 8628 §3.5)." }),
+  },
+  { additionalProperties: false, title: "DeviceAuthorizationResponse" },
+);
+
+export const deviceAuthorizationRouteSchema = {
+  tags: TAGS,
+  summary: "Device authorization endpoint (RFC 8628 §3.1)",
+  description:
+    "Starts a device authorization: the client then polls the token endpoint with `grant_type=urn:ietf:params:oauth:grant-type:device_code` while the user approves at `verification_uri`. Clients with account access (the ownCloud and Nextcloud apps) are refused with `unauthorized_client`.",
+  security: CLIENT_SECURITY,
+  consumes: FORM,
+  body: DeviceAuthorizationParameters,
+  response: {
+    200: {
+      ...DeviceAuthorizationResponse,
+      description: "The codes and where the user enters the user code.",
+      headers: NO_STORE_HEADERS,
+    },
+    ...CLIENT_ERROR_RESPONSES,
   },
 };

@@ -2,6 +2,7 @@ import type { Language } from "../languages.js";
 import { accountErrors as deAccountErrors } from "./de/account-errors.js";
 import { activity as deActivity } from "./de/activity.js";
 import { clientErrors as deClientErrors } from "./de/client-errors.js";
+import { device as deDevice } from "./de/device.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { pages as dePages } from "./de/pages.js";
 import { passwordConfirmation as dePasswordConfirmation } from "./de/password-confirmation.js";
@@ -10,6 +11,7 @@ import { settings as deSettings } from "./de/settings.js";
 import { accountErrors as enAccountErrors } from "./en/account-errors.js";
 import { activity as enActivity } from "./en/activity.js";
 import { clientErrors as enClientErrors } from "./en/client-errors.js";
+import { device as enDevice } from "./en/device.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { pages as enPages } from "./en/pages.js";
 import { passwordConfirmation as enPasswordConfirmation } from "./en/password-confirmation.js";
@@ -18,6 +20,7 @@ import { settings as enSettings } from "./en/settings.js";
 import { accountErrors as esAccountErrors } from "./es/account-errors.js";
 import { activity as esActivity } from "./es/activity.js";
 import { clientErrors as esClientErrors } from "./es/client-errors.js";
+import { device as esDevice } from "./es/device.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { pages as esPages } from "./es/pages.js";
 import { passwordConfirmation as esPasswordConfirmation } from "./es/password-confirmation.js";
@@ -26,6 +29,7 @@ import { settings as esSettings } from "./es/settings.js";
 import { accountErrors as frAccountErrors } from "./fr/account-errors.js";
 import { activity as frActivity } from "./fr/activity.js";
 import { clientErrors as frClientErrors } from "./fr/client-errors.js";
+import { device as frDevice } from "./fr/device.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { pages as frPages } from "./fr/pages.js";
 import { passwordConfirmation as frPasswordConfirmation } from "./fr/password-confirmation.js";
@@ -34,6 +38,7 @@ import { settings as frSettings } from "./fr/settings.js";
 import { accountErrors as itAccountErrors } from "./it/account-errors.js";
 import { activity as itActivity } from "./it/activity.js";
 import { clientErrors as itClientErrors } from "./it/client-errors.js";
+import { device as itDevice } from "./it/device.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { pages as itPages } from "./it/pages.js";
 import { passwordConfirmation as itPasswordConfirmation } from "./it/password-confirmation.js";
@@ -42,6 +47,7 @@ import { settings as itSettings } from "./it/settings.js";
 import { accountErrors as nlAccountErrors } from "./nl/account-errors.js";
 import { activity as nlActivity } from "./nl/activity.js";
 import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
+import { device as nlDevice } from "./nl/device.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { pages as nlPages } from "./nl/pages.js";
 import { passwordConfirmation as nlPasswordConfirmation } from "./nl/password-confirmation.js";
@@ -63,6 +69,7 @@ export const CATALOGUES = {
     settings: enSettings,
     accountErrors: enAccountErrors,
     clientErrors: enClientErrors,
+    device: enDevice,
   },
   de: {
     pages: dePages,
@@ -73,6 +80,7 @@ export const CATALOGUES = {
     settings: deSettings,
     accountErrors: deAccountErrors,
     clientErrors: deClientErrors,
+    device: deDevice,
   },
   fr: {
     pages: frPages,
@@ -83,6 +91,7 @@ export const CATALOGUES = {
     settings: frSettings,
     accountErrors: frAccountErrors,
     clientErrors: frClientErrors,
+    device: frDevice,
   },
   es: {
     pages: esPages,
@@ -93,6 +102,7 @@ export const CATALOGUES = {
     settings: esSettings,
     accountErrors: esAccountErrors,
     clientErrors: esClientErrors,
+    device: esDevice,
   },
   it: {
     pages: itPages,
@@ -103,6 +113,7 @@ export const CATALOGUES = {
     settings: itSettings,
     accountErrors: itAccountErrors,
     clientErrors: itClientErrors,
+    device: itDevice,
   },
   nl: {
     pages: nlPages,
@@ -113,6 +124,7 @@ export const CATALOGUES = {
     settings: nlSettings,
     accountErrors: nlAccountErrors,
     clientErrors: nlClientErrors,
+    device: nlDevice,
   },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 

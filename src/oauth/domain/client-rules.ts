@@ -43,6 +43,11 @@ export interface ClientFields {
    * consent altogether. Absent rather than null on clients read back, as above.
    */
   trustedScopes?: string | null;
+  /**
+   * When the client registered itself (RFC 7591, src/oauth/registration.ts); absent for a client an
+   * administrator added. A registered client is never trusted (the consent page is always shown).
+   */
+  registeredAt?: number;
 }
 
 export const MODIFIABLE_KEYS = [

@@ -9,7 +9,14 @@ export type OAuthErrorCode =
   | "invalid_grant"
   | "unauthorized_client"
   | "unsupported_response_type"
-  | "server_error";
+  | "server_error"
+  // RFC 6749 §5.2, at the device authorization endpoint (RFC 8628 §3.2).
+  | "invalid_scope"
+  // RFC 8628 §3.5: the device code grant's answers while the user has not approved.
+  | "authorization_pending"
+  | "slow_down"
+  | "access_denied"
+  | "expired_token";
 
 export interface OAuthErrorOptions {
   /** Internal detail for the log; never sent to the client. */

@@ -4,10 +4,16 @@
  */
 
 /**
- * docs/upstream/owncloud-oauth2.md A.3 rule 1: a registered URI starting with exactly this allows any
- * port on host `localhost`.
+ * The any-port wildcard: ownCloud's `http://localhost:*` (docs/upstream/owncloud-oauth2.md A.3 rule
+ * 1: a registered URI starting with exactly this allows any port on host `localhost`), and the same on the loopback
+ * addresses `127.0.0.1` and `[::1]`, which RFC 8252 §7.3 requires for native apps ("MUST allow any
+ * port to be specified at the time of the request for loopback IP redirect URIs"). A client that
+ * registers itself with a loopback redirect URI is stored with it (src/oauth/registration.ts).
  */
-export const LOCALHOST_ANY_PORT = "http://localhost:*";
+const ANY_PORT = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\]):\*/;
+
+/** The loopback hosts of RFC 8252 §7.3 (and `localhost`, §8.3), as the WHATWG parser spells them. */
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 function parse(uri: string): URL | undefined {
   try {
@@ -17,11 +23,24 @@ function parse(uri: string): URL | undefined {
   }
 }
 
-/** docs/upstream/owncloud-oauth2.md A.3 rule 1: the wildcard port removed, and whether it was there. */
+/** docs/upstream/owncloud-oauth2.md A.3 rule 1 (and ANY_PORT): the wildcard port removed, and whether it was there. */
 function withoutAnyPort(registered: string): { uri: string; anyPort: boolean } {
-  return registered.startsWith(LOCALHOST_ANY_PORT)
-    ? { uri: `http://localhost${registered.slice(LOCALHOST_ANY_PORT.length)}`, anyPort: true }
+  const wildcard = ANY_PORT.exec(registered);
+  return wildcard
+    ? { uri: `http://${wildcard[1]}${registered.slice(wildcard[0].length)}`, anyPort: true }
     : { uri: registered, anyPort: false };
+}
+
+/**
+ * A loopback redirect URI of RFC 8252 §7.3 with its port replaced by the any-port wildcard
+ * (`http://127.0.0.1:51004` becomes `http://127.0.0.1:*` followed by the path and query); undefined
+ * for any other URI, or one that cannot be registered (redirectUriProblem).
+ */
+export function loopbackAnyPort(uri: string): string | undefined {
+  if (redirectUriProblem(uri) !== undefined) return undefined;
+  const url = parse(uri);
+  if (url?.protocol !== "http:" || !LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  return `http://${url.hostname}:*${url.pathname}${url.search}`;
 }
 
 /**
@@ -52,7 +71,8 @@ const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
  * owncloud/oauth2 lib/Utilities.php, docs/upstream/owncloud-oauth2.md A.3). A URI with a control,
  * whitespace or non-ASCII character matches nothing (see PRINTABLE_ASCII), so the request is unproven:
  * the error page, never a redirect. Otherwise WHATWG URL comparison of protocol, host, port, path and
- * query; fragment and user info are ignored; `http://localhost:*` accepts any port on `localhost`.
+ * query; fragment and user info are ignored; `http://localhost:*` accepts any port on `localhost`,
+ * and `http://127.0.0.1:*` and `http://[::1]:*` any port on those loopback addresses (RFC 8252 §7.3).
  */
 export function redirectUriMatches(registered: string, given: string, allowSubdomains: boolean): boolean {
   if (!PRINTABLE_ASCII.test(given)) return false;

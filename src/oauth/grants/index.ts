@@ -1,4 +1,5 @@
 import * as authorizationCode from "./authorization-code.js";
+import { deviceCodeGrant } from "./device-code.js";
 import * as refreshToken from "./refresh-token.js";
 import type { Grant } from "./types.js";
 
@@ -6,4 +7,5 @@ import type { Grant } from "./types.js";
 export const GRANTS: ReadonlyMap<string, Grant> = new Map<string, Grant>([
   [authorizationCode.grantType, authorizationCode],
   [refreshToken.grantType, refreshToken],
+  [deviceCodeGrant.grantType, deviceCodeGrant],
 ]);

@@ -2,13 +2,15 @@ import type { SecretSealer } from "../../crypto/secret-box.js";
 import type { PendingSettlement } from "../../security/ports.js";
 import type { AuthenticatedClient } from "../client-authentication.js";
 import type { OAuthError } from "../domain/errors.js";
-import type { GrantStore, IdTokenMinter, OAuthClient, ReadAhead, RequestOrigin } from "../ports.js";
+import type { DeviceAuthorizationStore, GrantStore, IdTokenMinter, OAuthClient, ReadAhead, RequestOrigin } from "../ports.js";
 import type { EventLog } from "../token-request.js";
 import type { TokenResponse } from "../tokens.js";
 
 /** What a grant needs, and nothing more (fosite's handler fields). */
 export interface GrantDeps {
   grants: GrantStore;
+  /** Device authorizations (RFC 8628), polled by the device code grant. */
+  devices: DeviceAuthorizationStore;
   now: number;
   refreshTokenLifetime: number;
   /** Seconds a rotated refresh token still gets the pair its rotation issued (0: none; max 60). */

@@ -86,6 +86,37 @@ export const LOGIN_FLOW_POLL_THROTTLE: ThrottlePolicy = {
 };
 
 /**
+ * User codes entered on the device verification page (RFC 8628 §5.1: a user code has about 34
+ * bits, so its guessing must be rate-limited), per address and per logged-in user, counting codes
+ * that name no live pending authorization. A person mistyping a code a few times waits a little;
+ * guessing is slowed to one try per 30 s from the 8th failure and locked out from the 20th for an
+ * hour, so a guesser's odds over a code's ten minutes stay negligible whatever its address pool.
+ */
+export const DEVICE_USER_CODE_THROTTLE: ThrottlePolicy = {
+  namespace: "devicecode",
+  baseDelayMs: 250,
+  maxDelayMs: 30_000,
+  forgetAfterSeconds: 3600,
+  lockoutAfterFailures: 20,
+  lockoutSeconds: 3600,
+};
+
+/**
+ * Dynamic client registration (RFC 7591 §5: registration without an initial access token can be
+ * abused to flood the server with clients), per IP. Every registration counts, accepted or refused,
+ * as Login Flow v2 starts do: a person sets up one desktop client or command-line tool with a
+ * registration, a few at most; after 20 within an hour the address is refused for an hour.
+ */
+export const REGISTRATION_THROTTLE: ThrottlePolicy = {
+  namespace: "register",
+  baseDelayMs: 100,
+  maxDelayMs: 5_000,
+  forgetAfterSeconds: 3600,
+  lockoutAfterFailures: 20,
+  lockoutSeconds: 3600,
+};
+
+/**
  * The second-factor challenge (a TOTP or recovery code after the password), per IP and per user.
  * The login's shape, with the ceiling at 10 failures: a 6-digit code has 10^6 values and three are
  * accepted at any time (RFC 6238 §5.2's window), so guessing must stay far slower than the
@@ -147,9 +178,22 @@ export function tokenBuckets(ip: string): ThrottleBucket[] {
   return [addressBucket(TOKEN_THROTTLE, ip)];
 }
 
+/** User codes entered on the device verification page count per client address and per user. */
+export function deviceUserCodeBuckets(ip: string, uid: string): ThrottleBucket[] {
+  return [
+    addressBucket(DEVICE_USER_CODE_THROTTLE, ip),
+    { key: `${DEVICE_USER_CODE_THROTTLE.namespace}:user:${sha256Hex(uid)}`, shared: false },
+  ];
+}
+
 /** Login Flow v2 starts count per client address. */
 export function loginFlowStartBuckets(ip: string): ThrottleBucket[] {
   return [addressBucket(LOGIN_FLOW_START_THROTTLE, ip)];
+}
+
+/** Dynamic client registrations count per client address. */
+export function registrationBuckets(ip: string): ThrottleBucket[] {
+  return [addressBucket(REGISTRATION_THROTTLE, ip)];
 }
 
 /** Login Flow v2 polls count per client address. */
@@ -249,10 +293,13 @@ const CLIENT_ADDRESS_BUCKETS: Record<string, (ip: string) => ThrottleBucket[]> =
   [TOKEN_THROTTLE.namespace]: tokenBuckets,
   [LOGIN_FLOW_START_THROTTLE.namespace]: loginFlowStartBuckets,
   [LOGIN_FLOW_POLL_THROTTLE.namespace]: loginFlowPollBuckets,
+  // Only the address bucket: the user plays no part in it.
+  [DEVICE_USER_CODE_THROTTLE.namespace]: (ip) => deviceUserCodeBuckets(ip, ""),
+  [REGISTRATION_THROTTLE.namespace]: registrationBuckets,
   [SECOND_FACTOR_THROTTLE.namespace]: (ip) => secondFactorBuckets(ip, ""),
 };
 
-/** The namespaces of the policies that count client addresses (`login`, `oauth`, `flowstart`, `flowpoll`, `2fa`). */
+/** The namespaces of the policies that count client addresses (`login`, `oauth`, `flowstart`, `flowpoll`, `devicecode`, `register`, `2fa`). */
 export const CLIENT_ADDRESS_NAMESPACES = Object.keys(CLIENT_ADDRESS_BUCKETS);
 
 /** The bucket `policy` counts the client address `ip` in. */

@@ -18,6 +18,9 @@ import { sessionDetailsMigration } from "./2026_11_24_0015_session_details.js";
 import { scopesMigration } from "./2026_11_27_0016_scopes.js";
 import { identityMigration } from "./2026_11_27_0017_identity.js";
 import { passwordConfirmationMigration } from "./2026_11_27_0018_password_confirmation.js";
+import { deviceAuthorizationMigration } from "./2026_11_27_0019_device_authorization.js";
+
+import { registeredClientsMigration } from "./2026_11_27_0020_registered_clients.js";
 import { secondFactorsMigration } from "./2026_11_27_0023_second_factors.js";
 
 /**
@@ -43,6 +46,9 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_27_0016_scopes": scopesMigration(),
     "2026_11_27_0017_identity": identityMigration(),
     "2026_11_27_0018_password_confirmation": passwordConfirmationMigration(),
+    "2026_11_27_0019_device_authorization": deviceAuthorizationMigration(),
+
+    "2026_11_27_0020_registered_clients": registeredClientsMigration(),
     "2026_11_27_0023_second_factors": secondFactorsMigration(),
   };
 }

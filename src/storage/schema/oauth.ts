@@ -21,6 +21,10 @@ export interface OAuthClientsTable {
   account_access: Generated<number>;
   /** The scopes a trusted client receives without consent (migration 0016); null: every scope. */
   trusted_scopes: string | null;
+  /** When the client registered itself (RFC 7591, migration 0020); null: added by an administrator. */
+  registered_at: EpochSeconds | null;
+  /** A registered client's last grant or token issue (migration 0020); null: not used yet. */
+  last_used_at: EpochSeconds | null;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   decodeSuppliedRedirectUri,
   hostMatches,
   isValidRedirectUri,
+  loopbackAnyPort,
   redirectTarget,
   redirectUriMatches,
 } from "../../../src/oauth/domain/redirect-uri.js";
@@ -55,9 +56,35 @@ describe("redirectUriMatches() (research A.3)", () => {
     assert.equal(matches("http://localhost:*", "http://127.0.0.1:12345"), false);
     assert.equal(matches("http://localhost:*", "https://localhost:12345"), false);
   });
-  it("the any-port wildcard is only http://localhost:* exactly", () => {
+  it("the any-port wildcard is only http://localhost:* exactly, or on a loopback address", () => {
     assert.equal(matches("http://example.com:*", "http://example.com:80"), false);
     assert.equal(matches("HTTP://localhost:*", "http://localhost:12345"), false);
+    assert.equal(matches("http://127.0.0.2:*", "http://127.0.0.2:80"), false);
+  });
+  it("RFC 8252 §7.3: http://127.0.0.1:* and http://[::1]:* match any port on that loopback address, keeping path and query", () => {
+    assert.equal(matches("http://127.0.0.1:*/", "http://127.0.0.1:51004"), true);
+    assert.equal(matches("http://127.0.0.1:*/", "http://127.0.0.1"), true);
+    assert.equal(matches("http://[::1]:*/cb?x=1", "http://[::1]:8000/cb?x=1"), true);
+    assert.equal(matches("http://[::1]:*/cb", "http://[::1]:8000/cb/other"), false);
+    assert.equal(matches("http://127.0.0.1:*/", "http://localhost:51004"), false);
+    assert.equal(matches("http://127.0.0.1:*/", "https://127.0.0.1:51004"), false);
+    assert.equal(matches("http://127.0.0.1:*/", "http://127.0.0.1.evil.example:51004"), false);
+    assert.equal(isValidRedirectUri("http://127.0.0.1:*/cb"), true);
+    assert.equal(isValidRedirectUri("http://[::1]:*"), true);
+  });
+  it("loopbackAnyPort: a loopback http URI with its port made the wildcard; nothing for any other URI", () => {
+    assert.equal(loopbackAnyPort("http://127.0.0.1"), "http://127.0.0.1:*/");
+    assert.equal(loopbackAnyPort("http://[::1]:4000/cb?x=1"), "http://[::1]:*/cb?x=1");
+    assert.equal(loopbackAnyPort("http://LOCALHOST:8080/redirect"), "http://localhost:*/redirect");
+    for (const uri of [
+      "https://127.0.0.1/cb",
+      "http://127.0.0.2/cb",
+      "http://example.com/cb",
+      "com.example:/cb",
+      "http://127.0.0.1/#f",
+    ]) {
+      assert.equal(loopbackAnyPort(uri), undefined, uri);
+    }
   });
   it("a port is compared when the registered localhost URI has a fixed port", () => {
     assert.equal(matches("http://localhost:8080/cb", "http://localhost:8081/cb"), false);

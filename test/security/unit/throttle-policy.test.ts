@@ -12,6 +12,8 @@ import {
   loginFlowPollBuckets,
   loginFlowStartBuckets,
   loginUserBucket,
+  REGISTRATION_THROTTLE,
+  registrationBuckets,
   type ThrottlePolicy,
   TOKEN_THROTTLE,
   tokenBuckets,
@@ -23,7 +25,7 @@ import {
  * docs/security.md "Brute-force throttling" documents them.
  */
 
-const POLICIES = [LOGIN_THROTTLE, TOKEN_THROTTLE, LOGIN_FLOW_START_THROTTLE, LOGIN_FLOW_POLL_THROTTLE];
+const POLICIES = [LOGIN_THROTTLE, TOKEN_THROTTLE, LOGIN_FLOW_START_THROTTLE, LOGIN_FLOW_POLL_THROTTLE, REGISTRATION_THROTTLE];
 
 describe("the throttle policy", () => {
   it("the n-th failure makes the next attempt wait baseDelay · 2^(n-1); none before the first", () => {
@@ -100,11 +102,12 @@ describe("the throttle policy", () => {
   it("each policy's buckets carry its own namespace, so each purges only its own rows", () => {
     assert.deepEqual(
       POLICIES.map((policy) => policy.namespace),
-      ["login", "oauth", "flowstart", "flowpoll"],
+      ["login", "oauth", "flowstart", "flowpoll", "register"],
     );
     assert.deepEqual(tokenBuckets("192.0.2.1"), [{ key: "oauth:ip:192.0.2.1", shared: true }]);
     assert.deepEqual(loginFlowStartBuckets("192.0.2.1"), [{ key: "flowstart:ip:192.0.2.1", shared: true }]);
     assert.deepEqual(loginFlowPollBuckets("192.0.2.1"), [{ key: "flowpoll:ip:192.0.2.1", shared: true }]);
+    assert.deepEqual(registrationBuckets("192.0.2.1"), [{ key: "register:ip:192.0.2.1", shared: true }]);
   });
 
   it("a login counts per address (shared) and per user name (personal), the name keyed by its SHA-256 exactly as sent", () => {

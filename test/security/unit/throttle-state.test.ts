@@ -82,6 +82,6 @@ describe("a throttle bucket's state", () => {
         assert.equal(`${policy.namespace}:ip:${countedAddressOf(policy, clientAddressBucket(policy, ip))}`, bucket?.key);
       }
     }
-    assert.deepEqual(CLIENT_ADDRESS_NAMESPACES, ["login", "oauth", "flowstart", "flowpoll"]);
+    assert.deepEqual(CLIENT_ADDRESS_NAMESPACES, ["login", "oauth", "flowstart", "flowpoll", "devicecode", "register"]);
   });
 });

@@ -40,6 +40,8 @@ export const pages: Messages<typeof source> = {
   "consent.scope.email": "Ihre E-Mail-Adresse",
   "consent.revocable": "Sie behält diesen Zugriff, bis Sie ihn in Ihren persönlichen Einstellungen widerrufen.",
   "consent.returnsTo": "Ihre Antwort wird an {{host}} geschickt.",
+  "consent.selfRegistered":
+    "Diese Anwendung hat sich selbst bei diesem Server registriert; kein Administrator hat sie geprüft. Erlauben Sie den Zugriff nur, wenn Sie sie selbst gestartet haben.",
   "consent.allow": "Erlauben",
   "consent.deny": "Ablehnen",
   "consent.switchUser": "Benutzer wechseln, um fortzufahren",
@@ -116,6 +118,7 @@ export const pages: Messages<typeof source> = {
   "oauth.options": "Optionen",
   "oauth.trusted": "Vertrauenswürdiger Client",
   "oauth.resourceServer": "Ressourcenserver",
+  "oauth.selfRegistered": "Selbst registriert",
   "oauth.delete": "Löschen",
   "oauth.deleteNamed": "Client „{{name}}“ löschen",
   "oauth.addClient": "Client hinzufügen",

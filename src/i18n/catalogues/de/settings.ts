@@ -94,4 +94,6 @@ export const settings: Messages<typeof source> = {
   "lockouts.throttle.oauth": "Token-Endpunkte",
   "lockouts.throttle.flowstart": "Login Flow v2: Starts",
   "lockouts.throttle.flowpoll": "Login Flow v2: Abfragen",
+  "lockouts.throttle.devicecode": "Gerätecode-Eingabe",
+  "lockouts.throttle.register": "Client-Registrierung",
 };

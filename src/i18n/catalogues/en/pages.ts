@@ -40,6 +40,8 @@ export const pages = {
   "consent.scope.email": "your e-mail address",
   "consent.revocable": "It keeps this access until you revoke it in your personal settings.",
   "consent.returnsTo": "Your answer is sent back to {{host}}.",
+  "consent.selfRegistered":
+    "This application registered itself with this server: no administrator has checked it. Allow it only if you started it yourself.",
   "consent.allow": "Authorize",
   "consent.deny": "Deny",
   "consent.switchUser": "Switch users to continue",
@@ -114,6 +116,7 @@ export const pages = {
   "oauth.options": "Options",
   "oauth.trusted": "Trusted client",
   "oauth.resourceServer": "Resource server",
+  "oauth.selfRegistered": "Registered itself",
   "oauth.delete": "Delete",
   "oauth.deleteNamed": "Delete the client “{{name}}”",
   "oauth.addClient": "Add client",

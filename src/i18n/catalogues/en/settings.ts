@@ -92,4 +92,6 @@ export const settings = {
   "lockouts.throttle.oauth": "Token endpoints",
   "lockouts.throttle.flowstart": "Login Flow v2 starts",
   "lockouts.throttle.flowpoll": "Login Flow v2 polls",
+  "lockouts.throttle.devicecode": "Device code entry",
+  "lockouts.throttle.register": "Client registration",
 } as const;

@@ -37,6 +37,8 @@ export const pages: Messages<typeof source> = {
   "consent.scope.email": "su dirección de correo electrónico",
   "consent.revocable": "Conserva este acceso hasta que lo revoque en sus ajustes personales.",
   "consent.returnsTo": "Su respuesta se envía a {{host}}.",
+  "consent.selfRegistered":
+    "Esta aplicación se registró por sí misma en este servidor: ningún administrador la ha comprobado. Autorícela solo si la ha iniciado usted.",
   "consent.allow": "Autorizar",
   "consent.deny": "Denegar",
   "consent.switchUser": "Cambiar de usuario para continuar",
@@ -112,6 +114,7 @@ export const pages: Messages<typeof source> = {
   "oauth.options": "Opciones",
   "oauth.trusted": "Cliente de confianza",
   "oauth.resourceServer": "Servidor de recursos",
+  "oauth.selfRegistered": "Autorregistrado",
   "oauth.delete": "Eliminar",
   "oauth.deleteNamed": "Eliminar el cliente «{{name}}»",
   "oauth.addClient": "Añadir cliente",

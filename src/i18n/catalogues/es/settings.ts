@@ -94,4 +94,6 @@ export const settings: Messages<typeof source> = {
   "lockouts.throttle.oauth": "Endpoints de token",
   "lockouts.throttle.flowstart": "Login Flow v2: inicios",
   "lockouts.throttle.flowpoll": "Login Flow v2: consultas",
+  "lockouts.throttle.devicecode": "Introducción de códigos de dispositivo",
+  "lockouts.throttle.register": "Registro de clientes",
 };

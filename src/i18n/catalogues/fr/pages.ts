@@ -38,6 +38,8 @@ export const pages: Messages<typeof source> = {
   "consent.scope.email": "votre adresse e-mail",
   "consent.revocable": "Elle garde cet accès jusqu’à ce que vous le révoquiez dans vos paramètres personnels.",
   "consent.returnsTo": "Votre réponse est renvoyée à {{host}}.",
+  "consent.selfRegistered":
+    "Cette application s’est enregistrée elle-même auprès de ce serveur : aucun administrateur ne l’a vérifiée. Ne l’autorisez que si vous l’avez lancée vous-même.",
   "consent.allow": "Autoriser",
   "consent.deny": "Refuser",
   "consent.switchUser": "Changer d’utilisateur pour continuer",
@@ -113,6 +115,7 @@ export const pages: Messages<typeof source> = {
   "oauth.options": "Options",
   "oauth.trusted": "Client de confiance",
   "oauth.resourceServer": "Serveur de ressources",
+  "oauth.selfRegistered": "Auto-enregistré",
   "oauth.delete": "Supprimer",
   "oauth.deleteNamed": "Supprimer le client « {{name}} »",
   "oauth.addClient": "Ajouter un client",

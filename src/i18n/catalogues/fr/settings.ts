@@ -94,4 +94,6 @@ export const settings: Messages<typeof source> = {
   "lockouts.throttle.oauth": "Points de terminaison de jeton",
   "lockouts.throttle.flowstart": "Login Flow v2 : démarrages",
   "lockouts.throttle.flowpoll": "Login Flow v2 : interrogations",
+  "lockouts.throttle.devicecode": "Saisie de codes d’appareil",
+  "lockouts.throttle.register": "Enregistrement de clients",
 };

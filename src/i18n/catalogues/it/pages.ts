@@ -38,6 +38,8 @@ export const pages: Messages<typeof source> = {
   "consent.scope.email": "il tuo indirizzo e-mail",
   "consent.revocable": "Mantiene questo accesso finché non lo revochi nelle impostazioni personali.",
   "consent.returnsTo": "La tua risposta viene inviata a {{host}}.",
+  "consent.selfRegistered":
+    "Questa applicazione si è registrata da sola su questo server: nessun amministratore l’ha verificata. Autorizzala solo se l’hai avviata tu.",
   "consent.allow": "Autorizza",
   "consent.deny": "Rifiuta",
   "consent.switchUser": "Cambia utente per continuare",
@@ -112,6 +114,7 @@ export const pages: Messages<typeof source> = {
   "oauth.options": "Opzioni",
   "oauth.trusted": "Client attendibile",
   "oauth.resourceServer": "Server di risorse",
+  "oauth.selfRegistered": "Auto-registrato",
   "oauth.delete": "Elimina",
   "oauth.deleteNamed": "Elimina il client «{{name}}»",
   "oauth.addClient": "Aggiungi client",

@@ -94,4 +94,6 @@ export const settings: Messages<typeof source> = {
   "lockouts.throttle.oauth": "Endpoint dei token",
   "lockouts.throttle.flowstart": "Login Flow v2: avvii",
   "lockouts.throttle.flowpoll": "Login Flow v2: interrogazioni",
+  "lockouts.throttle.devicecode": "Inserimento dei codici dispositivo",
+  "lockouts.throttle.register": "Registrazione dei client",
 };

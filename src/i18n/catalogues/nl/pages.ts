@@ -37,6 +37,8 @@ export const pages: Messages<typeof source> = {
   "consent.scope.email": "je e-mailadres",
   "consent.revocable": "Deze toegang blijft tot je die intrekt in je persoonlijke instellingen.",
   "consent.returnsTo": "Je antwoord wordt naar {{host}} gestuurd.",
+  "consent.selfRegistered":
+    "Deze applicatie heeft zich zelf bij deze server geregistreerd: geen beheerder heeft haar gecontroleerd. Sta haar alleen toe als je haar zelf hebt gestart.",
   "consent.allow": "Toestaan",
   "consent.deny": "Weigeren",
   "consent.switchUser": "Wissel van gebruiker om door te gaan",
@@ -111,6 +113,7 @@ export const pages: Messages<typeof source> = {
   "oauth.options": "Opties",
   "oauth.trusted": "Vertrouwde client",
   "oauth.resourceServer": "Resourceserver",
+  "oauth.selfRegistered": "Zelf geregistreerd",
   "oauth.delete": "Verwijderen",
   "oauth.deleteNamed": "Client ‘{{name}}’ verwijderen",
   "oauth.addClient": "Client toevoegen",

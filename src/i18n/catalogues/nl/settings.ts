@@ -94,4 +94,6 @@ export const settings: Messages<typeof source> = {
   "lockouts.throttle.oauth": "Token-eindpunten",
   "lockouts.throttle.flowstart": "Login Flow v2: starts",
   "lockouts.throttle.flowpoll": "Login Flow v2: opvragingen",
+  "lockouts.throttle.devicecode": "Invoer van apparaatcodes",
+  "lockouts.throttle.register": "Clientregistratie",
 };

@@ -1,0 +1,161 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Principal } from "../../accounts/authentication.js";
+import type { UserCodeLookup } from "../../oauth/device-authorization.js";
+import { deviceUserCodeBuckets } from "../../security/domain/throttle-policy.js";
+import type { AttemptOutcome } from "../../security/throttle.js";
+import { baseUrl } from "../base-url.js";
+import { html } from "../html.js";
+import { userTranslator } from "../i18n.js";
+import { noStore } from "../oauth-errors.js";
+import { headerUser, sendPage } from "../pages/layout.js";
+import type { PageUser } from "../pages/oauth.js";
+import { deviceConsentPage, deviceDecisionPage, type UserCodeProblem, userCodePage } from "../pages/oauth-device.js";
+import { requirePageUser } from "../plugins/authentication.js";
+import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
+import { deviceAuthorizationRouteSchema } from "../schemas/oauth.js";
+import { throttledAttempt } from "../throttling.js";
+import { API_PREFIX, clientEndpoint } from "./oauth-api.js";
+
+/** RFC 8628 §3.1: beside the token endpoint. */
+export const DEVICE_AUTHORIZATION_PATH = `${API_PREFIX}/device_authorization`;
+/** RFC 8628 §3.3: the verification page (`verification_uri`). */
+export const DEVICE_VERIFICATION_PATH = "/index.php/apps/oauth2/device";
+
+function pageUser(principal: Principal): PageUser {
+  return { uid: principal.user.uid, ...headerUser(principal) };
+}
+
+function bodyField(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.body as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** What a submitted user code led to: the page to show. */
+type Submission =
+  | { kind: "problem"; problem: UserCodeProblem }
+  | { kind: "confirm"; found: Extract<UserCodeLookup, { kind: "pending" }> }
+  | { kind: "decided"; clientName: string; approved: boolean };
+
+/**
+ * The device authorization endpoint (RFC 8628 §3.1–§3.2) and the verification page (§3.3). The
+ * token endpoint's side is the device code grant (src/oauth/grants/device-code.ts).
+ */
+export async function oauthDeviceRoutes(app: FastifyInstance): Promise<void> {
+  const { oauth, deviceUserCodeThrottle } = app.services;
+
+  // The login page says why the visitor is asked to log in, when it returns to the verification page.
+  app.loginNoteProviders.push(async (redirectUrl, translator) =>
+    redirectUrl === DEVICE_VERIFICATION_PATH || redirectUrl.startsWith(`${DEVICE_VERIFICATION_PATH}?`)
+      ? html`${translator.t("device:loginNote")}`
+      : undefined,
+  );
+
+  // A client endpoint like the token endpoint: the same throttle, client authentication and errors.
+  app.post(
+    DEVICE_AUTHORIZATION_PATH,
+    { schema: deviceAuthorizationRouteSchema, attachValidation: true },
+    async (request, reply) => {
+      const outcome = await clientEndpoint(request, reply, { run: (r) => oauth.devices.start(r) });
+      if (!outcome) return reply;
+      const started = outcome.result;
+      const verificationUri = `${baseUrl(request)}${DEVICE_VERIFICATION_PATH}`;
+      return noStore(reply).send({
+        device_code: started.deviceCode,
+        user_code: started.userCode,
+        verification_uri: verificationUri,
+        verification_uri_complete: `${verificationUri}?${new URLSearchParams({ user_code: started.userCode })}`,
+        expires_in: started.expiresIn,
+        interval: started.interval,
+      });
+    },
+  );
+
+  // The form, prefilled from `verification_uri_complete`; nobody logged in: the login page, and back.
+  app.get(DEVICE_VERIFICATION_PATH, async (request, reply) => {
+    const principal = await requirePageUser(request, reply, request.url);
+    if (!principal) return;
+    const prefill = (request.query as Record<string, unknown>).user_code;
+    return sendPage(
+      reply,
+      userCodePage(userTranslator(request, principal), {
+        user: pageUser(principal),
+        action: DEVICE_VERIFICATION_PATH,
+        userCode: typeof prefill === "string" ? prefill : "",
+      }),
+    );
+  });
+
+  /**
+   * A submitted user code, throttled per address and per user (RFC 8628 §5.1): a code that names no
+   * live pending authorization counts as a failure; a known one, or one that cannot be a code at
+   * all, only gives the reservation back (a success resets nothing: anyone can start device
+   * authorizations to get valid codes of their own).
+   */
+  const submit = async (request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<Submission | undefined> => {
+    const userCode = bodyField(request, "user_code") ?? "";
+    const decision = bodyField(request, "decision");
+    const uid = principal.user.uid;
+    const gate = await throttledAttempt(
+      request,
+      deviceUserCodeThrottle,
+      deviceUserCodeBuckets(request.ip, uid),
+      async (): Promise<Submission> => {
+        const found = await oauth.devices.lookup(userCode);
+        if (found.kind !== "pending") return { kind: "problem", problem: found.kind };
+        if (decision !== "approve" && decision !== "deny") return { kind: "confirm", found };
+        const clientName = found.client.name;
+        const authTime = principal.session?.authenticatedAt ?? null;
+        const done =
+          decision === "approve" ? await oauth.devices.approve(userCode, uid, authTime) : await oauth.devices.deny(userCode, uid);
+        return done ? { kind: "decided", clientName, approved: decision === "approve" } : { kind: "problem", problem: "unknown" };
+      },
+      (submission): AttemptOutcome =>
+        submission.kind === "problem" && submission.problem === "unknown" ? { kind: "failure" } : { kind: "uncounted" },
+    );
+    if (!gate.refused) return gate.value;
+    reply.header("retry-after", String(gate.retryAfterSeconds));
+    request.log.warn(
+      { event: "oauth2_device_user_code_throttled", uid, ip: request.ip },
+      "device user code refused: too many wrong codes",
+    );
+    return undefined;
+  };
+
+  // The form's submission, and the confirmation's Approve or Deny: the session and its requesttoken.
+  await app.register(
+    guarded(SESSION_FORM, (forms) => {
+      forms.post(DEVICE_VERIFICATION_PATH, async (request, reply) => {
+        const { principal } = request;
+        const translator = userTranslator(request, principal);
+        const user = pageUser(principal);
+        const submission = (await submit(request, reply, principal)) ?? { kind: "problem", problem: "throttled" };
+        switch (submission.kind) {
+          case "problem":
+            return sendPage(
+              reply,
+              userCodePage(translator, {
+                user,
+                action: DEVICE_VERIFICATION_PATH,
+                userCode: bodyField(request, "user_code") ?? "",
+                problem: submission.problem,
+              }),
+              submission.problem === "throttled" ? 429 : 400,
+            );
+          case "confirm":
+            return sendPage(
+              reply,
+              deviceConsentPage(translator, {
+                user,
+                action: DEVICE_VERIFICATION_PATH,
+                clientName: submission.found.client.name,
+                userCode: submission.found.userCode,
+                scope: submission.found.record.scope,
+              }),
+            );
+          case "decided":
+            return sendPage(reply, deviceDecisionPage(translator, { user, ...submission }));
+        }
+      });
+    }),
+  );
+}
