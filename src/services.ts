@@ -21,6 +21,9 @@ import { LoginFlowService } from "./login-flow/service.js";
 import type { OAuthService } from "./oauth/service.js";
 import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
+import { RecoveryCodes } from "./second-factor/recovery-codes.js";
+import { SecondFactors } from "./second-factor/service.js";
+import { TotpFactor } from "./second-factor/totp.js";
 import { AddressThrottles } from "./security/address-throttles.js";
 import {
   DEVICE_USER_CODE_THROTTLE,
@@ -28,6 +31,7 @@ import {
   LOGIN_FLOW_START_THROTTLE,
   LOGIN_THROTTLE,
   REGISTRATION_THROTTLE,
+  SECOND_FACTOR_THROTTLE,
   type ThrottlePolicy,
   TOKEN_THROTTLE,
 } from "./security/domain/throttle-policy.js";
@@ -46,6 +50,7 @@ import type { Storage } from "./storage/connect.js";
 import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
+import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "./storage/second-factor-store.js";
 import { SqlThrottleStore } from "./storage/throttle-store.js";
 import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./wiring/oauth.js";
 import { createOpenIdProvider } from "./wiring/oidc.js";
@@ -92,6 +97,12 @@ export interface Services {
 
   /** Dynamic client registrations (RFC 7591), per IP. */
   registrationThrottle: Throttle;
+  /** Second factors: the providers (TOTP, recovery codes), enforcement, the login's step after the password. */
+  secondFactors: SecondFactors;
+  totp: TotpFactor;
+  recoveryCodes: RecoveryCodes;
+  /** The second-factor challenge, per IP and per user (security/domain/throttle-policy.ts). */
+  secondFactorThrottle: Throttle;
   /** Every throttle's bucket of one client address: shown and lifted by `./occ security:bruteforce:*`. */
   addressThrottles: AddressThrottles;
   /** Follows the proxy's access log into file activities; started by the server. */
@@ -156,6 +167,7 @@ export function createServices(options: ServiceOptions): Services {
   const deviceUserCodeThrottle = throttle(DEVICE_USER_CODE_THROTTLE);
 
   const registrationThrottle = throttle(REGISTRATION_THROTTLE);
+  const secondFactorThrottle = throttle(SECOND_FACTOR_THROTTLE);
   // Throttle rows whose failures were forgotten and that hold no reservation: the table stays small.
   jobs.register({
     name: "security:throttle-purge",
@@ -168,6 +180,7 @@ export function createServices(options: ServiceOptions): Services {
       await deviceUserCodeThrottle.purgeStale();
 
       await registrationThrottle.purgeStale();
+      await secondFactorThrottle.purgeStale();
     },
   });
   const fileLogStore = new SqlFileLogStore(db);
@@ -175,6 +188,19 @@ export function createServices(options: ServiceOptions): Services {
   registerActivityJobs(jobs, activity, fileLogStore, log);
   // One box (one key file) seals every secret kept at rest.
   const sealer = keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE);
+  // Second factors: TOTP secrets sealed with the same box as client secrets; the authentication
+  // chain asks the registry whether the account password alone still proves a user (HTTP Basic).
+  const totp = new TotpFactor(new SqlTotpStore(db), sealer, clock);
+  const recoveryCodes = new RecoveryCodes(new SqlRecoveryCodeStore(db), clock);
+  const secondFactors = new SecondFactors(
+    [totp, recoveryCodes],
+    {
+      enforced: () => settings.get("twofactor_enforced"),
+      setEnforced: (on) => settings.set("twofactor_enforced", on),
+    },
+    new SqlSecondFactorOverview(db),
+  );
+  authenticator.useSecondFactorPolicy(secondFactors);
   const loginFormSigner = keyFileSigner(dataDir, CLIENT_SECRET_KEY_FILE, "login form token");
   // Authorizing and revoking a client lands in the user's activity stream.
   const oauth = createOAuthService({
@@ -248,6 +274,10 @@ export function createServices(options: ServiceOptions): Services {
     deviceUserCodeThrottle,
 
     registrationThrottle,
+    secondFactors,
+    totp,
+    recoveryCodes,
+    secondFactorThrottle,
     addressThrottles: new AddressThrottles([
       loginThrottle,
       tokenThrottle,
@@ -256,6 +286,7 @@ export function createServices(options: ServiceOptions): Services {
       deviceUserCodeThrottle,
 
       registrationThrottle,
+      secondFactorThrottle,
     ]),
     fileLog,
     metrics,

@@ -34,9 +34,28 @@ export interface BearerTokenResolver {
   ): Promise<{ user: User; clientId: string; scope?: string | null; avatarExtension?: string | null } | undefined>;
 }
 
+/**
+ * Whether a user has a second factor, asked by the chain for HTTP Basic with the account password.
+ * The second-factor module provides it (`src/second-factor`); the chain only knows this contract.
+ */
+export interface SecondFactorPolicy {
+  required(uid: string): Promise<boolean>;
+}
+
+/** A session that has passed only the password: its user, and the step it still owes. */
+export interface PendingLogin {
+  user: User;
+  session: Session;
+}
+
 export type AuthenticationFailure =
   | "invalid_credentials"
   | "password_login_forbidden"
+  /**
+   * The account password was right, but the user has a second factor: HTTP Basic takes an app
+   * password or a token then, as Nextcloud's (lib/private/User/Session.php `logClientIn`).
+   */
+  | "second_factor_required"
   | "invalid_token"
   | "unsupported_scheme"
   /** Too many failed attempts (the HTTP layer's throttle): refused before any check. */
@@ -45,7 +64,11 @@ export type AuthenticationFailure =
 export type AuthenticationResult =
   | { principal: Principal }
   | { failure: AuthenticationFailure; retryAfterSeconds?: number }
-  | { anonymous: true };
+  /**
+   * Nobody. `pendingLogin`: the session cookie names a session that has passed only the
+   * password; it is no principal, only the challenge and setup pages read it.
+   */
+  | { anonymous: true; pendingLogin?: PendingLogin };
 
 /**
  * The one authentication chain every protected route uses: an Authorization header (Basic with
@@ -53,6 +76,7 @@ export type AuthenticationResult =
  */
 export class Authenticator {
   private bearerResolver: BearerTokenResolver | undefined;
+  private secondFactors: SecondFactorPolicy | undefined;
 
   constructor(
     private readonly users: UserDirectory,
@@ -66,12 +90,19 @@ export class Authenticator {
     this.bearerResolver = resolver;
   }
 
+  /** The extension point for second factors (set once by the composition root). */
+  useSecondFactorPolicy(policy: SecondFactorPolicy): void {
+    this.secondFactors = policy;
+  }
+
   async authenticate(authorization: string | undefined, sessionToken: string | undefined): Promise<AuthenticationResult> {
     if (authorization !== undefined && authorization !== "") return this.authenticateHeader(authorization);
     if (sessionToken) {
       const session = await this.sessions.find(sessionToken);
       if (session?.uid) {
         const user = await this.users.find(session.uid);
+        // The one place a session becomes a principal: one that owes a step never does.
+        if (user?.enabled && session.pending !== null) return { anonymous: true, pendingLogin: { user, session } };
         if (user?.enabled) {
           await this.sessions.touch(session);
           return { principal: { user, method: "session", session } };
@@ -117,11 +148,15 @@ export class Authenticator {
       : { failure: "invalid_credentials" };
   }
 
-  /** The account-password half of HTTP Basic (argon2id), refused when `token_auth_enforced`. */
+  /**
+   * The account-password half of HTTP Basic (argon2id), refused when `token_auth_enforced`, and
+   * for a user with a second factor (the password alone does not prove such a user).
+   */
   async basicAccountPassword(uid: string, secret: string): Promise<AuthenticationResult> {
     const user = await this.users.checkPassword(uid, secret);
     if (!user?.enabled) return { failure: "invalid_credentials" };
     if (this.settings.get("token_auth_enforced")) return { failure: "password_login_forbidden" };
+    if (await this.secondFactors?.required(user.uid)) return { failure: "second_factor_required" };
     return { principal: { user, method: "password" } };
   }
 

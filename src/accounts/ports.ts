@@ -89,7 +89,15 @@ export interface NewSessionRecord {
   /** The browser's User-Agent, already cut to the column's width; null when none was sent. */
   userAgent: string | null;
   lastSeenAt: number;
+  /** The step still owed after the password (SessionPending); null or absent: none. */
+  pending?: SessionPending | null;
 }
+
+/**
+ * What a session that has passed only the password still owes before it is a login: the second
+ * factor's challenge, or (second factors enforced, the user has none) setting one up.
+ */
+export type SessionPending = "second_factor" | "second_factor_setup";
 
 /** A stored session as the per-request lookup reads it, with its user's enabled flag. */
 export interface StoredSession {
@@ -101,6 +109,8 @@ export interface StoredSession {
   lastSeenAt: number | null;
   /** True only when the session has a user and that user's row says enabled. */
   userEnabled: boolean;
+  /** The step still owed after the password; null for a complete login (and rows before the column). */
+  pending: SessionPending | null;
 }
 
 /** One of a user's live sessions as personal settings lists it. */

@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.js";
 import { randomToken, sha256Hex } from "../crypto/secrets.js";
-import type { EndedSessions, SessionEndObserver, SessionStore, SessionSummary } from "./ports.js";
+import type { EndedSessions, SessionEndObserver, SessionPending, SessionStore, SessionSummary } from "./ports.js";
 
 export interface Session {
   /** The cookie value; only its SHA-256 is stored. */
@@ -15,7 +15,19 @@ export interface Session {
   authenticatedAt: number;
   /** When a request of this session was last seen (at most a minute stale, see touch). */
   lastSeenAt: number;
+  /**
+   * The step still owed after the password (null: a complete login). A session with a step owed
+   * is no principal anywhere (accounts/authentication.ts): it can only finish the step or log out.
+   */
+  pending: SessionPending | null;
 }
+
+/**
+ * How long a session that has passed only the password lives: long enough to open an
+ * authenticator app or find a recovery code, not a lasting half-login (Nextcloud keeps the
+ * pending login in the PHP session, which ends with the browser's session cookie).
+ */
+export const PENDING_SESSION_SECONDS = 10 * 60;
 
 /** The width of the sessions table's User-Agent column. */
 const USER_AGENT_MAX_LENGTH = 255;
@@ -47,16 +59,21 @@ export class Sessions {
     private readonly endObservers: readonly SessionEndObserver[] = [],
   ) {}
 
-  /** `userAgent` is the browser's header at login, kept (cut to the column) to name the session. */
-  async start(uid: string, userAgent?: string): Promise<Session> {
+  /**
+   * `userAgent` is the browser's header at login, kept (cut to the column) to name the session.
+   * `pending`: the password is proven, `pending` is still owed; such a session lives
+   * PENDING_SESSION_SECONDS and is never extended.
+   */
+  async start(uid: string, userAgent?: string, pending: SessionPending | null = null): Promise<Session> {
     const now = this.clock.nowSeconds();
     const session: Session = {
       token: randomToken(32),
       uid,
       csrfToken: randomToken(32),
-      expiresAt: now + this.lifetimeSeconds(),
+      expiresAt: now + (pending === null ? this.lifetimeSeconds() : PENDING_SESSION_SECONDS),
       authenticatedAt: now,
       lastSeenAt: now,
+      pending,
     };
     await this.store.insert({
       idHash: sha256Hex(session.token),
@@ -66,8 +83,19 @@ export class Sessions {
       expiresAt: session.expiresAt,
       userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX_LENGTH) : null,
       lastSeenAt: now,
+      pending,
     });
     return session;
+  }
+
+  /**
+   * Ends a session that owed a step and starts the complete login in its place, with a new id (the
+   * id seen before the second factor is worth nothing after it) and `auth_time` now.
+   */
+  async complete(pendingSession: Session, userAgent?: string): Promise<Session> {
+    if (pendingSession.uid === null) throw new Error("an anonymous session cannot be completed");
+    await this.end(pendingSession.token);
+    return this.start(pendingSession.uid, userAgent);
   }
 
   /** A live session for the cookie value; a session of a disabled user is not live. */
@@ -83,6 +111,7 @@ export class Sessions {
       expiresAt: stored.expiresAt,
       authenticatedAt: stored.createdAt,
       lastSeenAt: stored.lastSeenAt ?? stored.createdAt,
+      pending: stored.pending,
     };
   }
 
@@ -91,7 +120,7 @@ export class Sessions {
    * once a minute per session (LAST_SEEN_RESOLUTION_SECONDS).
    */
   async touch(session: Session): Promise<void> {
-    if (session.uid === null) return;
+    if (session.uid === null || session.pending !== null) return;
     const now = this.clock.nowSeconds();
     const expiresAt = now + this.lifetimeSeconds();
     const stale = now - session.lastSeenAt >= LAST_SEEN_RESOLUTION_SECONDS;

@@ -13,6 +13,7 @@ import { registerOAuth2Commands } from "./commands/oauth2.js";
 import { registerOidcCommands } from "./commands/oidc.js";
 import { registerSecurityCommands } from "./commands/security.js";
 import { registerStatusCommand } from "./commands/status.js";
+import { registerTwoFactorAuthCommands } from "./commands/twofactorauth.js";
 import { registerUserCommands } from "./commands/user.js";
 import { registerUserSettingCommand } from "./commands/user-setting.js";
 import { CommandContext, CommandError } from "./context.js";
@@ -64,6 +65,7 @@ export function buildProgram(context: CommandContext): Command {
   registerAvatarCommands(program, context);
   registerActivityCommands(program, context);
   registerSecurityCommands(program, context);
+  registerTwoFactorAuthCommands(program, context);
   pointUsageHintsToHelp(program);
   return program;
 }

@@ -93,6 +93,10 @@ export const hostSettingDefinitions = {
     "When true, HTTP Basic with the account password is refused; app passwords and tokens still work.",
     false,
   ),
+  twofactor_enforced: booleanSetting(
+    "When true, every user must have a second factor: one without is led to set one up right after the password (./occ twofactorauth:enforce).",
+    false,
+  ),
   allow_user_to_change_display_name: booleanSetting(
     "When false (as in ownCloud), users cannot change their own full name and email on the personal page.",
     true,

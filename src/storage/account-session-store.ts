@@ -1,6 +1,12 @@
-import type { NewSessionRecord, SessionStore, SessionSummary, StoredSession } from "../accounts/ports.js";
+import type { NewSessionRecord, SessionPending, SessionStore, SessionSummary, StoredSession } from "../accounts/ports.js";
 import type { DbOrTx } from "./database.js";
 import { PreparedQuery } from "./prepared.js";
+
+/** The column's text as the port's value; anything unknown is the strictest step (the challenge). */
+function pendingOf(value: string | null): SessionPending | null {
+  if (value === null) return null;
+  return value === "second_factor_setup" ? "second_factor_setup" : "second_factor";
+}
 
 /** Browser sessions (table sessions), keyed by the SHA-256 hex of the cookie value. */
 export class SqlSessionStore implements SessionStore {
@@ -13,6 +19,7 @@ export class SqlSessionStore implements SessionStore {
       created_at: number;
       expires_at: number;
       last_seen_at: number | null;
+      second_factor_pending: string | null;
       enabled: number | null;
     }
   >;
@@ -28,6 +35,7 @@ export class SqlSessionStore implements SessionStore {
           "sessions.created_at",
           "sessions.expires_at",
           "sessions.last_seen_at",
+          "sessions.second_factor_pending",
           "users.enabled",
         ])
         .where("sessions.id_hash", "=", slot("idHash")),
@@ -45,6 +53,7 @@ export class SqlSessionStore implements SessionStore {
         expires_at: session.expiresAt,
         user_agent: session.userAgent,
         last_seen_at: session.lastSeenAt,
+        second_factor_pending: session.pending ?? null,
       })
       .execute();
   }
@@ -59,6 +68,7 @@ export class SqlSessionStore implements SessionStore {
       expiresAt: row.expires_at,
       lastSeenAt: row.last_seen_at === null ? null : Number(row.last_seen_at),
       userEnabled: row.enabled === 1,
+      pending: pendingOf(row.second_factor_pending),
     };
   }
 

@@ -64,7 +64,7 @@ describe("./occ security:bruteforce:attempts and security:bruteforce:reset", () 
       delay: delayForFailures(3, LOGIN_THROTTLE),
       "lockout-seconds": 0,
     });
-    assert.deepEqual(Object.keys(shown.throttles), ["login", "oauth", "flowstart", "flowpoll", "devicecode", "register"]);
+    assert.deepEqual(Object.keys(shown.throttles), ["login", "oauth", "flowstart", "flowpoll", "devicecode", "register", "2fa"]);
     assert.equal(shown.throttles.oauth.attempts, 0);
 
     // Nextcloud's action argument: one throttle only.

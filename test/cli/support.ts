@@ -46,6 +46,8 @@ export const SENTENCE_COMMANDS = new Set([
   "oauth2:remove-client",
   "security:bruteforce:reset",
   "db:convert-type",
+  "twofactorauth:disable",
+  "twofactorauth:enforce",
   // A long-running process and a shell script: neither is data.
   "serve",
   "completion",

@@ -71,6 +71,9 @@ describe("accessibility scan of every page (axe-core, WCAG 2.2 AA)", { skip: bro
       "oidc-logout-confirm",
       "logged-out",
       "logout-link-invalid",
+      "second-factor-setup",
+      "recovery-codes",
+      "second-factor-challenge",
     ]) {
       assert.ok(names.includes(name), name);
     }

@@ -104,6 +104,11 @@ describe("route guards", () => {
       "login flow form",
       "login flow grant",
       "session logout link",
+      "confirmed admin form",
+      "second factor challenge page",
+      "second factor challenge form",
+      "second factor setup page",
+      "second factor setup form",
     ]);
     const guardedRoutes = routes.flatMap((route) => {
       const guard = route.config?.guard;

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { PASSWORD_CONFIRMATION_WINDOW_SECONDS } from "../../src/accounts/password-confirmation.js";
 import { publish } from "../activity/support.js";
 import { addClient, authorizeUrl, issueCode, PASSWORD, type TestClient, WEB_CLIENT } from "../oauth/support.js";
+import { referenceTotp } from "../second-factor/reference-totp.js";
 import type { TestApp } from "./app.js";
 import { submitLoginForm } from "./browser.js";
 import { FormClient } from "./browser-form.js";
@@ -83,6 +84,9 @@ async function logInAs(page: Page, baseUrl: string, uid: string): Promise<void> 
   await page.goto(`${baseUrl}/index.php/login`);
   await submitLoginForm(page, uid, PASSWORD);
 }
+
+/** bob's TOTP secret, as the setup page showed it (the tour's later stops answer with its codes). */
+let bobTotpSecret = "";
 
 /** The tour, in order: each stop may rely on the session the previous ones left. */
 export const TOUR: readonly TourStop[] = [
@@ -237,6 +241,70 @@ export const TOUR: readonly TourStop[] = [
     name: "oidc-logout-confirm",
     visit: async (page, base) => {
       await page.goto(`${base}/index.php/apps/oauth2/end-session`);
+    },
+  },
+  {
+    // Second factors (bob has none yet): personal settings' TOTP setup, its QR code and key.
+    name: "second-factor-setup",
+    visit: async (page, base) => {
+      await logInAs(page, base, "bob");
+      await page.goto(`${base}/index.php/settings/personal#second-factors`);
+      await Promise.all([page.waitForNavigation(), page.click("#totp-begin-form button[type=submit]")]);
+      await page.waitForSelector("#totp-qr");
+    },
+  },
+  {
+    name: "second-factor-setup-wrong-code",
+    visit: async (page) => {
+      await page.fill("#totp-enable-code", "000000");
+      await Promise.all([page.waitForNavigation(), page.click("#totp-enable-submit")]);
+      await page.waitForSelector("#totp-error");
+    },
+  },
+  {
+    // The code the app would show now, by the test's own RFC 6238 implementation.
+    name: "second-factor-enabled",
+    visit: async (page, base, app) => {
+      await page.goto(`${base}/index.php/settings/personal#second-factors`);
+      bobTotpSecret = (await page.textContent("#totp-secret")) ?? "";
+      await page.fill("#totp-enable-code", referenceTotp(bobTotpSecret, app.clock.nowSeconds()));
+      await Promise.all([page.waitForNavigation(), page.click("#totp-enable-submit")]);
+      await page.waitForSelector("#totp-enabled");
+    },
+  },
+  {
+    name: "recovery-codes",
+    visit: async (page) => {
+      await Promise.all([page.waitForNavigation(), page.click("#recovery-codes-form button[type=submit]")]);
+      await page.waitForSelector("#new-recovery-codes");
+    },
+  },
+  {
+    // The next login of bob: the password, then the challenge with both factors offered.
+    name: "second-factor-challenge",
+    visit: async (page, base) => {
+      await logInAs(page, base, "bob");
+      await page.waitForSelector("#challenge-totp");
+    },
+  },
+  {
+    name: "second-factor-challenge-wrong",
+    visit: async (page) => {
+      await page.fill("#challenge-totp-code", "000000");
+      await Promise.all([page.waitForNavigation(), page.click("#challenge-totp-submit")]);
+      await page.waitForSelector("#challenge-error");
+    },
+  },
+  {
+    // The right code of the next time step, then TOTP disabled again: the tour can be walked again.
+    name: "second-factor-disabled",
+    visit: async (page, base, app) => {
+      app.clock.advance(30);
+      await page.fill("#challenge-totp-code", referenceTotp(bobTotpSecret, app.clock.nowSeconds()));
+      await Promise.all([page.waitForNavigation(), page.click("#challenge-totp-submit")]);
+      await page.goto(`${base}/index.php/settings/personal#second-factors`);
+      await Promise.all([page.waitForNavigation(), page.click("#totp-disable-form button[type=submit]")]);
+      await page.waitForSelector("#totp-disabled");
     },
   },
   {

@@ -36,7 +36,7 @@ export function registerSecurityCommands(program: Command, context: CommandConte
     .addArgument(
       new Argument(
         "[action]",
-        "one throttle only: login (form, Basic), oauth (token endpoints), flowstart, flowpoll (Login Flow v2), devicecode (device user codes)",
+        "one throttle only: login (form, Basic), oauth (token endpoints), flowstart, flowpoll (Login Flow v2), devicecode (device user codes), register (client registration), 2fa (second factor)",
       ).choices(CLIENT_ADDRESS_NAMESPACES),
     )
     .addOption(outputOption())
@@ -69,7 +69,7 @@ export function registerSecurityCommands(program: Command, context: CommandConte
     .summary("lift the throttle of a client address")
     .description(
       "Forget a client address's failed attempts and attempts in flight in every throttle (login, " +
-        "token endpoints, Login Flow v2), as Nextcloud's. A user name's own login throttle stays.",
+        "token endpoints, Login Flow v2, second factor), as Nextcloud's. A user name's own login throttle stays.",
     )
     .argument("<ipaddress>", "the client address (IPv4 or IPv6)")
     .action(async (ip: string) => {

@@ -92,6 +92,11 @@ ol.activity-stream img{width:24px;height:24px;margin-top:.1rem;flex:none}
 .activity-time{color:var(--muted);font-size:.9rem}
 .activity-message{color:#3a4855;font-size:.95rem;overflow-wrap:anywhere}
 .activity-subject{overflow-wrap:anywhere}
+.qr-code{margin:.75rem 0}
+.qr-code svg{display:block;width:220px;height:220px;max-width:100%;background:#fff}
+ol.recovery-codes{columns:2;font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"DejaVu Sans Mono",monospace;padding-left:2rem}
+.factor-list{list-style:none;padding:0;margin:0}
+.factor-list li{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:.2rem 0}
 @media (max-width:40rem){
 main{padding:1rem .75rem}
 .card{padding:1.25rem 1rem;border-radius:8px}

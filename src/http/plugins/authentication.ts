@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AuthenticationResult, Principal } from "../../accounts/authentication.js";
+import type { SessionPending } from "../../accounts/ports.js";
 import type { Session } from "../../accounts/sessions.js";
 import { constantTimeEqual } from "../../crypto/secrets.js";
 import { parseBasicAuthorization } from "../../oauth/client-authentication.js";
@@ -115,6 +116,14 @@ export function sendInsufficientScope(reply: FastifyReply, required: RequiredSco
     });
 }
 
+/** Names why a Basic login with the right account password was refused (a client can show it). */
+export const SECOND_FACTOR_REASON_HEADER = "x-keystream-auth-refused";
+
+/** The body's explanation of `second_factor_required`: what the client's user should do instead. */
+export const SECOND_FACTOR_REQUIRED_DESCRIPTION =
+  "This account uses two-factor authentication: its password cannot be used over HTTP Basic. " +
+  "Use an app password (personal settings, Security) or sign in through the browser (OAuth 2.0 or Login Flow v2).";
+
 export interface RequireUserOptions {
   /** Status for a request with no credentials at all (the activity API answers 403, as APIv2Controller does: docs/upstream/nextcloud-activity.md §1.2). */
   anonymousStatus?: 401 | 403;
@@ -142,6 +151,12 @@ export async function requireUser(
         .status(401)
         .header("www-authenticate", bearerChallenge(result))
         .send({ error: "invalid_token", error_description: "The access token is invalid or expired." });
+    } else if (result.failure === "second_factor_required") {
+      reply
+        .status(401)
+        .header("www-authenticate", BASIC_CHALLENGE)
+        .header(SECOND_FACTOR_REASON_HEADER, "second-factor-required")
+        .send({ error: "second_factor_required", error_description: SECOND_FACTOR_REQUIRED_DESCRIPTION });
     } else {
       const description =
         result.failure === "password_login_forbidden"
@@ -171,10 +186,23 @@ export async function requirePageUser(
 ): Promise<Principal | undefined> {
   const result = await authenticate(request);
   if ("principal" in result && result.principal.method === "session") return result.principal;
-  const target = `/index.php/login?redirect_url=${encodeURIComponent(returnTo)}`;
+  // A session that has passed only the password finishes its step first, then comes back here.
+  const pending = ("anonymous" in result ? result.pendingLogin?.session.pending : undefined) ?? undefined;
+  const page = pending === undefined ? "/index.php/login" : pendingStepPath(pending);
+  const target = `${page}?redirect_url=${encodeURIComponent(returnTo)}`;
   reply.redirect(target, 303);
   return undefined;
 }
+
+/** The page a session owing `pending` finishes it on. */
+export function pendingStepPath(pending: SessionPending): string {
+  return pending === "second_factor" ? SECOND_FACTOR_CHALLENGE_PATH : SECOND_FACTOR_SETUP_PATH;
+}
+
+/** The challenge page: a session that has passed only the password proves its second factor. */
+export const SECOND_FACTOR_CHALLENGE_PATH = "/index.php/login/challenge";
+/** Second factors enforced and the user has none: the setup right after the password. */
+export const SECOND_FACTOR_SETUP_PATH = "/index.php/login/setup-second-factor";
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: Session): void {
   reply.setCookie(SESSION_COOKIE, session.token, {

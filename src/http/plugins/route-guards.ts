@@ -238,6 +238,16 @@ export const CONFIRMED_SESSION_FORM: RouteGuard = {
   checks: [formToken(), recentPassword],
 };
 
+/**
+ * Administrators' forms that change how another account is proven (removing a user's second
+ * factor): the session, its CSRF token, the role, then a recent password confirmation.
+ */
+export const CONFIRMED_ADMIN_FORM: RouteGuard = {
+  name: "confirmed admin form",
+  identify: sessionUser(),
+  checks: [formToken(), administrator(), recentPassword],
+};
+
 /** State-changing forms of administrators: the session, its CSRF token, then the role. */
 export const ADMIN_FORM: RouteGuard = {
   name: "admin form",

@@ -6,6 +6,7 @@ import type { Translator } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
 import { userTranslator } from "../i18n.js";
 import { ADMIN_FORM, guarded } from "../plugins/route-guards.js";
+import { userFactorsCell } from "./second-factor-settings.js";
 import { formField, sendSettingsPage } from "./settings.js";
 
 const USERS_PATH = "/index.php/settings/users";
@@ -28,23 +29,25 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
     order: 0,
     render: async ({ principal, csrfToken, flash, formValues = {}, t }) => {
       const all = await users.list();
+      const factors = await app.services.secondFactors.enabledByUser();
       const label = {
         uid: t("settings:profile.username"),
         name: t("settings:profile.fullName"),
         email: t("settings:profile.email"),
         state: t("settings:users.state"),
         role: t("settings:users.role"),
+        factors: t("secondFactor:admin.column"),
       };
       const action = (uid: string, verb: string, label: string, danger = false) =>
         html`<form method="post" action="${USERS_PATH}/${encodeURIComponent(uid)}/${verb}"><input type="hidden" name="requesttoken" value="${csrfToken}"><button type="submit"${danger ? html` class="danger"` : ""}>${label}</button></form>`;
       return html`<h2>${t("settings:users.title")}</h2>
 ${flash ?? ""}
-<table class="responsive" id="user-list"><thead><tr><th scope="col">${label.uid}</th><th scope="col">${label.name}</th><th scope="col">${label.email}</th><th scope="col">${label.state}</th><th scope="col">${label.role}</th><th scope="col">${t("pages:settings.actions")}</th></tr></thead><tbody>
+<table class="responsive" id="user-list"><thead><tr><th scope="col">${label.uid}</th><th scope="col">${label.name}</th><th scope="col">${label.email}</th><th scope="col">${label.state}</th><th scope="col">${label.role}</th><th scope="col">${label.factors}</th><th scope="col">${t("pages:settings.actions")}</th></tr></thead><tbody>
 ${all.map((u) => {
   // An administrator does not disable or delete themself here: that would lock the page's user out.
   const self = u.uid === principal.user.uid;
   // data-label: the column's name, shown beside each cell when the table becomes cards on a phone.
-  return html`<tr><td data-label="${label.uid}">${u.uid}</td><td data-label="${label.name}">${u.displayName}</td><td data-label="${label.email}" class="wrap-anywhere">${u.email ?? ""}</td><td data-label="${label.state}">${u.enabled ? t("settings:users.enabled") : t("settings:users.disabled")}</td><td data-label="${label.role}">${u.isAdmin ? t("settings:users.admin") : "–"}</td><td class="actions-cell">
+  return html`<tr><td data-label="${label.uid}">${u.uid}</td><td data-label="${label.name}">${u.displayName}</td><td data-label="${label.email}" class="wrap-anywhere">${u.email ?? ""}</td><td data-label="${label.state}">${u.enabled ? t("settings:users.enabled") : t("settings:users.disabled")}</td><td data-label="${label.role}">${u.isAdmin ? t("settings:users.admin") : "–"}</td><td data-label="${label.factors}" id="factors-${u.uid}">${userFactorsCell(t, csrfToken, u.uid, factors.get(u.uid))}</td><td class="actions-cell">
 ${self ? "" : u.enabled ? action(u.uid, "disable", t("settings:users.disable")) : action(u.uid, "enable", t("settings:users.enable"))}
 ${self ? "" : action(u.uid, "delete", t("settings:users.delete"), true)}
 <form method="post" action="${USERS_PATH}/${encodeURIComponent(u.uid)}/password"><input type="hidden" name="requesttoken" value="${csrfToken}">

@@ -6,6 +6,7 @@ import {
   bearerChallenge,
   insufficientScopeChallenge,
   principalAllows,
+  SECOND_FACTOR_REASON_HEADER,
 } from "../plugins/authentication.js";
 import { forwardAuthRouteSchema } from "../schemas/forward-auth.js";
 
@@ -52,6 +53,10 @@ export async function forwardAuthRoutes(app: FastifyInstance): Promise<void> {
         .status(429)
         .header("retry-after", String(result.retryAfterSeconds ?? 60))
         .send();
+    }
+    // The account password of a user with a second factor: the reason goes with the refusal.
+    if ("failure" in result && result.failure === "second_factor_required") {
+      reply.header(SECOND_FACTOR_REASON_HEADER, "second-factor-required");
     }
     return reply.status(401).header("www-authenticate", bearerChallenge(result)).send();
   });

@@ -12,6 +12,7 @@ import {
   authenticate,
   clearSessionCookie,
   logoutLinkValid,
+  pendingStepPath,
   SESSION_COOKIE,
   setSessionCookie,
 } from "../plugins/authentication.js";
@@ -61,7 +62,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post("/index.php/login", async (request, reply) => {
-    const { users, sessions, loginThrottle, log } = app.services;
+    const { users, sessions, loginThrottle, secondFactors, log } = app.services;
     const redirectUrl = sameOriginPath(field(request.body, "redirect_url"));
     const uid = (field(request.body, "user") ?? "").trim();
     const password = field(request.body, "password") ?? "";
@@ -114,9 +115,20 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     // (or the one a `prompt=login` replaces) is ended and worth nothing after it.
     const previous = request.cookies[SESSION_COOKIE];
     if (previous) await sessions.end(previous);
-    const loggedIn = await sessions.start(user.uid, request.headers["user-agent"]);
+    // A user with a second factor (or, enforced, without one yet) gets a session that owes that
+    // step: no principal anywhere until the challenge or the setup completes it (a new id then).
+    const pending = await secondFactors.stepAfterPassword(user.uid);
+    const loggedIn = await sessions.start(user.uid, request.headers["user-agent"], pending);
     setSessionCookie(request, reply, loggedIn);
     clearLoginFormToken(request, reply);
+    if (pending !== null) {
+      request.log.info(
+        { event: "login_password_passed", uid: user.uid, ip: request.ip, pending },
+        "password right; second factor owed",
+      );
+      const back = redirectUrl === undefined ? "" : `?redirect_url=${encodeURIComponent(redirectUrl)}`;
+      return reply.redirect(`${pendingStepPath(pending)}${back}`, 303);
+    }
     log.info({ event: "login", uid: user.uid, ip: request.ip }, "user logged in");
     return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
   });

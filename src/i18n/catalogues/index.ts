@@ -6,6 +6,7 @@ import { device as deDevice } from "./de/device.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { pages as dePages } from "./de/pages.js";
 import { passwordConfirmation as dePasswordConfirmation } from "./de/password-confirmation.js";
+import { secondFactor as deSecondFactor } from "./de/second-factor.js";
 import { settings as deSettings } from "./de/settings.js";
 import { accountErrors as enAccountErrors } from "./en/account-errors.js";
 import { activity as enActivity } from "./en/activity.js";
@@ -14,6 +15,7 @@ import { device as enDevice } from "./en/device.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { pages as enPages } from "./en/pages.js";
 import { passwordConfirmation as enPasswordConfirmation } from "./en/password-confirmation.js";
+import { secondFactor as enSecondFactor } from "./en/second-factor.js";
 import { settings as enSettings } from "./en/settings.js";
 import { accountErrors as esAccountErrors } from "./es/account-errors.js";
 import { activity as esActivity } from "./es/activity.js";
@@ -22,6 +24,7 @@ import { device as esDevice } from "./es/device.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { pages as esPages } from "./es/pages.js";
 import { passwordConfirmation as esPasswordConfirmation } from "./es/password-confirmation.js";
+import { secondFactor as esSecondFactor } from "./es/second-factor.js";
 import { settings as esSettings } from "./es/settings.js";
 import { accountErrors as frAccountErrors } from "./fr/account-errors.js";
 import { activity as frActivity } from "./fr/activity.js";
@@ -30,6 +33,7 @@ import { device as frDevice } from "./fr/device.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { pages as frPages } from "./fr/pages.js";
 import { passwordConfirmation as frPasswordConfirmation } from "./fr/password-confirmation.js";
+import { secondFactor as frSecondFactor } from "./fr/second-factor.js";
 import { settings as frSettings } from "./fr/settings.js";
 import { accountErrors as itAccountErrors } from "./it/account-errors.js";
 import { activity as itActivity } from "./it/activity.js";
@@ -38,6 +42,7 @@ import { device as itDevice } from "./it/device.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { pages as itPages } from "./it/pages.js";
 import { passwordConfirmation as itPasswordConfirmation } from "./it/password-confirmation.js";
+import { secondFactor as itSecondFactor } from "./it/second-factor.js";
 import { settings as itSettings } from "./it/settings.js";
 import { accountErrors as nlAccountErrors } from "./nl/account-errors.js";
 import { activity as nlActivity } from "./nl/activity.js";
@@ -46,6 +51,7 @@ import { device as nlDevice } from "./nl/device.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { pages as nlPages } from "./nl/pages.js";
 import { passwordConfirmation as nlPasswordConfirmation } from "./nl/password-confirmation.js";
+import { secondFactor as nlSecondFactor } from "./nl/second-factor.js";
 import { settings as nlSettings } from "./nl/settings.js";
 
 /**
@@ -59,6 +65,7 @@ export const CATALOGUES = {
     activity: enActivity,
     loginFlow: enLoginFlow,
     passwordConfirmation: enPasswordConfirmation,
+    secondFactor: enSecondFactor,
     settings: enSettings,
     accountErrors: enAccountErrors,
     clientErrors: enClientErrors,
@@ -69,6 +76,7 @@ export const CATALOGUES = {
     activity: deActivity,
     loginFlow: deLoginFlow,
     passwordConfirmation: dePasswordConfirmation,
+    secondFactor: deSecondFactor,
     settings: deSettings,
     accountErrors: deAccountErrors,
     clientErrors: deClientErrors,
@@ -79,6 +87,7 @@ export const CATALOGUES = {
     activity: frActivity,
     loginFlow: frLoginFlow,
     passwordConfirmation: frPasswordConfirmation,
+    secondFactor: frSecondFactor,
     settings: frSettings,
     accountErrors: frAccountErrors,
     clientErrors: frClientErrors,
@@ -89,6 +98,7 @@ export const CATALOGUES = {
     activity: esActivity,
     loginFlow: esLoginFlow,
     passwordConfirmation: esPasswordConfirmation,
+    secondFactor: esSecondFactor,
     settings: esSettings,
     accountErrors: esAccountErrors,
     clientErrors: esClientErrors,
@@ -99,6 +109,7 @@ export const CATALOGUES = {
     activity: itActivity,
     loginFlow: itLoginFlow,
     passwordConfirmation: itPasswordConfirmation,
+    secondFactor: itSecondFactor,
     settings: itSettings,
     accountErrors: itAccountErrors,
     clientErrors: itClientErrors,
@@ -109,6 +120,7 @@ export const CATALOGUES = {
     activity: nlActivity,
     loginFlow: nlLoginFlow,
     passwordConfirmation: nlPasswordConfirmation,
+    secondFactor: nlSecondFactor,
     settings: nlSettings,
     accountErrors: nlAccountErrors,
     clientErrors: nlClientErrors,

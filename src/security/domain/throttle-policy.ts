@@ -117,6 +117,21 @@ export const REGISTRATION_THROTTLE: ThrottlePolicy = {
 };
 
 /**
+ * The second-factor challenge (a TOTP or recovery code after the password), per IP and per user.
+ * The login's shape, with the ceiling at 10 failures: a 6-digit code has 10^6 values and three are
+ * accepted at any time (RFC 6238 §5.2's window), so guessing must stay far slower than the
+ * password's (RFC 4226 §7.3 asks for a throttling parameter; docs/security.md "Second factors").
+ */
+export const SECOND_FACTOR_THROTTLE: ThrottlePolicy = {
+  namespace: "2fa",
+  baseDelayMs: 200,
+  maxDelayMs: 25_000,
+  forgetAfterSeconds: 12 * 3600,
+  lockoutAfterFailures: 10,
+  lockoutSeconds: 600,
+};
+
+/**
  * One bucket an attempt counts in. A `shared` bucket (a client address) is used by many legitimate
  * clients at once (users behind one NAT, a busy integration): there, attempts in flight add to the
  * delay only once the bucket has a failure on record, and always to the ceiling. A personal bucket
@@ -146,6 +161,16 @@ function addressBucket(policy: ThrottlePolicy, ip: string): ThrottleBucket {
 /** The login form and HTTP Basic count per client address and per user name. */
 export function loginBuckets(ip: string, uid: string): ThrottleBucket[] {
   return [addressBucket(LOGIN_THROTTLE, ip), loginUserBucket(uid)];
+}
+
+/** The per-user bucket of the second-factor challenge (keyed as loginUserBucket is). */
+export function secondFactorUserBucket(uid: string): ThrottleBucket {
+  return { key: `${SECOND_FACTOR_THROTTLE.namespace}:user:${sha256Hex(uid)}`, shared: false };
+}
+
+/** The second-factor challenge counts per client address and per user. */
+export function secondFactorBuckets(ip: string, uid: string): ThrottleBucket[] {
+  return [addressBucket(SECOND_FACTOR_THROTTLE, ip), secondFactorUserBucket(uid)];
 }
 
 /** The token-endpoint family counts per client address. */
@@ -271,9 +296,10 @@ const CLIENT_ADDRESS_BUCKETS: Record<string, (ip: string) => ThrottleBucket[]> =
   // Only the address bucket: the user plays no part in it.
   [DEVICE_USER_CODE_THROTTLE.namespace]: (ip) => deviceUserCodeBuckets(ip, ""),
   [REGISTRATION_THROTTLE.namespace]: registrationBuckets,
+  [SECOND_FACTOR_THROTTLE.namespace]: (ip) => secondFactorBuckets(ip, ""),
 };
 
-/** The namespaces of the policies that count client addresses (`login`, `oauth`, `flowstart`, `flowpoll`, `devicecode`, `register`). */
+/** The namespaces of the policies that count client addresses (`login`, `oauth`, `flowstart`, `flowpoll`, `devicecode`, `register`, `2fa`). */
 export const CLIENT_ADDRESS_NAMESPACES = Object.keys(CLIENT_ADDRESS_BUCKETS);
 
 /** The bucket `policy` counts the client address `ip` in. */

@@ -23,6 +23,8 @@ import { deviceAuthorizationMigration } from "./2026_11_27_0019_device_authoriza
 import { registeredClientsMigration } from "./2026_11_27_0020_registered_clients.js";
 import { backchannelLogoutMigration } from "./2026_11_27_0021_backchannel_logout.js";
 
+import { secondFactorsMigration } from "./2026_11_27_0023_second_factors.js";
+
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
  */
@@ -50,5 +52,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
 
     "2026_11_27_0020_registered_clients": registeredClientsMigration(),
     "2026_11_27_0021_backchannel_logout": backchannelLogoutMigration(dialect),
+
+    "2026_11_27_0023_second_factors": secondFactorsMigration(),
   };
 }

@@ -64,6 +64,11 @@ export interface SessionsTable {
   last_seen_at: EpochSeconds | null;
   /** The user's last password confirmation after the login (migration 0018); null: none since the login. */
   password_confirmed_at: EpochSeconds | null;
+  /**
+   * The step a session that has passed only the password still owes (migration 0023:
+   * `second_factor` or `second_factor_setup`); null for a complete login.
+   */
+  second_factor_pending: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ThrottleTable {

@@ -99,4 +99,5 @@ export const settings: Messages<typeof source> = {
   "lockouts.throttle.flowpoll": "Login Flow v2: Abfragen",
   "lockouts.throttle.devicecode": "Gerätecode-Eingabe",
   "lockouts.throttle.register": "Client-Registrierung",
+  "lockouts.throttle.2fa": "Zweiter Faktor",
 };

@@ -96,4 +96,5 @@ export const settings = {
   "lockouts.throttle.flowpoll": "Login Flow v2 polls",
   "lockouts.throttle.devicecode": "Device code entry",
   "lockouts.throttle.register": "Client registration",
+  "lockouts.throttle.2fa": "Second factor",
 } as const;

@@ -99,4 +99,5 @@ export const settings: Messages<typeof source> = {
   "lockouts.throttle.flowpoll": "Login Flow v2: consultas",
   "lockouts.throttle.devicecode": "Introducción de códigos de dispositivo",
   "lockouts.throttle.register": "Registro de clientes",
+  "lockouts.throttle.2fa": "Segundo factor",
 };

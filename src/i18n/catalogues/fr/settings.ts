@@ -99,4 +99,5 @@ export const settings: Messages<typeof source> = {
   "lockouts.throttle.flowpoll": "Login Flow v2 : interrogations",
   "lockouts.throttle.devicecode": "Saisie de codes d’appareil",
   "lockouts.throttle.register": "Enregistrement de clients",
+  "lockouts.throttle.2fa": "Second facteur",
 };

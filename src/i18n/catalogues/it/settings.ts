@@ -99,4 +99,5 @@ export const settings: Messages<typeof source> = {
   "lockouts.throttle.flowpoll": "Login Flow v2: interrogazioni",
   "lockouts.throttle.devicecode": "Inserimento dei codici dispositivo",
   "lockouts.throttle.register": "Registrazione dei client",
+  "lockouts.throttle.2fa": "Secondo fattore",
 };

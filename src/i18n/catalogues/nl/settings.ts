@@ -99,4 +99,5 @@ export const settings: Messages<typeof source> = {
   "lockouts.throttle.flowpoll": "Login Flow v2: opvragingen",
   "lockouts.throttle.devicecode": "Invoer van apparaatcodes",
   "lockouts.throttle.register": "Clientregistratie",
+  "lockouts.throttle.2fa": "Tweede factor",
 };

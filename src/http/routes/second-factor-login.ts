@@ -1,0 +1,225 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Principal } from "../../accounts/authentication.js";
+import type { SessionPending } from "../../accounts/ports.js";
+import { totpKeyUri } from "../../second-factor/domain/totp.js";
+import { isProviderId } from "../../second-factor/providers.js";
+import { secondFactorBuckets, secondFactorUserBucket } from "../../security/domain/throttle-policy.js";
+import { sameOriginPath } from "../../security/same-origin.js";
+import type { AttemptOutcome } from "../../security/throttle.js";
+import { requestTranslator } from "../i18n.js";
+import { headerUser, sendPage } from "../pages/layout.js";
+import { challengePage, recoveryCodesList, setupDonePage, setupPage, totpEnrolment } from "../pages/second-factor.js";
+import {
+  authenticate,
+  clearSessionCookie,
+  pendingStepPath,
+  SECOND_FACTOR_CHALLENGE_PATH,
+  SECOND_FACTOR_SETUP_PATH,
+  setSessionCookie,
+} from "../plugins/authentication.js";
+import { formToken, guarded, type RouteGuard } from "../plugins/route-guards.js";
+import { qrCodeSvg } from "../qr-code.js";
+import { throttledAttempt } from "../throttling.js";
+import { DEFAULT_LANDING } from "./login.js";
+import { formField } from "./settings.js";
+
+/** The issuer an authenticator app shows beside the account (Key-Uri-Format `issuer`). */
+export const TOTP_ISSUER = "Keystream";
+
+function queryRedirect(request: FastifyRequest): string | undefined {
+  return sameOriginPath((request.query as Record<string, unknown> | undefined)?.redirect_url);
+}
+
+function back(redirectUrl: string | undefined): string {
+  return redirectUrl === undefined ? "" : `?redirect_url=${encodeURIComponent(redirectUrl)}`;
+}
+
+/**
+ * The session that has passed only the password and owes `step`: the only guard under which such
+ * a session is a principal, and only for the step's own page and form. A complete login goes on to
+ * where it was going; a session owing the other step goes to that step; nobody to the login page.
+ * (Identified before the body is read: the way back is the query's.)
+ */
+function pendingLogin(step: SessionPending): RouteGuard["identify"] {
+  return async (request, reply): Promise<Principal | undefined> => {
+    const result = await authenticate(request);
+    const redirectUrl = queryRedirect(request);
+    if ("principal" in result && result.principal.method === "session") {
+      reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
+      return undefined;
+    }
+    const pending = "anonymous" in result ? result.pendingLogin : undefined;
+    if (pending?.session.pending === step) return { user: pending.user, method: "session", session: pending.session };
+    const owed = pending?.session.pending;
+    if (owed) reply.redirect(`${pendingStepPath(owed)}${back(redirectUrl)}`, 303);
+    else reply.redirect(`/index.php/login${back(redirectUrl ?? DEFAULT_LANDING)}`, 303);
+    return undefined;
+  };
+}
+
+const CHALLENGE_PAGE: RouteGuard = { name: "second factor challenge page", identify: pendingLogin("second_factor"), checks: [] };
+const CHALLENGE_FORM: RouteGuard = {
+  name: "second factor challenge form",
+  identify: pendingLogin("second_factor"),
+  checks: [formToken()],
+};
+const SETUP_PAGE: RouteGuard = { name: "second factor setup page", identify: pendingLogin("second_factor_setup"), checks: [] };
+const SETUP_FORM: RouteGuard = {
+  name: "second factor setup form",
+  identify: pendingLogin("second_factor_setup"),
+  checks: [formToken()],
+};
+
+/**
+ * The login's second step (docs/security.md "Second factors"): the challenge for a user with a
+ * second factor, and, second factors enforced, the setup for a user without one. Each ends the
+ * session that passed only the password and starts the login's session with a new id, then goes
+ * on to the page the login was for (an OAuth authorization, a Login Flow v2 grant): the way back
+ * travels in `redirect_url`, checked to stay on this server as the login's is.
+ */
+export async function secondFactorLoginRoutes(app: FastifyInstance): Promise<void> {
+  const { sessions, secondFactors, secondFactorThrottle, totp, recoveryCodes } = app.services;
+
+  const complete = async (request: FastifyRequest, reply: Parameters<typeof setSessionCookie>[1], principal: Principal) => {
+    const session = principal.session;
+    if (session === undefined) throw new Error("a pending login has a session");
+    const full = await sessions.complete(session, request.headers["user-agent"]);
+    setSessionCookie(request, reply, full);
+    request.log.info({ event: "login", uid: principal.user.uid, ip: request.ip }, "user logged in");
+    return full;
+  };
+
+  const renderChallenge = async (
+    request: FastifyRequest,
+    principal: Principal,
+    redirectUrl: string | undefined,
+    error?: string,
+  ) =>
+    challengePage(requestTranslator(request), {
+      csrfToken: principal.session?.csrfToken ?? "",
+      redirectUrl,
+      offered: await secondFactors.offeredTo(principal.user.uid),
+      error,
+    });
+
+  await app.register(
+    guarded(CHALLENGE_PAGE, (pages) => {
+      pages.get(SECOND_FACTOR_CHALLENGE_PATH, async (request, reply) =>
+        sendPage(reply, await renderChallenge(request, request.principal, queryRedirect(request))),
+      );
+    }),
+  );
+
+  await app.register(
+    guarded(CHALLENGE_FORM, (forms) => {
+      forms.post(SECOND_FACTOR_CHALLENGE_PATH, async (request, reply) => {
+        const { principal } = request;
+        const { uid } = principal.user;
+        const { t } = requestTranslator(request);
+        const redirectUrl = sameOriginPath(formField(request, "redirect_url"));
+        const provider = formField(request, "provider") ?? "";
+        const code = formField(request, "code") ?? "";
+        const again = async (status: number, error: string) =>
+          sendPage(reply, await renderChallenge(request, principal, redirectUrl, error), status);
+        if (!isProviderId(provider)) return again(400, t("secondFactor:challenge.wrong"));
+        // Reserved per address and per user before the code is looked at, as the password is.
+        const gate = await throttledAttempt(
+          request,
+          secondFactorThrottle,
+          secondFactorBuckets(request.ip, uid),
+          () => secondFactors.verify(uid, provider, code),
+          (accepted): AttemptOutcome =>
+            accepted ? { kind: "success", reset: [secondFactorUserBucket(uid)] } : { kind: "failure" },
+        );
+        if (gate.refused) {
+          request.log.warn(
+            { event: "second_factor_throttled", uid, provider, ip: request.ip },
+            "second factor refused: too many failed attempts",
+          );
+          reply.header("retry-after", String(gate.retryAfterSeconds));
+          return again(429, t("secondFactor:challenge.throttled"));
+        }
+        if (!gate.value) {
+          request.log.warn({ event: "second_factor_failed", uid, provider, ip: request.ip }, "second factor challenge failed");
+          return again(401, t("secondFactor:challenge.wrong"));
+        }
+        if (provider === "backup_codes") {
+          const { unused } = await recoveryCodes.counts(uid);
+          request.log.warn(
+            { event: "recovery_code_used", uid, remaining: unused, ip: request.ip },
+            "recovery code used to log in",
+          );
+        }
+        request.log.info({ event: "second_factor_passed", uid, provider, ip: request.ip }, "second factor challenge passed");
+        await complete(request, reply, principal);
+        return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
+      });
+    }),
+  );
+
+  const renderSetup = async (request: FastifyRequest, principal: Principal, redirectUrl: string | undefined, error?: string) => {
+    const translator = requestTranslator(request);
+    const { uid } = principal.user;
+    const secret = (await totp.pendingSecret(uid)) ?? (await totp.begin(uid));
+    if (secret === undefined) return undefined;
+    const enrolment = totpEnrolment(translator, {
+      qrCode: await qrCodeSvg(totpKeyUri(secret, TOTP_ISSUER, uid)),
+      secret,
+      action: SECOND_FACTOR_SETUP_PATH,
+      fields: [
+        ["requesttoken", principal.session?.csrfToken ?? ""],
+        ["redirect_url", redirectUrl],
+      ],
+      error,
+    });
+    return setupPage(translator, principal.session?.csrfToken ?? "", enrolment);
+  };
+
+  /** The step is no longer owed as it was (a factor appeared, enforcement ended): log in again. */
+  const startOver = async (request: FastifyRequest, reply: Parameters<typeof setSessionCookie>[1], principal: Principal) => {
+    if (principal.session) await sessions.end(principal.session.token);
+    clearSessionCookie(request, reply);
+    return reply.redirect("/index.php/login", 303);
+  };
+
+  await app.register(
+    guarded(SETUP_PAGE, (pages) => {
+      pages.get(SECOND_FACTOR_SETUP_PATH, async (request, reply) => {
+        const { principal } = request;
+        if ((await secondFactors.stepAfterPassword(principal.user.uid)) !== "second_factor_setup") {
+          return startOver(request, reply, principal);
+        }
+        const page = await renderSetup(request, principal, queryRedirect(request));
+        return page === undefined ? startOver(request, reply, principal) : sendPage(reply, page);
+      });
+    }),
+  );
+
+  await app.register(
+    guarded(SETUP_FORM, (forms) => {
+      forms.post(SECOND_FACTOR_SETUP_PATH, async (request, reply) => {
+        const { principal } = request;
+        const { uid } = principal.user;
+        const translator = requestTranslator(request);
+        const redirectUrl = sameOriginPath(formField(request, "redirect_url"));
+        if (!(await totp.confirm(uid, formField(request, "code") ?? ""))) {
+          const page = await renderSetup(request, principal, redirectUrl, translator.t("secondFactor:totp.wrongCode"));
+          return page === undefined ? startOver(request, reply, principal) : sendPage(reply, page, 400);
+        }
+        request.log.info({ event: "second_factor_enabled", uid, provider: "totp", ip: request.ip }, "second factor enabled");
+        request.log.info(
+          { event: "second_factor_enforced_setup", uid, provider: "totp", ip: request.ip },
+          "enforced second factor set up at login",
+        );
+        const codes = await recoveryCodes.regenerate(uid);
+        request.log.info({ event: "recovery_codes_generated", uid, ip: request.ip }, "recovery codes generated");
+        const full = await complete(request, reply, principal);
+        const user = headerUser({ user: principal.user, method: "session", session: full });
+        return sendPage(
+          reply,
+          setupDonePage(translator, user, recoveryCodesList(translator, uid, codes), redirectUrl ?? DEFAULT_LANDING),
+        );
+      });
+    }),
+  );
+}

@@ -1,0 +1,61 @@
+import type { secondFactor as source } from "../en/second-factor.js";
+import type { Messages } from "../types.js";
+
+export const secondFactor: Messages<typeof source> = {
+  "provider.totp": "Authenticator-App (TOTP)",
+  "provider.backup_codes": "Wiederherstellungscodes",
+  "provider.webauthn": "Passkeys",
+  "challenge.title": "Zweiter Faktor",
+  "challenge.intro":
+    "Ihr Konto ist durch einen zweiten Faktor geschützt. Verwenden Sie einen davon, um die Anmeldung abzuschließen.",
+  "challenge.totpLabel": "Der sechsstellige Code, den Ihre Authenticator-App anzeigt",
+  "challenge.recoveryLabel": "Einer Ihrer Wiederherstellungscodes",
+  "challenge.recoveryHint": "Jeder Wiederherstellungscode funktioniert nur einmal.",
+  "challenge.submit": "Bestätigen",
+  "challenge.wrong": "Der Code ist falsch oder wurde bereits verwendet.",
+  "challenge.throttled": "Zu viele fehlgeschlagene Versuche. Bitte versuchen Sie es später erneut.",
+  "challenge.none":
+    "Keiner der zweiten Faktoren Ihres Kontos kann hier verwendet werden. Bitten Sie Ihre Administration, sie zurückzusetzen.",
+  "challenge.cancel": "Abbrechen und abmelden",
+  "setup.title": "Zweiten Faktor einrichten",
+  "setup.intro":
+    "Ihre Administration verlangt für jedes Konto einen zweiten Faktor. Richten Sie jetzt eine Authenticator-App ein, um die Anmeldung abzuschließen.",
+  "setup.doneTitle": "Zweiter Faktor eingerichtet",
+  "setup.done":
+    "Ihre Authenticator-App ist aktiviert. Unten stehen Ihre Wiederherstellungscodes: Bewahren Sie sie sicher auf, sie werden nur dieses eine Mal angezeigt.",
+  "setup.continue": "Weiter",
+  "totp.scan":
+    "Scannen Sie diesen QR-Code mit Ihrer Authenticator-App (zum Beispiel Aegis, FreeOTP oder Google Authenticator) oder geben Sie den Schlüssel unten dort ein.",
+  "totp.qrLabel": "QR-Code des Schlüssels für Ihre Authenticator-App",
+  "totp.secret": "Schlüssel",
+  "totp.codeLabel": "Der Code, den Ihre App jetzt anzeigt, zur Bestätigung",
+  "totp.enable": "Aktivieren",
+  "totp.wrongCode":
+    "Der Code stimmt nicht. Prüfen Sie, ob die Uhr Ihres Geräts richtig geht, und geben Sie den aktuellen Code ein.",
+  "settings.title": "Zwei-Faktor-Authentifizierung",
+  "settings.intro":
+    "Ein zweiter Faktor schützt Ihr Konto auch dann, wenn jemand Ihr Passwort kennt. Damit melden sich Desktop- und Smartphone-Clients über den Browser oder mit einem App-Passwort an.",
+  "settings.enforced": "Ihre Administration verlangt für jedes Konto einen zweiten Faktor.",
+  "settings.totp.enabled": "Aktiviert.",
+  "settings.totp.off": "Nicht eingerichtet.",
+  "settings.totp.begin": "Authenticator-App einrichten",
+  "settings.totp.cancel": "Einrichtung abbrechen",
+  "settings.totp.disable": "Authenticator-App deaktivieren",
+  "settings.totp.enabledNotice":
+    "Die Authenticator-App ist aktiviert. Erzeugen Sie jetzt Wiederherstellungscodes, falls Sie das Gerät verlieren.",
+  "settings.totp.disabledNotice": "Die Authenticator-App wurde deaktiviert, und mit ihr Ihre Wiederherstellungscodes.",
+  "settings.recovery.count": "{{unused}} von {{total}} Wiederherstellungscodes übrig.",
+  "settings.recovery.none": "Keine Wiederherstellungscodes erzeugt.",
+  "settings.recovery.needFactor": "Richten Sie zuerst eine Authenticator-App ein.",
+  "settings.recovery.generate": "Neue Wiederherstellungscodes erzeugen",
+  "settings.recovery.generated":
+    "Ihre neuen Wiederherstellungscodes. Bewahren Sie sie sicher auf: Sie werden nur dieses eine Mal angezeigt, und jeder funktioniert einmal. Ihre bisherigen Codes gelten nicht mehr.",
+  "settings.recovery.download": "Als Textdatei herunterladen",
+  "settings.recovery.fileIntro": "Keystream-Wiederherstellungscodes von {{uid}} (jeder funktioniert einmal)",
+  "admin.column": "Zweite Faktoren",
+  "admin.none": "Keine",
+  "admin.remove": "Entfernen",
+  "admin.removeNamed": "{{provider}} von {{uid}} entfernen",
+  "admin.removed": "{{provider}} für {{uid}} entfernt.",
+  "admin.noSuch": "Der Benutzer hat keinen solchen zweiten Faktor.",
+};

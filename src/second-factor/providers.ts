@@ -1,0 +1,36 @@
+/**
+ * The providers of a second factor, by the ids ownCloud's and Nextcloud's two-factor apps use
+ * (`./occ twofactorauth:disable UID PROVIDER`): `totp` (twofactor_totp), `backup_codes`
+ * (twofactor_backupcodes), `webauthn` (twofactor_webauthn, passkeys).
+ */
+export const PROVIDER_IDS = ["totp", "backup_codes", "webauthn"] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+export function isProviderId(value: string): value is ProviderId {
+  return (PROVIDER_IDS as readonly string[]).includes(value);
+}
+
+/**
+ * One kind of second factor. A provider is registered with the SecondFactors service
+ * (service.ts); the challenge page offers every registered provider the user has on, and the
+ * administrator's commands and page switch it off by its id.
+ */
+export interface SecondFactorProvider {
+  readonly id: ProviderId;
+  /**
+   * Whether having this provider on makes the user a two-factor user. Recovery codes are not:
+   * they stand in for another factor (Nextcloud's Manager::isTwoFactorAuthenticated leaves
+   * `backup_codes` out the same way).
+   */
+  readonly primary: boolean;
+  isEnabledFor(uid: string): Promise<boolean>;
+  /** Whether the challenge page offers it to the user now (e.g. recovery codes: one unused left). */
+  isOfferedTo(uid: string): Promise<boolean>;
+  /**
+   * Checks the user's answer to the challenge (a code; for a passkey, the authenticator's
+   * response as JSON). True once accepted; an accepted answer is spent and never accepted again.
+   */
+  verify(uid: string, answer: string): Promise<boolean>;
+  /** Switches the provider off for the user (its secrets deleted); true when it was on. */
+  disableFor(uid: string): Promise<boolean>;
+}

@@ -1,0 +1,47 @@
+import type { Clock } from "../clock.js";
+import { newRecoveryCodes, recoveryCodeHash } from "./domain/recovery-codes.js";
+import type { RecoveryCodeCounts, RecoveryCodeStore } from "./ports.js";
+import type { SecondFactorProvider } from "./providers.js";
+
+/**
+ * Recovery codes, provider `backup_codes` (Nextcloud's twofactor_backupcodes): a set of single-use
+ * codes for when the other factor is lost. A set is shown once when made and stored hashed only;
+ * making a new set voids the old one. They stand in for another factor and are not one themselves.
+ */
+export class RecoveryCodes implements SecondFactorProvider {
+  readonly id = "backup_codes" as const;
+  readonly primary = false;
+
+  constructor(
+    private readonly store: RecoveryCodeStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A new set for the user (the old one void), as the user is shown it once. */
+  async regenerate(uid: string): Promise<string[]> {
+    const codes = newRecoveryCodes();
+    await this.store.replace(uid, codes.map(recoveryCodeHash), this.clock.nowSeconds());
+    return codes;
+  }
+
+  counts(uid: string): Promise<RecoveryCodeCounts> {
+    return this.store.counts(uid);
+  }
+
+  async isEnabledFor(uid: string): Promise<boolean> {
+    return (await this.store.counts(uid)).total > 0;
+  }
+
+  async isOfferedTo(uid: string): Promise<boolean> {
+    return (await this.store.counts(uid)).unused > 0;
+  }
+
+  verify(uid: string, code: string): Promise<boolean> {
+    if (code.trim() === "") return Promise.resolve(false);
+    return this.store.use(uid, recoveryCodeHash(code), this.clock.nowSeconds());
+  }
+
+  disableFor(uid: string): Promise<boolean> {
+    return this.store.deleteAll(uid);
+  }
+}

@@ -1,0 +1,71 @@
+import type { Clock } from "../clock.js";
+import type { SecretSealer } from "../crypto/secret-box.js";
+import { matchTotpStep, newTotpSecret } from "./domain/totp.js";
+import type { TotpStore } from "./ports.js";
+import type { SecondFactorProvider } from "./providers.js";
+
+/**
+ * TOTP (RFC 6238), provider `totp`. Enrolment is two steps: `begin` makes a secret and keeps it
+ * pending; `confirm` enables it only with a correct code for it, so a secret the user's app did not
+ * take never locks them out. The secret is stored sealed (AES-256-GCM with the client-secret key
+ * file, as client secrets are); every accepted code records its time step, and a code of that step
+ * or an earlier one is refused: a code is accepted once (RFC 6238 §5.2).
+ */
+export class TotpFactor implements SecondFactorProvider {
+  readonly id = "totp" as const;
+  readonly primary = true;
+
+  constructor(
+    private readonly store: TotpStore,
+    private readonly sealer: SecretSealer,
+    private readonly clock: Clock,
+  ) {}
+
+  async isEnabledFor(uid: string): Promise<boolean> {
+    return (await this.store.find(uid))?.enabled === true;
+  }
+
+  isOfferedTo(uid: string): Promise<boolean> {
+    return this.isEnabledFor(uid);
+  }
+
+  /** A new pending secret (Base32) for the user, or undefined when TOTP is already on. */
+  async begin(uid: string): Promise<string | undefined> {
+    const secret = newTotpSecret();
+    const saved = await this.store.savePending(uid, this.sealer.encrypt(secret), this.clock.nowSeconds());
+    return saved ? secret : undefined;
+  }
+
+  /** The pending enrolment's secret, or undefined when none is pending. */
+  async pendingSecret(uid: string): Promise<string | undefined> {
+    const record = await this.store.find(uid);
+    return record && !record.enabled ? this.sealer.decrypt(record.sealedSecret) : undefined;
+  }
+
+  /** Enables the pending enrolment when `code` is a current code of its secret. */
+  async confirm(uid: string, code: string): Promise<boolean> {
+    const record = await this.store.find(uid);
+    if (!record || record.enabled) return false;
+    const now = this.clock.nowSeconds();
+    const step = matchTotpStep(this.sealer.decrypt(record.sealedSecret), code, now);
+    return step !== undefined && this.store.enable(uid, record.sealedSecret, step, now);
+  }
+
+  async verify(uid: string, code: string): Promise<boolean> {
+    const record = await this.store.find(uid);
+    if (!record?.enabled) return false;
+    const step = matchTotpStep(this.sealer.decrypt(record.sealedSecret), code, this.clock.nowSeconds());
+    if (step === undefined || (record.lastUsedStep !== null && step <= record.lastUsedStep)) return false;
+    return this.store.useStep(uid, step);
+  }
+
+  disableFor(uid: string): Promise<boolean> {
+    return this.store.delete(uid);
+  }
+
+  /** Abandons a pending enrolment (an enabled one stays). */
+  async cancel(uid: string): Promise<void> {
+    const record = await this.store.find(uid);
+    if (record && !record.enabled) await this.store.delete(uid);
+  }
+}
