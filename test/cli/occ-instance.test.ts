@@ -14,6 +14,7 @@ const INSTANCE_CREATORS = new Set([
   "user:add",
   "oauth2:add-client",
   "config:system:set",
+  "twofactorauth:enforce",
   "maintenance:mode",
   "activity:publish",
   "migrate",
@@ -47,6 +48,8 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "activity:import-file-log": ["/dev/null"],
     "security:bruteforce:attempts": ["192.0.2.1"],
     "security:bruteforce:reset": ["192.0.2.1"],
+    "twofactorauth:state": ["nobody"],
+    "twofactorauth:disable": ["nobody", "totp"],
     "db:convert-type": ["pgsql", "nobody", "127.0.0.1", "nowhere"],
   };
 }
@@ -187,8 +190,12 @@ describe("./occ and the instance it opens", () => {
     try {
       const cleanup = await runOccInProcess(["oauth2:cleanup"], t);
       assert.equal(cleanup.code, 0, cleanup.err);
-      assert.equal(cleanup.out, "Deleted 0 authorization codes, 0 access tokens, 0 refresh tokens and 0 empty grants.\n");
+      assert.equal(
+        cleanup.out,
+        "Deleted 0 device authorizations, 0 authorization codes, 0 access tokens, 0 refresh tokens and 0 empty grants.\n",
+      );
       assert.deepEqual(cleanup.err.trimEnd().split("\n"), [
+        "oauth2:cleanup: device authorizations: 0 deleted",
         "oauth2:cleanup: authorization codes: 0 deleted",
         "oauth2:cleanup: refresh tokens: 0 deleted",
         "oauth2:cleanup: access tokens: 0 deleted",

@@ -26,6 +26,8 @@ const AUTHENTICATED_OTHERWISE: Record<string, string> = {
   "POST /index.php/apps/oauth2/api/v1/revoke": "OAuth client endpoint: client credentials (RFC 7009 §2.1)",
   "POST /index.php/apps/oauth2/api/v1/introspect": "OAuth client endpoint: client credentials (RFC 7662 §2.1)",
   "POST /index.php/apps/oauth2/api/v1/device_authorization": "OAuth client endpoint: client credentials (RFC 8628 §3.1)",
+  "POST /index.php/apps/oauth2/api/v1/register":
+    "dynamic client registration (RFC 7591 §3): open to anonymous clients by design, throttled per address, 404 unless oidc.dynamic_registration",
   "POST /index.php/apps/oauth2/api/v1/userinfo": "UserInfo by POST (OIDC Core §5.3.1): reads only, changes nothing",
   "POST /index.php/apps/oauth2/end-session":
     "RP-Initiated Logout 1.0 §2: ends a session only for a verified id_token_hint naming its user, else asks (the confirm form is guarded)",

@@ -41,6 +41,8 @@ const PAGES: Record<string, { url: string; as: "admin" | "anonymous" }> = {
   "/index.php/apps/oauth2/end-session": { url: "/index.php/apps/oauth2/end-session", as: "admin" },
   // Login Flow v2 (issue 13): a link naming no flow gets its "not valid" page.
   "/index.php/login/v2/flow/:loginToken": { url: `/index.php/login/v2/flow/${"A".repeat(128)}`, as: "admin" },
+  // The device authorization grant's verification page (RFC 8628 §3.3): the code entry form.
+  "/index.php/apps/oauth2/device": { url: "/index.php/apps/oauth2/device", as: "admin" },
 };
 
 /** Extra page states of a route: error pages are pages too. */
