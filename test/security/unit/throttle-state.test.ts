@@ -5,7 +5,9 @@ import {
   CLIENT_ADDRESS_NAMESPACES,
   clientAddressBucket,
   countedAddressOf,
+  DEVICE_USER_CODE_THROTTLE,
   delayForFailures,
+  deviceUserCodeBuckets,
   inFlightForgetSeconds,
   LOGIN_FLOW_POLL_THROTTLE,
   LOGIN_FLOW_START_THROTTLE,
@@ -14,6 +16,10 @@ import {
   loginFlowPollBuckets,
   loginFlowStartBuckets,
   loginUserBucket,
+  REGISTRATION_THROTTLE,
+  registrationBuckets,
+  SECOND_FACTOR_THROTTLE,
+  secondFactorBuckets,
   TOKEN_THROTTLE,
   tokenBuckets,
 } from "../../../src/security/domain/throttle-policy.js";
@@ -76,12 +82,15 @@ describe("a throttle bucket's state", () => {
         [TOKEN_THROTTLE, tokenBuckets(ip)[0]],
         [LOGIN_FLOW_START_THROTTLE, loginFlowStartBuckets(ip)[0]],
         [LOGIN_FLOW_POLL_THROTTLE, loginFlowPollBuckets(ip)[0]],
+        [DEVICE_USER_CODE_THROTTLE, deviceUserCodeBuckets(ip, "bob").find((bucket) => bucket.shared)],
+        [REGISTRATION_THROTTLE, registrationBuckets(ip)[0]],
+        [SECOND_FACTOR_THROTTLE, secondFactorBuckets(ip, "bob").find((bucket) => bucket.shared)],
       ] as const;
       for (const [policy, bucket] of endpoints) {
         assert.deepEqual(clientAddressBucket(policy, ip), bucket, `${policy.namespace} ${ip}`);
         assert.equal(`${policy.namespace}:ip:${countedAddressOf(policy, clientAddressBucket(policy, ip))}`, bucket?.key);
       }
     }
-    assert.deepEqual(CLIENT_ADDRESS_NAMESPACES, ["login", "oauth", "flowstart", "flowpoll", "devicecode", "register"]);
+    assert.deepEqual(CLIENT_ADDRESS_NAMESPACES, ["login", "oauth", "flowstart", "flowpoll", "devicecode", "register", "2fa"]);
   });
 });
