@@ -91,14 +91,7 @@ describeClientTest("owncloud", "ownCloud desktop client 2.11 against Keystream, 
   };
 
   step("the user sets up TOTP in personal settings: the account password over Basic is refused from then on", async () => {
-    totpSecret = await setUpTotpInBrowser(stage, USER, appPassword);
-    // Keystream's log line of a request may follow its answer by a moment: wait for the two probes.
-    await waitFor(
-      "the set-up's probes in Keystream's log",
-      () => stage.keystream.requests().filter((r) => r.url.startsWith("/ocs/v1.php/cloud/user")).length === 2,
-      10_000,
-    );
-    beforeClient = new Set(stage.keystream.requests().map((r) => r.reqId));
+    ({ secret: totpSecret, setUpRequests: beforeClient } = await setUpTotpInBrowser(stage, USER, appPassword));
   });
 
   step("the wizard finds Keystream (status.php, Bearer challenge) and opens the authorize URL with PKCE S256", async () => {

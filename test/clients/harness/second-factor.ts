@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { credentialUses } from "./nginx.js";
+import { waitFor } from "./processes.js";
 import { httpsGet } from "./scenario.js";
 import type { Stage, StageUser } from "./stage.js";
 
@@ -20,9 +21,14 @@ function basic(uid: string, secret: string): string {
 /**
  * Enables TOTP for `user` in Chromium (a browser session of its own, closed after) and checks its
  * effect through nginx: the account password over Basic is refused with the reason, an app password
- * of the user is accepted. Returns the TOTP key for the later sign-in's challenge.
+ * of the user is accepted. Returns the TOTP key for the later sign-in's challenge, and the ids of
+ * Keystream's requests so far (the set-up's own), for a test to tell the client's requests apart.
  */
-export async function setUpTotpInBrowser(stage: Stage, user: StageUser, appPassword: string): Promise<string> {
+export async function setUpTotpInBrowser(
+  stage: Stage,
+  user: StageUser,
+  appPassword: string,
+): Promise<{ secret: string; setUpRequests: Set<string> }> {
   const secret = await stage.browser.enrolTotp(`${stage.publicUrl}/index.php/settings/personal`, user.uid, user.password);
   const state = JSON.parse(stage.keystream.occ(["twofactorauth:state", user.uid, "--output=json"])) as {
     enabled: boolean;
@@ -46,7 +52,13 @@ export async function setUpTotpInBrowser(stage: Stage, user: StageUser, appPassw
       .map((use) => `${use.credential} ${use.status} ${use.path}`),
     [`account-password 401 ${PROBE_PATH}`, `basic 200 ${PROBE_PATH}`],
   );
-  return secret;
+  // Keystream's log line of a request may follow its answer by a moment: wait for the two probes.
+  await waitFor(
+    "the set-up's probes in Keystream's log",
+    () => stage.keystream.requests().filter((r) => r.url === PROBE_PATH).length === 2,
+    10_000,
+  );
+  return { secret, setUpRequests: new Set(stage.keystream.requests().map((r) => r.reqId)) };
 }
 
 /**
