@@ -45,13 +45,14 @@ export async function setUpTotpInBrowser(
   assert.equal(refused.status, 401, "the account password over Basic, for a user with a second factor");
   assert.equal(refused.headers["x-keystream-auth-refused"], "second-factor-required");
   assert.equal((await probe(appPassword)).status, 200, "an app password of the user");
-  // nginx's credentials log tells the account password from other Basic credentials.
-  assert.deepEqual(
+  // nginx's credentials log tells the account password from other Basic credentials (its line
+  // is written once the answer is sent: wait for both).
+  const probes = () =>
     credentialUses(stage.nginxDir)
       .filter((use) => use.path === PROBE_PATH)
-      .map((use) => `${use.credential} ${use.status} ${use.path}`),
-    [`account-password 401 ${PROBE_PATH}`, `basic 200 ${PROBE_PATH}`],
-  );
+      .map((use) => `${use.credential} ${use.status} ${use.path}`);
+  await waitFor("the probes in nginx's credentials log", () => probes().length >= 2, 10_000);
+  assert.deepEqual(probes(), [`account-password 401 ${PROBE_PATH}`, `basic 200 ${PROBE_PATH}`]);
   // Keystream's log line of a request may follow its answer by a moment: wait for the two probes.
   await waitFor(
     "the set-up's probes in Keystream's log",
