@@ -7,6 +7,7 @@ import { interestingLines, seedClientSettings } from "./harness/nextcloud-client
 import { proxyRequests } from "./harness/nginx.js";
 import { waitFor } from "./harness/processes.js";
 import { escapeRegExp, httpsGet, note } from "./harness/scenario.js";
+import { assertOnlyTheProbeSentTheAccountPassword, setUpTotpInBrowser } from "./harness/second-factor.js";
 import { describeClientTest, Stage } from "./harness/stage.js";
 
 /**
@@ -18,6 +19,9 @@ import { describeClientTest, Stage } from "./harness/stage.js";
  * ways), Xvfb + D-Bus + gnome-keyring, the client in a mount namespace trusting the CA, Chromium as
  * the user's browser.
  * What the client sends and reads: research/nextcloud-desktop-client.md. See docs/clients.md.
+ * The user has TOTP (set up in personal settings first): the browser step passes the password and
+ * then the challenge, the flow's poll delivers the app password only after both, and the client
+ * never sends the account password (harness/second-factor.ts).
  */
 
 const USER = { uid: "alice", password: "correct horse battery staple", displayName: "Alice Example", email: "alice@example.org" };
@@ -56,7 +60,10 @@ const ACTIVITY_REQUEST = "/ocs/v2.php/apps/activity/api/v2/activity?previews=tru
 /** The Nextcloud client names itself so in Login Flow v2 (`<hostname> (Desktop Client - Linux)`, §2.1). */
 const CLIENT_NAME = /\(Desktop Client - Linux\)$/;
 
-describeClientTest("nextcloud", "Nextcloud desktop client 3.7 against Keystream", () => {
+describeClientTest("nextcloud", "Nextcloud desktop client 3.7 against Keystream, for a user with TOTP", () => {
+  let totpSecret: string;
+  /** Keystream requests of the set-up (the TOTP set-up's own probes), before the client's first. */
+  let beforeClient = new Set<string>();
   /** Keystream requests logged before the client had its app password (the unauthenticated probes). */
   let beforeLogin = new Set<string>();
   let client: ClientRun;
@@ -73,7 +80,12 @@ describeClientTest("nextcloud", "Nextcloud desktop client 3.7 against Keystream"
 
   /** Keystream's answered requests whose URL starts with `prefix` (its access log). */
   const served = (method: string, prefix: string) =>
-    stage.keystream.requests().filter((r) => r.method === method && r.url.startsWith(prefix));
+    stage.keystream.requests().filter((r) => !beforeClient.has(r.reqId) && r.method === method && r.url.startsWith(prefix));
+
+  step("the user sets up TOTP in personal settings: the account password over Basic is refused from then on", async () => {
+    const appPassword = stage.keystream.occ(["user:add-app-password", USER.uid, "--name=client-test set-up"]).trim();
+    ({ secret: totpSecret, setUpRequests: beforeClient } = await setUpTotpInBrowser(stage, USER, appPassword));
+  });
 
   step(
     "the wizard finds Keystream (status.php version ≥ 16), chooses Login Flow v2 and opens Keystream's login page",
@@ -111,9 +123,26 @@ describeClientTest("nextcloud", "Nextcloud desktop client 3.7 against Keystream"
     },
   );
 
-  step("Login Flow v2 completed in Chromium on Keystream's pages hands the client an app password", async () => {
+  step("Login Flow v2 completed in Chromium, password then TOTP challenge, hands the client an app password", async () => {
     const loginUrl = stage.desktop.openedUrls()[0]!;
-    const result = await stage.browser.grantLoginFlow(loginUrl, USER.uid, USER.password);
+    const result = await stage.browser.grantLoginFlow(loginUrl, USER.uid, USER.password, {
+      totpSecret,
+      whilePending: async () => {
+        // Password right, second factor owed: the client's next poll (every 5 s) still gets 404.
+        const pollsBefore = served("POST", "/index.php/login/v2/poll").length;
+        await waitFor(
+          "a poll while the challenge is pending",
+          () => served("POST", "/index.php/login/v2/poll")[pollsBefore],
+          20_000,
+        );
+        assert.deepEqual([...new Set(served("POST", "/index.php/login/v2/poll").map((r) => r.status))], [404]);
+        assert.ok(stage.keystream.log().some((e) => e.event === "login_password_passed"));
+        assert.equal(
+          stage.keystream.log().find((e) => e.event === "login_flow_granted"),
+          undefined,
+        );
+      },
+    });
     assert.match(result.text, /Account connected/, result.text);
     assert.match(result.text, /Desktop Client - Linux/);
     const granted = await waitFor(
@@ -123,6 +152,9 @@ describeClientTest("nextcloud", "Nextcloud desktop client 3.7 against Keystream"
     );
     assert.equal(granted.uid, USER.uid);
     assert.match(String(granted.client), CLIENT_NAME);
+    const events = stage.keystream.log().map((e) => e.event);
+    assert.ok(events.includes("second_factor_passed"));
+    assert.ok(events.indexOf("second_factor_passed") < events.indexOf("login_flow_granted"), "the grant after the second factor");
     // The client polls every 5 s: 404 until granted, then 200 exactly once.
     await waitFor(
       "the client to receive its app password",
@@ -299,6 +331,8 @@ describeClientTest("nextcloud", "Nextcloud desktop client 3.7 against Keystream"
       assert.equal(uploads.length, 1, reply);
       assert.match(reply, /"type":"file_created"/);
       assert.doesNotMatch(reply, /from-server-for-nextcloud/);
+      // Login, sync, activities, restart: the client sent its app password, never the account password.
+      assertOnlyTheProbeSentTheAccountPassword(stage, "basic");
     },
   );
 

@@ -6,6 +6,7 @@ import { proxyRequests } from "./harness/nginx.js";
 import { interestingLines, readConfig, seedClientSettings, syncFolderOf } from "./harness/owncloud-client.js";
 import { waitFor } from "./harness/processes.js";
 import { escapeRegExp, httpsGet, note } from "./harness/scenario.js";
+import { assertOnlyTheProbeSentTheAccountPassword, setUpTotpInBrowser } from "./harness/second-factor.js";
 import { describeClientTest, Stage } from "./harness/stage.js";
 
 /**
@@ -17,7 +18,8 @@ import { describeClientTest, Stage } from "./harness/stage.js";
  * profile`, `prompt=select_account consent`, PKCE S256, redirect `http://127.0.0.1:<port>`), syncs
  * files and refreshes after a restart with the registration it keeps in its keychain. The same
  * deployment as owncloud-desktop.test.ts (test/clients/harness/stage.ts); docs/openid-connect.md
- * "The ownCloud desktop client in OpenID Connect mode".
+ * "The ownCloud desktop client in OpenID Connect mode". The user has TOTP, entered in the browser
+ * step after the password (harness/second-factor.ts).
  */
 
 const BUILT_IN_CLIENT_ID = "xdXOt13JKxym1B1QcEncf2XDkLAexMBFwiT9j6EfhhHFJhs2KM9jbjTmf8JBXE69";
@@ -27,6 +29,7 @@ describeClientTest("owncloud", "ownCloud desktop client 2.11 in its OpenID Conne
   const clientRuns: ClientRun[] = [];
   const client = () => clientRuns[clientRuns.length - 1]!;
   let registeredClientId = "";
+  let totpSecret = "";
   const stage = Stage.inDescribe({
     workPrefix: "keystream-clients-oidc-",
     user: USER,
@@ -74,6 +77,11 @@ describeClientTest("owncloud", "ownCloud desktop client 2.11 in its OpenID Conne
     return run;
   };
 
+  step("the user sets up TOTP in personal settings: the account password over Basic is refused from then on", async () => {
+    const appPassword = stage.keystream.occ(["user:add-app-password", USER.uid, "--name=client-test set-up"]).trim();
+    ({ secret: totpSecret } = await setUpTotpInBrowser(stage, USER, appPassword));
+  });
+
   step(
     "the root discovery document names the registration endpoint; the client registers itself and opens the authorize URL with its own id",
     async () => {
@@ -120,10 +128,10 @@ describeClientTest("owncloud", "ownCloud desktop client 2.11 in its OpenID Conne
   );
 
   step(
-    "login and consent (which says the application registered itself) hand a code to the client, which exchanges it with its secret",
+    "login, TOTP challenge and consent (which says the application registered itself) hand a code to the client, which exchanges it with its secret",
     async () => {
       const url = stage.desktop.openedUrls()[0]!;
-      const result = await stage.browser.authorize(url, USER.uid, USER.password);
+      const result = await stage.browser.authorize(url, USER.uid, USER.password, { totpSecret });
       assert.equal(
         result.listenerStatus,
         303,
@@ -231,6 +239,7 @@ describeClientTest("owncloud", "ownCloud desktop client 2.11 in its OpenID Conne
         1,
         "the client reused its registration",
       );
+      assertOnlyTheProbeSentTheAccountPassword(stage, "bearer");
     },
   );
 });

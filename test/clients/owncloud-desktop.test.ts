@@ -7,6 +7,7 @@ import { proxyRequests } from "./harness/nginx.js";
 import { interestingLines, readConfig, seedClientSettings, syncFolderOf } from "./harness/owncloud-client.js";
 import { waitFor } from "./harness/processes.js";
 import { escapeRegExp, httpsGet, note } from "./harness/scenario.js";
+import { assertOnlyTheProbeSentTheAccountPassword, setUpTotpInBrowser } from "./harness/second-factor.js";
 import { describeClientTest, Stage } from "./harness/stage.js";
 
 /**
@@ -16,6 +17,8 @@ import { describeClientTest, Stage } from "./harness/stage.js";
  * requests with Keystream's forward-auth endpoint, Apache mod_dav_fs as the file server (issue 14),
  * Xvfb + D-Bus + gnome-keyring, the client in a mount namespace that trusts the test CA, and
  * Debian Chromium (playwright-core) as the user's browser. See docs/clients.md.
+ * The user has TOTP (set up in personal settings first): the browser step passes the password and
+ * then the challenge, and the client never sends the account password (harness/second-factor.ts).
  */
 
 const DESKTOP_CLIENT_ID = "xdXOt13JKxym1B1QcEncf2XDkLAexMBFwiT9j6EfhhHFJhs2KM9jbjTmf8JBXE69";
@@ -50,8 +53,11 @@ const ACTIVITIES = [
 ];
 const ACTIVITY_SUBJECTS = ["bob shared Quarterly report.odt with you", "You created Holiday photos"];
 
-describeClientTest("owncloud", "ownCloud desktop client 2.11 against Keystream", () => {
+describeClientTest("owncloud", "ownCloud desktop client 2.11 against Keystream, for a user with TOTP", () => {
   let appPassword: string;
+  let totpSecret: string;
+  /** Keystream requests of the set-up (the TOTP set-up's own probes), before the client's first. */
+  let beforeClient = new Set<string>();
   const clientRuns: ClientRun[] = [];
   const client = () => clientRuns[clientRuns.length - 1]!;
   const stage = Stage.inDescribe({
@@ -84,6 +90,10 @@ describeClientTest("owncloud", "ownCloud desktop client 2.11 against Keystream",
     await stage.processes.stop(client().process);
   };
 
+  step("the user sets up TOTP in personal settings: the account password over Basic is refused from then on", async () => {
+    ({ secret: totpSecret, setUpRequests: beforeClient } = await setUpTotpInBrowser(stage, USER, appPassword));
+  });
+
   step("the wizard finds Keystream (status.php, Bearer challenge) and opens the authorize URL with PKCE S256", async () => {
     const status = await httpsGet(`${stage.publicUrl}/status.php`, stage.pki.caCert);
     const body = JSON.parse(status.body);
@@ -111,22 +121,49 @@ describeClientTest("owncloud", "ownCloud desktop client 2.11 against Keystream",
     assert.deepEqual(stage.files.requests(), []);
   });
 
-  step("login and consent in the browser hand a code to the client, which exchanges it at Keystream", async () => {
-    const url = stage.desktop.openedUrls()[0]!;
-    const result = await stage.browser.authorize(url, USER.uid, USER.password);
-    // The token response carries message_url (built from overwrite.cli.url): the listener answers 303 to it.
-    assert.equal(result.listenerStatus, 303, `the client's listener answered ${result.listenerStatus} at ${result.listenerUrl}`);
-    assert.equal(result.finalUrl, `${stage.publicUrl}/index.php/apps/oauth2/authorization-successful`);
-    assert.match(result.body, /id="oauth-success"/);
-    const exchange = await waitFor(
-      "the token exchange in Keystream's log",
-      () => stage.keystream.log().find((e) => e.event === "oauth2_code_redeemed" && e.client === DESKTOP_CLIENT_ID),
-      30_000,
-    );
-    assert.equal(exchange.uid, USER.uid);
-    const tokenPosts = stage.keystream.requests().filter((r) => r.url.startsWith("/index.php/apps/oauth2/api/v1/token"));
-    assert.equal(tokenPosts[0]?.status, 200);
-  });
+  step(
+    "login, TOTP challenge and consent in the browser hand a code to the client, which exchanges it at Keystream",
+    async () => {
+      const url = stage.desktop.openedUrls()[0]!;
+      const result = await stage.browser.authorize(url, USER.uid, USER.password, {
+        totpSecret,
+        whilePending: async () => {
+          // The password is right, the second factor owed: no consent page, no code, no token yet.
+          await waitFor(
+            "the password step in Keystream's log",
+            () => stage.keystream.log().find((e) => e.event === "login_password_passed"),
+            10_000,
+          );
+          assert.equal(
+            stage.keystream.log().find((e) => e.event === "oauth2_code_redeemed"),
+            undefined,
+          );
+        },
+      });
+      // The token response carries message_url (built from overwrite.cli.url): the listener answers 303 to it.
+      assert.equal(
+        result.listenerStatus,
+        303,
+        `the client's listener answered ${result.listenerStatus} at ${result.listenerUrl}`,
+      );
+      assert.equal(result.finalUrl, `${stage.publicUrl}/index.php/apps/oauth2/authorization-successful`);
+      assert.match(result.body, /id="oauth-success"/);
+      const exchange = await waitFor(
+        "the token exchange in Keystream's log",
+        () => stage.keystream.log().find((e) => e.event === "oauth2_code_redeemed" && e.client === DESKTOP_CLIENT_ID),
+        30_000,
+      );
+      assert.equal(exchange.uid, USER.uid);
+      const events = stage.keystream.log().map((e) => e.event);
+      assert.ok(
+        events.indexOf("second_factor_passed") < events.indexOf("oauth2_code_redeemed"),
+        "the code after the second factor",
+      );
+      assert.ok(events.includes("second_factor_passed"));
+      const tokenPosts = stage.keystream.requests().filter((r) => r.url.startsWith("/index.php/apps/oauth2/api/v1/token"));
+      assert.equal(tokenPosts[0]?.status, 200);
+    },
+  );
 
   step("pressing Connect… finishes the wizard: the account is connected (owncloud.cfg and the client's log)", async () => {
     // The advanced page sends a PROPFIND for oc:size when it is shown; then Connect… (HEAD) is possible.
@@ -156,7 +193,8 @@ describeClientTest("owncloud", "ownCloud desktop client 2.11 against Keystream",
     assert.equal(stage.desktop.openedUrls().length, 1, `one browser login; opened: ${stage.desktop.openedUrls().join(" ")}`);
     // What Keystream served the client on the way (research §8): no OIDC discovery, OCS v1 capabilities and user.
     const served = (prefix: string) =>
-      stage.keystream.requests().find((r) => r.method === "GET" && r.url.startsWith(prefix))?.status;
+      stage.keystream.requests().find((r) => !beforeClient.has(r.reqId) && r.method === "GET" && r.url.startsWith(prefix))
+        ?.status;
     assert.equal(served("/.well-known/openid-configuration"), 404);
     assert.equal(served("/ocs/v1.php/cloud/capabilities?format=json"), 200);
     assert.equal(served("/ocs/v1.php/cloud/user?format=json"), 200);
@@ -268,6 +306,8 @@ describeClientTest("owncloud", "ownCloud desktop client 2.11 against Keystream",
           .map((r) => `${r.method} ${r.url} ${r.status}`),
       )}`,
     );
+    // Login, sync, activities and the refresh: the client sent its Bearer token, never the password.
+    assertOnlyTheProbeSentTheAccountPassword(stage, "bearer");
   });
 
   step(

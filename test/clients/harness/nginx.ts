@@ -32,7 +32,15 @@ export interface NginxOptions {
   keystream: string;
   /** The file server's plain-HTTP address (test/clients/harness/file-server.ts). */
   fileServer: string;
+  /**
+   * The user's account password: nginx then writes, in `credentials.log` of `dir`, the kind of
+   * credential each request carried (`credentialUses`), without the credential itself.
+   */
+  account?: { uid: string; password: string };
 }
+
+/** The credentials log's format: what a line says, never the secret. */
+const CREDENTIALS_FORMAT = "keystream_test_credentials";
 
 /**
  * The production shape in miniature (docs/deployment.md): nginx terminates TLS; the deployment's
@@ -64,6 +72,7 @@ http {
   client_max_body_size 16m;
   include conf.d/keystream-maps.conf;
   include conf.d/keystream-files-log.conf;
+${options.account ? credentialsLogConfig(options.dir, options.account) : ""}
   upstream keystream { server ${hostPort(options.keystream)}; }
   upstream keystream_files { server ${hostPort(options.fileServer)}; }
   server {
@@ -80,8 +89,16 @@ export function startNginx(processes: ProcessSet, options: NginxOptions): Starte
   for (const [file, installedAs] of DEPLOY_FILES) {
     fs.mkdirSync(path.join(options.dir, path.dirname(installedAs)), { recursive: true });
     // The logs the files name under Debian's /var/log/nginx/ go to the test's directory instead.
-    const text = fs.readFileSync(path.join(NGINX_DEPLOY_DIR, file), "utf8");
-    fs.writeFileSync(path.join(options.dir, installedAs), text.replaceAll(`${DEPLOYED_LOG_DIR}/`, `${options.dir}/`));
+    let text = fs.readFileSync(path.join(NGINX_DEPLOY_DIR, file), "utf8").replaceAll(`${DEPLOYED_LOG_DIR}/`, `${options.dir}/`);
+    // A location with access_log lines of its own inherits none from http { }: the credentials
+    // log goes next to its ordinary log, so the requests that reach the file server are in it too.
+    if (options.account) {
+      text = text.replaceAll(
+        /^(\s*)access_log (\S+\/access\.log);$/gm,
+        `$1access_log $2;\n$1access_log ${credentialsLog(options.dir)} ${CREDENTIALS_FORMAT};`,
+      );
+    }
+    fs.writeFileSync(path.join(options.dir, installedAs), text);
   }
   // The one line an operator edits too: Keystream's address in the auth location.
   fs.writeFileSync(path.join(options.dir, "snippets/keystream-auth-request.conf"), authRequestSnippet());
@@ -96,6 +113,50 @@ export function startNginx(processes: ProcessSet, options: NginxOptions): Starte
       logFile: path.join(options.dir, "stdout.log"),
     },
   );
+}
+
+function credentialsLog(dir: string): string {
+  return path.join(dir, "credentials.log");
+}
+
+/**
+ * The kind of the Authorization header, by nginx's map: the account password over Basic matched
+ * exactly (as a client would send it, RFC 7617 §2), any other Basic (an app password, a client's
+ * own id and secret), Bearer, or none.
+ */
+function credentialsLogConfig(dir: string, account: { uid: string; password: string }): string {
+  const accountBasic = `Basic ${Buffer.from(`${account.uid}:${account.password}`).toString("base64")}`;
+  // A regular expression, not an exact key: the exact keys' hash has 64-byte buckets by default,
+  // and map_hash_bucket_size would have to come before the deployment's own maps.
+  const exactly = `^${accountBasic.replace(/[+/=]/g, "\\$&")}$`;
+  return `  map $http_authorization $keystream_test_credential {
+    default none;
+    "~${exactly}" account-password;
+    "~*^basic " basic;
+    "~*^bearer " bearer;
+  }
+  log_format ${CREDENTIALS_FORMAT} '$request_method $request_uri $status $keystream_test_credential';
+  access_log ${credentialsLog(dir)} ${CREDENTIALS_FORMAT};`;
+}
+
+/** One request as the credentials log has it (`path` with its query, as the client sent it). */
+export interface CredentialUse {
+  method: string;
+  path: string;
+  status: number;
+  credential: "account-password" | "basic" | "bearer" | "none";
+}
+
+/** What each request through nginx carried (only with `account` set in the options). */
+export function credentialUses(dir: string): CredentialUse[] {
+  const out: CredentialUse[] = [];
+  for (const line of readIfExists(credentialsLog(dir)).split("\n")) {
+    const match = /^(\S+) (\S+) (\d{3}) (account-password|basic|bearer|none)$/.exec(line);
+    if (!match) continue;
+    const credential = match[4] as CredentialUse["credential"];
+    out.push({ method: match[1]!, path: match[2]!, status: Number(match[3]), credential });
+  }
+  return out;
 }
 
 /** One line of nginx's access log (the default `combined` format). */

@@ -17,16 +17,20 @@ export function escapeRegExp(text: string): string {
 }
 
 /** An HTTPS GET that trusts the test CA only (the harness's own check of the nginx set-up). */
-export async function httpsGet(url: string, caFile: string): Promise<{ status: number; body: string }> {
+export async function httpsGet(
+  url: string,
+  caFile: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
   const https = await import("node:https");
   return new Promise((resolve, reject) => {
-    const request = https.get(url, { ca: fs.readFileSync(caFile) }, (response) => {
+    const request = https.get(url, { ca: fs.readFileSync(caFile), headers }, (response) => {
       let body = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => {
         body += chunk;
       });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
     });
     request.on("error", reject);
     request.setTimeout(10_000, () => request.destroy(new Error("timeout")));

@@ -143,6 +143,7 @@ export class Stage {
       tls: { serverCert: this.pki.serverCert, serverKey: this.pki.serverKey },
       keystream: this.keystream.url,
       fileServer: this.files.url,
+      account: { uid: user.uid, password: user.password },
     });
     await waitFor(
       "nginx to serve status.php over TLS",
