@@ -4,8 +4,7 @@ import { isExpired } from "../domain/lifetimes.js";
 import { hasChallenge, verifyPkce } from "../domain/pkce.js";
 import { decodeSuppliedRedirectUri, redirectUriMatches } from "../domain/redirect-uri.js";
 import type { CodeRecord } from "../ports.js";
-import { newTokens, tokenResponse } from "../tokens.js";
-import { withIdToken } from "./id-token.js";
+import { issueForCode } from "./code-redemption.js";
 import type { GrantDeps, GrantInput, GrantResult } from "./types.js";
 
 /** RFC 6749 §4.1.3, in ownCloud's order (docs/upstream/owncloud-oauth2.md A.1.2, `authorization_code`). */
@@ -117,24 +116,9 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
     logRedeemed("user not enabled");
     return new OAuthError("unauthorized_client", "user not enabled");
   }
-  const issued = newTokens(deps.now, deps.refreshTokenLifetime);
-  // Signed before the write: a key that cannot sign leaves the code unredeemed, not spent for nothing.
-  const response = await withIdToken(
-    deps,
-    input,
-    tokenResponse(issued.accessToken, issued.refreshToken as string, record.uid, record.scope),
-    {
-      uid: record.uid,
-      identity: record,
-      withNonce: true,
-    },
-  );
-  const redeemed = await deps.grants.redeemCode(codeHash, deps.now, issued.record, {
-    publicClient: input.method === "none",
-    settle: input.settleOnIssue,
-  });
+  const response = await issueForCode(deps, input, codeHash, record, true);
   // Lost the compare-and-set to a concurrent redemption of the same code: that is a replay too.
-  if (!redeemed) return replayed(deps, input, record.grantId);
+  if (!response) return replayed(deps, input, record.grantId);
   logRedeemed("tokens issued");
   return { response, settlementCommitted: input.settleOnIssue !== undefined };
 }

@@ -3,8 +3,7 @@ import { mayUseDeviceGrant, pollTooSoon, SLOW_DOWN_SECONDS } from "../domain/dev
 import { OAuthError } from "../domain/errors.js";
 import { isExpired } from "../domain/lifetimes.js";
 import type { DeviceAuthorizationRecord } from "../ports.js";
-import { newTokens, tokenResponse } from "../tokens.js";
-import { withIdToken } from "./id-token.js";
+import { issueForCode } from "./code-redemption.js";
 import type { Grant, GrantDeps, GrantInput, GrantResult } from "./types.js";
 
 /** RFC 8628 §3.4: the device code grant's type. */
@@ -47,23 +46,8 @@ async function redeem(deps: GrantDeps, input: GrantInput, codeHash: string | nul
     await deps.grants.redeemCode(codeHash, deps.now, undefined);
     return new OAuthError("unauthorized_client", "user not enabled");
   }
-  const issued = newTokens(deps.now, deps.refreshTokenLifetime);
-  // Signed before the write: a key that cannot sign leaves the device code unredeemed.
-  const response = await withIdToken(
-    deps,
-    input,
-    tokenResponse(issued.accessToken, issued.refreshToken as string, code.uid, code.scope),
-    {
-      uid: code.uid,
-      identity: code,
-      withNonce: false,
-    },
-  );
-  const redeemed = await deps.grants.redeemCode(codeHash, deps.now, issued.record, {
-    publicClient: input.method === "none",
-    settle: input.settleOnIssue,
-  });
-  if (!redeemed) return used();
+  const response = await issueForCode(deps, input, codeHash, code, false);
+  if (!response) return used();
   deps.log.info(
     { event: "oauth2_device_code_redeemed", client: input.client.clientId, uid: code.uid, grant: code.grantId },
     `A device code has been used by the client "${input.client.name}" to request an access token.`,
