@@ -9,12 +9,7 @@ import { effectiveStreamSettings, parseStreamSettingsUpdate, type StreamSettings
 import { listActivities, renderRows, type StreamPage, streamEntries } from "./list-activities.js";
 import { PageCache } from "./page-cache.js";
 import type { ActivityStore, IdempotencyStore, NewActivity } from "./ports.js";
-import {
-  type PublishAnswer,
-  publishActivities,
-  publishActivitiesOnce,
-  type WrittenObserver,
-} from "./publish-activity.js";
+import { type PublishAnswer, publishActivities, publishActivitiesOnce, type WrittenObserver } from "./publish-activity.js";
 import { baseForms, type RelativeJson, RelativeJsonBuilder, withBase } from "./relative-json.js";
 
 const DAY = 86_400;

@@ -58,7 +58,8 @@ export class PushHub {
   private readonly byUser = new Map<string, Set<Connection>>();
   private readonly bySocket = new Map<PushSocket, Connection>();
   private readonly now: () => number;
-  private readonly debounceMs: number;
+  /** The debounce window (ms): DEBOUNCE_MS unless told otherwise; tests set 0 to count every message. */
+  debounceMs: number;
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
   private subscribed: Promise<void> | undefined;
 
@@ -203,11 +204,14 @@ export class PushHub {
       this.write(connection, kind, ids);
       return;
     }
-    const timer = setTimeout(() => {
-      const held = connection.waiting.get(kind);
-      connection.waiting.delete(kind);
-      if (held) this.write(connection, kind, [...held.ids]);
-    }, this.debounceMs - (now - last));
+    const timer = setTimeout(
+      () => {
+        const held = connection.waiting.get(kind);
+        connection.waiting.delete(kind);
+        if (held) this.write(connection, kind, [...held.ids]);
+      },
+      this.debounceMs - (now - last),
+    );
     timer.unref();
     connection.waiting.set(kind, { timer, ids: new Set(ids) });
   }

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import WebSocket from "ws";
+import { fileEvent, proxyLogLine, publish } from "../activity/support.js";
 import { createTestApp, type TestApp } from "../support/app.js";
-import { fileEvent, publish } from "../activity/support.js";
 import { connectAs, listenForPush, PushClient } from "./support.js";
 
 function basic(user: string, secret: string): string {
@@ -110,13 +112,38 @@ describe("push (nextcloud/notify_push protocol): authentication and messages", (
     await client.close();
   });
 
-  it("sends `notify_activity` for activities the proxy-log follower and occ publish (every writer tells the hub)", async () => {
+  it("sends `notify_activity` for an activity published under an idempotency key (occ activity:publish, the API)", async () => {
+    // Every message counted: no debounce merges two into one.
+    t.services.push.hub.debounceMs = 0;
+    try {
+      const client = await connectAs(url, "alice", alicePassword);
+      assert.equal(await client.next(), "authenticated");
+      const result = await t.services.activity.publishOnce(securityEvent("alice"), { kind: "occ" }, "push-key-1");
+      assert.ok(result.ok);
+      assert.equal(await client.next(), "notify_activity");
+      const replay = await t.services.activity.publishOnce(securityEvent("alice"), { kind: "occ" }, "push-key-1");
+      assert.ok(replay.ok && replay.value.replayed);
+      await publish(t, fileEvent("alice"));
+      // The replay wrote nothing and told nothing: the next frames are the file activity's.
+      assert.equal(await client.next(), "notify_activity");
+      assert.equal(await client.next(), "notify_file");
+      await client.close();
+    } finally {
+      t.services.push.hub.debounceMs = 1000;
+    }
+  });
+
+  it("sends `notify_activity` and `notify_file` (no file ids known) for what the proxy-log follower publishes", async () => {
     const client = await connectAs(url, "alice", alicePassword);
     assert.equal(await client.next(), "authenticated");
-    const publisher = { kind: "occ" } as const;
-    const result = await t.services.activity.publishOnce(securityEvent("alice"), publisher, "push-key-1");
-    assert.ok(result.ok);
+    client.send("listen notify_file_id");
+    await client.roundTrip();
+    const log = path.join(t.testStorage.dataDir, "push-files.log");
+    fs.writeFileSync(log, proxyLogLine({ id: 1, uri: "/remote.php/webdav/pushed.txt", status: 201 }));
+    const report = await t.services.fileLog.importFile(log);
+    assert.equal(report.published, 1);
     assert.equal(await client.next(), "notify_activity");
+    assert.equal(await client.next(), "notify_file");
     await client.close();
   });
 
