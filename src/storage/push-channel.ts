@@ -46,7 +46,7 @@ class InProcessPushChannel implements PushChannel {
 
 /**
  * Several nodes on one PostgreSQL database: a publish is `pg_notify` through the pool (one
- * statement per event, small payloads: push/domain/events.ts), and each node LISTENs on a
+ * statement per publish, small payloads: push/domain/events.ts), and each node LISTENs on a
  * connection of its own. A lost listening connection is opened again (with a growing wait), and
  * once it listens again the subscriber is told to catch up (events sent meanwhile are lost:
  * NOTIFY is not queued for a session that is not listening).
@@ -66,9 +66,12 @@ class PostgresPushChannel implements PushChannel {
   ) {}
 
   async publish(events: readonly PushEvent[]): Promise<void> {
-    for (const event of events) {
-      await sql`SELECT pg_notify(${PUSH_NOTIFY_CHANNEL}, ${encodePushEvent(event)})`.execute(this.storage.db);
-    }
+    if (events.length === 0) return;
+    // One statement for all: NOTIFYs of one transaction are delivered in the order they were sent.
+    const payloads = events.map(encodePushEvent);
+    await sql`SELECT pg_notify(${PUSH_NOTIFY_CHANNEL}, payload) FROM unnest(${payloads}::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY n`.execute(
+      this.storage.db,
+    );
   }
 
   async subscribe(deliver: (event: PushEvent) => void, resumed: () => void): Promise<void> {

@@ -39,6 +39,20 @@ describe("push across nodes on one PostgreSQL database (LISTEN/NOTIFY)", { skip:
     await client.close();
   });
 
+  it("delivers each affected user's event of one publish to that user's sockets", async () => {
+    await t.services.users.create({ uid: "bob", password: "bob password" });
+    const bobSecret = (await t.services.appPasswords.create("bob", "desktop")).secret;
+    const alice = await connectAs(secondUrl, "alice", secret);
+    const bob = await connectAs(secondUrl, "bob", bobSecret);
+    assert.equal(await alice.next(), "authenticated");
+    assert.equal(await bob.next(), "authenticated");
+    await publish(t, [fileEvent("alice"), fileEvent("bob")]);
+    assert.equal(await alice.next(), "notify_activity");
+    assert.equal(await bob.next(), "notify_activity");
+    await alice.close();
+    await bob.close();
+  });
+
   it("closes the user's sockets on the other node when an app password is revoked", async () => {
     const { secret: laptop, appPassword } = await t.services.appPasswords.create("alice", "laptop");
     const client = await connectAs(secondUrl, "alice", laptop);
