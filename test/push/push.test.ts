@@ -45,6 +45,22 @@ describe("push (nextcloud/notify_push protocol): authentication and messages", (
     assert.equal(await other.next(), "err: Invalid credentials", "another user's app password is no credential");
   });
 
+  it("accepts the account password where HTTP Basic does, and refuses it under token_auth_enforced", async () => {
+    const client = await connectAs(url, "alice", "alice password");
+    assert.equal(await client.next(), "authenticated");
+    await client.close();
+    t.services.settings.set("token_auth_enforced", true);
+    try {
+      const refused = await connectAs(url, "alice", "alice password");
+      assert.equal(await refused.next(), "err: Invalid credentials");
+      const appPassword = await connectAs(url, "alice", alicePassword);
+      assert.equal(await appPassword.next(), "authenticated", "an app password still opens a socket");
+      await appPassword.close();
+    } finally {
+      t.services.settings.delete("token_auth_enforced");
+    }
+  });
+
   it("counts a wrong account password in the login throttle, as HTTP Basic does", async () => {
     const before = t.sleeps.length;
     for (let i = 0; i < 3; i++) {
