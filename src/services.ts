@@ -245,7 +245,6 @@ export function createServices(options: ServiceOptions): Services {
       await loginFlows.purgeExpired();
     },
   });
-  // Device credentials live in two domains; accounts' password change ends them through this list.
   // Push: activities written and credentials ended reach the users' sockets on every node.
   const push = new PushService(
     openPushChannel(storage, (error) => log.warn({ event: "push_channel_failed", err: error }, "push channel lost")),
@@ -256,6 +255,7 @@ export function createServices(options: ServiceOptions): Services {
   activity.observeWritten((rows) => push.activitiesWritten(rows));
   appPasswords.observeRevocations((uid) => push.credentialsEnded(uid));
   sessionEndObservers.push(push);
+  // Device credentials live in two domains; accounts' password change ends them through this list.
   const deviceCredentials: DeviceCredentials[] = [
     { endAllOf: (uid) => appPasswords.revokeAllOf(uid) },
     { endAllOf: (uid) => oauth.revokeAllOf(uid) },
