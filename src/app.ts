@@ -28,6 +28,7 @@ import { ocsCapabilitiesRoutes } from "./http/routes/ocs-capabilities.js";
 import { ocsUserRoutes } from "./http/routes/ocs-user.js";
 import { personalSessionsRoutes } from "./http/routes/personal-sessions.js";
 import { personalSettingsRoutes } from "./http/routes/personal-settings.js";
+import { pushRoutes } from "./http/routes/push.js";
 import { secondFactorLoginRoutes } from "./http/routes/second-factor-login.js";
 import { secondFactorSettingsRoutes } from "./http/routes/second-factor-settings.js";
 import { settingsRoutes } from "./http/routes/settings.js";
@@ -136,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(activityPageRoutes);
   await app.register(activityLegacyRoutes);
   await app.register(ocsCapabilitiesRoutes);
+  await app.register(pushRoutes);
   await app.register(forwardAuthRoutes);
   return app;
 }

@@ -21,6 +21,7 @@ import { LoginFlowService } from "./login-flow/service.js";
 import type { OAuthService } from "./oauth/service.js";
 import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
+import { PushService } from "./push/service.js";
 import { RecoveryCodes } from "./second-factor/recovery-codes.js";
 import { SecondFactors } from "./second-factor/service.js";
 import { TotpFactor } from "./second-factor/totp.js";
@@ -50,6 +51,7 @@ import type { Storage } from "./storage/connect.js";
 import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
+import { openPushChannel } from "./storage/push-channel.js";
 import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "./storage/second-factor-store.js";
 import { SqlThrottleStore } from "./storage/throttle-store.js";
 import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./wiring/oauth.js";
@@ -107,6 +109,8 @@ export interface Services {
   addressThrottles: AddressThrottles;
   /** Follows the proxy's access log into file activities; started by the server. */
   fileLog: FileLogFollower;
+  /** Push (nextcloud/notify_push's protocol): this node's sockets, pre-auth tokens, what is published to them. */
+  push: PushService;
   /** This process's Prometheus metrics (observability/metrics.ts); the HTTP layer records into it. */
   metrics: Metrics;
 }
@@ -241,6 +245,16 @@ export function createServices(options: ServiceOptions): Services {
       await loginFlows.purgeExpired();
     },
   });
+  // Push: activities written and credentials ended reach the users' sockets on every node.
+  const push = new PushService(
+    openPushChannel(storage, (error) => log.warn({ event: "push_channel_failed", err: error }, "push channel lost")),
+    keyFileSigner(dataDir, CLIENT_SECRET_KEY_FILE, "push pre-auth"),
+    clock,
+    (error) => log.warn({ event: "push_publish_failed", err: error }, "push event not published"),
+  );
+  activity.observeWritten((rows) => push.activitiesWritten(rows));
+  appPasswords.observeRevocations((uid) => push.credentialsEnded(uid));
+  sessionEndObservers.push(push);
   // Device credentials live in two domains; accounts' password change ends them through this list.
   const deviceCredentials: DeviceCredentials[] = [
     { endAllOf: (uid) => appPasswords.revokeAllOf(uid) },
@@ -289,6 +303,7 @@ export function createServices(options: ServiceOptions): Services {
       secondFactorThrottle,
     ]),
     fileLog,
+    push,
     metrics,
   };
 }

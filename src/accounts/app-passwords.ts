@@ -32,6 +32,9 @@ export function newAppPassword(uid: string, name: string, createdAt: number): { 
  * the plain value is returned once, at creation.
  */
 export class AppPasswords {
+  /** Told the user whose app passwords were revoked, after the revocation (the push hub closes their sockets). */
+  private readonly revocationObservers: Array<(uid: string) => Promise<void>> = [];
+
   constructor(
     private readonly store: AppPasswordStore,
     private readonly clock: Clock,
@@ -47,14 +50,27 @@ export class AppPasswords {
     return this.store.listOf(uid);
   }
 
+  /** Adds an observer of revocations (told the uid once its app passwords are gone). */
+  observeRevocations(observer: (uid: string) => Promise<void>): void {
+    this.revocationObservers.push(observer);
+  }
+
   /** Revokes one of the user's own app passwords; false when it was not theirs or not there. */
-  revoke(uid: string, id: number): Promise<boolean> {
-    return this.store.deleteOwn(uid, id);
+  async revoke(uid: string, id: number): Promise<boolean> {
+    const revoked = await this.store.deleteOwn(uid, id);
+    if (revoked) await this.revoked(uid);
+    return revoked;
   }
 
   /** Revokes every app password of the user (a password change that signs out every device); how many went. */
-  revokeAllOf(uid: string): Promise<number> {
-    return this.store.deleteAllOf(uid);
+  async revokeAllOf(uid: string): Promise<number> {
+    const count = await this.store.deleteAllOf(uid);
+    if (count > 0) await this.revoked(uid);
+    return count;
+  }
+
+  private async revoked(uid: string): Promise<void> {
+    for (const observer of this.revocationObservers) await observer(uid);
   }
 
   /** The owner of an app password, looked up by digest (an index probe: no timing on the secret). */

@@ -97,14 +97,17 @@ export class FileLogFollower {
         const seen = emptyReport();
         const batch = await this.batchOf(read.lines, seen);
         const stretch = { logId, from: position, to: position + read.consumed, now: this.options.clock.nowSeconds() };
-        const outcome = await this.options.cursors.commit(stretch, batch, (trx, rows) =>
-          this.options.activity.store.insertInto(trx, rows),
-        );
+        const written: NewActivity[] = [];
+        const outcome = await this.options.cursors.commit(stretch, batch, (trx, rows) => {
+          written.push(...rows);
+          return this.options.activity.store.insertInto(trx, rows);
+        });
         if (outcome.kind === "moved") {
           // Another node committed this stretch first: go on from where it got to.
           position = await this.options.cursors.position(logId);
           continue;
         }
+        await this.options.activity.written(written);
         addTo(report, { ...seen, published: outcome.published });
         position = stretch.to;
       }

@@ -21,11 +21,21 @@ export interface PublishAnswer {
  * all-or-nothing: every element is validated and every affected user checked first; then all rows
  * are inserted in one transaction. Returns the ids written, in input order.
  */
-export async function publishActivities(store: ActivityStore, input: unknown, now: number): Promise<Result<number[]>> {
+export async function publishActivities(
+  store: ActivityStore,
+  input: unknown,
+  now: number,
+  written: WrittenObserver = async () => undefined,
+): Promise<Result<number[]>> {
   const rows = await validatedRows(store, input, now);
   if (!rows.ok) return rows;
-  return ok(await store.insertAll(rows.value));
+  const ids = await store.insertAll(rows.value);
+  await written(rows.value);
+  return ok(ids);
 }
+
+/** Told the rows a publish wrote, once they are committed (a replay wrote none: not told). */
+export type WrittenObserver = (rows: readonly NewActivity[]) => Promise<void>;
 
 /**
  * As publishActivities, under an idempotency key (draft-ietf-httpapi-idempotency-key-header):
@@ -40,6 +50,7 @@ export async function publishActivitiesOnce(
   rawKey: string,
   input: unknown,
   now: number,
+  written: WrittenObserver = async () => undefined,
 ): Promise<Result<PublishAnswer>> {
   const parsed = parseIdempotencyKey(rawKey);
   if ("refused" in parsed) return fail({ code: "invalid_idempotency_key", message: parsed.refused });
@@ -57,6 +68,7 @@ export async function publishActivitiesOnce(
   if (!rows.ok) return rows;
   const outcome = await stores.keys.claimAndWrite(claim, (trx) => stores.activity.insertInto(trx, rows.value));
   if (outcome.kind === "seen") return replay(outcome.answer, claim.fingerprint, claim.key);
+  await written(rows.value);
   return ok({ ids: outcome.value, replayed: false });
 }
 

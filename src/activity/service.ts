@@ -8,8 +8,8 @@ import type { RenderContext } from "./domain/prepared-text.js";
 import { effectiveStreamSettings, parseStreamSettingsUpdate, type StreamSettings } from "./domain/stream-settings.js";
 import { listActivities, renderRows, type StreamPage, streamEntries } from "./list-activities.js";
 import { PageCache } from "./page-cache.js";
-import type { ActivityStore, IdempotencyStore } from "./ports.js";
-import { type PublishAnswer, publishActivities, publishActivitiesOnce } from "./publish-activity.js";
+import type { ActivityStore, IdempotencyStore, NewActivity } from "./ports.js";
+import { type PublishAnswer, publishActivities, publishActivitiesOnce, type WrittenObserver } from "./publish-activity.js";
 import { baseForms, type RelativeJson, RelativeJsonBuilder, withBase } from "./relative-json.js";
 
 const DAY = 86_400;
@@ -31,6 +31,8 @@ export interface JsonEnvelope {
 export class ActivityService {
   /** Per process: what it holds is checked against the database on every page (page-cache.ts). */
   private readonly pageCache = new PageCache();
+  /** Told of every activity written, after its write committed (the push hub: src/push/). */
+  private readonly writtenObservers: WrittenObserver[] = [];
 
   constructor(
     readonly store: ActivityStore,
@@ -40,9 +42,24 @@ export class ActivityService {
     private readonly expireDays: () => number,
   ) {}
 
+  /** Adds an observer of every activity written (publish, publishOnce, the proxy-log follower). */
+  observeWritten(observer: WrittenObserver): void {
+    this.writtenObservers.push(observer);
+  }
+
+  /**
+   * Tells the observers of rows written and committed. Every writer of activities calls it (publish
+   * does itself; the proxy-log follower after its commit). Observers do not throw: what they tell
+   * is best effort, and the write already stands.
+   */
+  async written(rows: readonly NewActivity[]): Promise<void> {
+    if (rows.length === 0) return;
+    for (const observer of this.writtenObservers) await observer(rows);
+  }
+
   /** One event or an array of events (element field names); all-or-nothing. */
   publish(events: unknown): Promise<Result<number[]>> {
-    return publishActivities(this.store, events, this.clock.nowSeconds());
+    return publishActivities(this.store, events, this.clock.nowSeconds(), (rows) => this.written(rows));
   }
 
   /**
@@ -51,7 +68,7 @@ export class ActivityService {
    */
   publishOnce(events: unknown, publisher: Publisher, key: string): Promise<Result<PublishAnswer>> {
     const stores = { activity: this.store, keys: this.idempotencyKeys };
-    return publishActivitiesOnce(stores, publisher, key, events, this.clock.nowSeconds());
+    return publishActivitiesOnce(stores, publisher, key, events, this.clock.nowSeconds(), (rows) => this.written(rows));
   }
 
   /** For other modules: like publish, but a refused event is a programming error and throws. */

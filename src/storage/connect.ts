@@ -70,6 +70,8 @@ export interface Storage {
   availability: DatabaseAvailability;
   /** PostgreSQL only: the pool's connections (metrics). */
   poolStats?: () => { total: number; idle: number; waiting: number };
+  /** PostgreSQL only: a new connection outside the pool, not yet connected (LISTEN: push-channel.ts). */
+  dedicatedClient?: () => pg.Client;
   /**
    * Tells `observer` every statement's duration (ms) and whether it failed (metrics); one observer,
    * a later call replaces it. Statements Kysely runs are timed by its `log` hook, those run directly
@@ -297,6 +299,8 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts, options: StorageO
     describe,
     availability,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    dedicatedClient: () =>
+      new (loadPostgresDriver().Client)({ connectionString: url, connectionTimeoutMillis: timeouts.connectMs }),
     observeQueries: (observer) => {
       timing.slot.observer = observer;
     },

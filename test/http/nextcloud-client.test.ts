@@ -81,7 +81,7 @@ describe("the Nextcloud desktop client's server surface", () => {
     assert.equal(data["display-name"], "Alice Ä. Example");
   });
 
-  it("the capabilities carry the activity key and nothing Keystream does not serve (no desktoplogin, notifications, push, user status, E2E, direct editing)", async () => {
+  it("the capabilities carry the activity and notify_push keys and nothing Keystream does not serve (no desktoplogin, notifications, user status, E2E, direct editing)", async () => {
     for (const [url, auth] of [
       // Auth-type detection asks v2 without credentials (research §1.2 step 2c); the validator v1 with them (§3.1).
       ["/ocs/v2.php/cloud/capabilities?format=json", undefined],
@@ -96,7 +96,9 @@ describe("the Nextcloud desktop client's server surface", () => {
       assert.doesNotMatch(response.body, /": /, `${url}: compact JSON`);
       const capabilities = response.json().ocs.data.capabilities;
       assert.ok("activity" in capabilities, `${url}: the activity key enables the tray's Activity list (§4.6)`);
-      for (const absent of ["globalscale", "notifications", "notify_push", "user_status", "end-to-end-encryption"]) {
+      // Push without `notifications` in its types: the client takes activities from push and keeps polling nothing else.
+      assert.deepEqual(capabilities.notify_push?.type, ["files", "activities"], `${url}: notify_push`);
+      for (const absent of ["globalscale", "notifications", "user_status", "end-to-end-encryption"]) {
         assert.equal(capabilities[absent], undefined, `${url}: ${absent}`);
       }
       assert.equal(capabilities.files?.directEditing, undefined, `${url}: files.directEditing`);

@@ -55,20 +55,29 @@ export async function authenticateAuthorizationHeader(request: FastifyRequest): 
 }
 
 async function authenticateOnce(request: FastifyRequest, sessionToken: string | undefined): Promise<AuthenticationResult> {
-  const { authenticator, loginThrottle } = request.server.services;
+  const { authenticator } = request.server.services;
   const authorization = request.headers.authorization;
   const basic = parseBasicAuthorization(authorization);
   if (basic === undefined) return authenticator.authenticate(authorization, sessionToken);
-  const viaAppPassword = await authenticator.basicAppPassword(basic.id, basic.secret);
+  return authenticateBasic(request, basic.id, basic.secret);
+}
+
+/**
+ * A user name and secret as HTTP Basic takes them (the header's, or a push socket's two frames:
+ * routes/push.ts): an app password, else the account password through the login throttle.
+ */
+export async function authenticateBasic(request: FastifyRequest, id: string, secret: string): Promise<AuthenticationResult> {
+  const { authenticator, loginThrottle } = request.server.services;
+  const viaAppPassword = await authenticator.basicAppPassword(id, secret);
   if (viaAppPassword) return viaAppPassword;
   const gate = await throttledAttempt(
     request,
     loginThrottle,
-    loginBuckets(request.ip, basic.id),
-    () => authenticator.basicAccountPassword(basic.id, basic.secret),
+    loginBuckets(request.ip, id),
+    () => authenticator.basicAccountPassword(id, secret),
     (result): AttemptOutcome =>
       "principal" in result
-        ? { kind: "success", reset: [loginUserBucket(basic.id)] }
+        ? { kind: "success", reset: [loginUserBucket(id)] }
         : "failure" in result && result.failure === "invalid_credentials"
           ? { kind: "failure" }
           : { kind: "uncounted" },

@@ -1,7 +1,8 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { PRODUCT } from "../../product.js";
 import { ocsVersionOf, sendOcs } from "../ocs.js";
 import { capabilitiesRouteSchema } from "../schemas/ocs.js";
+import { pushCapability } from "./push.js";
 import { serverStatus } from "./status.js";
 
 /**
@@ -14,7 +15,7 @@ import { serverStatus } from "./status.js";
  * - `notifications`: Keystream has no notifications endpoint, and without this key the client
  *   does not poll one.
  */
-export function capabilities(app: FastifyInstance): Record<string, unknown> {
+export function capabilities(app: FastifyInstance, request: FastifyRequest): Record<string, unknown> {
   return {
     core: {
       pollinterval: 60,
@@ -26,6 +27,8 @@ export function capabilities(app: FastifyInstance): Record<string, unknown> {
     // Nextcloud's activity app advertises its API v2 like this (nextcloud/activity lib/Capabilities.php);
     // only what is served: no `previews`.
     activity: { apiv2: ["filters", "filters-api", "rich-strings"] },
+    // Push, built in (routes/push.ts): the desktop client then refreshes on `notify_activity`.
+    notify_push: pushCapability(request),
   };
 }
 
@@ -36,7 +39,7 @@ export async function ocsCapabilitiesRoutes(app: FastifyInstance): Promise<void>
       reply.header("cache-control", "no-store");
       return sendOcs(request, reply, ocsVersionOf(request.url), {
         version: { major, minor, micro, string: PRODUCT.versionString, edition: PRODUCT.edition, product: PRODUCT.name },
-        capabilities: capabilities(app),
+        capabilities: capabilities(app, request),
       });
     });
   }

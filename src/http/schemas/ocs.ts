@@ -67,6 +67,13 @@ const Capabilities = Type.Object(
           { additionalProperties: false },
         ),
         activity: Type.Object({ apiv2: Type.Array(Type.String()) }, { additionalProperties: false }),
+        notify_push: Type.Object(
+          {
+            type: Type.Array(Type.String()),
+            endpoints: Type.Object({ websocket: Type.String(), pre_auth: Type.String() }, { additionalProperties: false }),
+          },
+          { additionalProperties: false, description: "nextcloud/notify_push: pushed kinds and where to connect." },
+        ),
       },
       { additionalProperties: false },
     ),

@@ -1,0 +1,104 @@
+import { type IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { WebSocket, WebSocketServer } from "ws";
+import { acceptPushConnection } from "../../push/handshake.js";
+import type { PushSocket } from "../../push/hub.js";
+import { baseUrl } from "../base-url.js";
+import { authenticateBasic, requireUser } from "../plugins/authentication.js";
+
+/** The websocket's path (the capability advertises it: pushCapability). */
+export const PUSH_WEBSOCKET_PATH = "/push/ws";
+/** nextcloud/notify_push `appinfo/routes.php` `PreAuth#preAuth`, under the app's prefix. */
+export const PRE_AUTH_PATH = "/index.php/apps/notify_push/pre_auth";
+/** A client's frames are a user name, a password and `listen notify_file_id`: nothing longer is read. */
+const MAX_FRAME_BYTES = 4096;
+
+/**
+ * The `notify_push` capability (nextcloud/notify_push `lib/Capabilities.php`): what is pushed and
+ * where. `notifications` is not listed: Keystream serves no notifications API (docs/decisions.md).
+ */
+export function pushCapability(request: FastifyRequest): Record<string, unknown> {
+  const base = baseUrl(request);
+  return {
+    type: ["files", "activities"],
+    endpoints: { websocket: `${base.replace(/^http/, "ws")}${PUSH_WEBSOCKET_PATH}`, pre_auth: `${base}${PRE_AUTH_PATH}` },
+  };
+}
+
+/** The upgrade's socket and first bytes, held for the route while Fastify routes the request. */
+const upgrades = new WeakMap<IncomingMessage, { socket: Socket; head: Buffer }>();
+
+/** The websocket library, loaded at the first upgrade: an idle server never holds it. */
+let server: Promise<WebSocketServer> | undefined;
+function websocketServer(): Promise<WebSocketServer> {
+  server ??= import("ws").then(
+    ({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false }),
+  );
+  return server;
+}
+
+/**
+ * Push (nextcloud/notify_push's protocol, docs/clients.md): `GET /push/ws` upgraded to a websocket
+ * and `POST /index.php/apps/notify_push/pre_auth`. An upgrade request goes through Fastify's
+ * routing like any request (its hooks: host check, access log), with the socket held aside; the
+ * route hands it to `ws`.
+ */
+export async function pushRoutes(app: FastifyInstance): Promise<void> {
+  const { push } = app.services;
+  app.server.on("upgrade", (raw: IncomingMessage, socket: Socket, head: Buffer) => {
+    upgrades.set(raw, { socket, head });
+    const response = new ServerResponse(raw);
+    response.assignSocket(socket);
+    app.routing(raw, response);
+  });
+  // Before the server stops taking connections: every socket is told the server goes away (1001).
+  app.addHook("preClose", async () => {
+    await push.hub.close();
+  });
+
+  app.get(PUSH_WEBSOCKET_PATH, async (request, reply) => {
+    const upgrade = upgrades.get(request.raw);
+    upgrades.delete(request.raw);
+    if (!upgrade) {
+      // RFC 6455 §4.2.2: a plain request is answered 426 with the protocol to upgrade to.
+      return reply.status(426).header("upgrade", "websocket").type("text/plain").send("Upgrade Required");
+    }
+    const wss = await websocketServer();
+    reply.hijack();
+    wss.handleUpgrade(request.raw, upgrade.socket, upgrade.head, (ws) => attach(app, request, ws));
+  });
+
+  app.post(PRE_AUTH_PATH, async (request, reply) => {
+    const principal = await requireUser(request, reply);
+    if (!principal) return reply;
+    return reply.header("cache-control", "no-store").type("text/plain").send(push.preAuth.issue(principal.user.uid));
+  });
+}
+
+function attach(app: FastifyInstance, request: FastifyRequest, ws: WebSocket): void {
+  const { push, users } = app.services;
+  const socket: PushSocket = {
+    send: (text) => ws.send(text),
+    ping: () => ws.ping(),
+    close: (code, reason) => ws.close(code, reason),
+    terminate: () => ws.terminate(),
+  };
+  const verify = async (user: string, password: string): Promise<string | undefined> => {
+    if (user === "") {
+      const uid = push.preAuth.verify(password);
+      return uid !== undefined && (await users.find(uid))?.enabled ? uid : undefined;
+    }
+    const result = await authenticateBasic(request, user, password);
+    return "principal" in result ? result.principal.user.uid : undefined;
+  };
+  const events = acceptPushConnection(push.hub, socket, verify, push.authenticationTimeoutMs);
+  ws.on("message", (data, isBinary) => {
+    if (isBinary) return;
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    events.text(bytes.toString("utf8"));
+  });
+  ws.on("pong", () => events.pong());
+  ws.on("close", () => events.closed());
+  ws.on("error", () => ws.terminate());
+}
