@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { AxeBuilder } from "@axe-core/playwright";
 import type { CDPSession, Page } from "playwright-core";
 import type { TestApp } from "../support/app.js";
 import { createTestApp } from "../support/app.js";
@@ -44,6 +45,15 @@ describe("passkeys in a real browser (Chromium, virtual authenticator)", { skip:
     await t?.close();
   });
 
+  /** axe-core at WCAG 2.2 AA on the page as it is (the same tags as accessibility.e2e.test.ts). */
+  const assertAccessible = async (page: Page, state: string) => {
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    assert.deepEqual(
+      results.violations.map((v) => `${state}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      [],
+    );
+  };
+
   const logOut = async (page: Page) => {
     await page.goto(`${base}/index.php/settings/personal`);
     await Promise.all([page.waitForNavigation(), page.click("#logout")]);
@@ -80,6 +90,7 @@ describe("passkeys in a real browser (Chromium, virtual authenticator)", { skip:
       stored.map((p) => [p.name, p.id]),
       [["Work laptop", credentials[0]?.credentialId.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")]],
     );
+    await assertAccessible(page, "passkey-registered");
     ctx.diagnostic(`screenshot: ${await browser.screenshot("passkey-registered")}`);
   });
 
@@ -97,7 +108,7 @@ describe("passkeys in a real browser (Chromium, virtual authenticator)", { skip:
     assert.notEqual(await page.locator("#passkey-list tbody tr td").nth(2).textContent(), "never");
   });
 
-  it("signs in with the passkey alone through the button where the browser has no conditional mediation", async (ctx) => {
+  it("signs in with the passkey alone through the button, by keyboard, where the browser has no conditional mediation", async (ctx) => {
     const { page } = browser;
     // From here on the page's browser lacks conditional mediation (as some still do): the button is the way.
     await page.addInitScript(() => {
@@ -123,6 +134,7 @@ describe("passkeys in a real browser (Chromium, virtual authenticator)", { skip:
     await submitLoginForm(page, "alice", "correct horse");
     assert.equal(new URL(page.url()).pathname, "/index.php/login/challenge", "a passkey makes the password not enough");
     assert.equal(await page.locator("#challenge-webauthn-start").textContent(), "Use a passkey");
+    await assertAccessible(page, "challenge-with-passkey");
     ctx.diagnostic(`screenshot: ${await browser.screenshot("challenge-with-passkey")}`);
     await Promise.all([page.waitForURL(`${base}/index.php/settings/personal`), page.click("#challenge-webauthn-start")]);
     assert.equal(await page.locator("#profile-uid").textContent(), "alice");
@@ -141,6 +153,7 @@ describe("passkeys in a real browser (Chromium, virtual authenticator)", { skip:
     await page.goto(`${base}/index.php/login`);
     await page.click("#passkey-sign-in-button");
     await page.locator("#passkey-sign-in-status", { hasText: "The passkey was not accepted" }).waitFor();
+    await assertAccessible(page, "passkey-refused");
     ctx.diagnostic(`screenshot: ${await browser.screenshot("passkey-refused")}`);
     assert.equal(new URL(page.url()).pathname, "/index.php/login");
     await page.goto(`${base}/index.php/settings/personal`);
