@@ -227,6 +227,38 @@ describe("passkey sign-in over HTTP", () => {
     assert.match(settings.body, /id="passkey-list"/);
   });
 
+  it("a user with a passkey is refused the account password over HTTP Basic (401), as with any second factor", async () => {
+    const answer = await t.app.inject({
+      method: "GET",
+      url: "/ocs/v2.php/cloud/user?format=json",
+      headers: { authorization: `Basic ${Buffer.from("dave:correct horse").toString("base64")}`, "ocs-apirequest": "true" },
+    });
+    assert.equal(answer.statusCode, 401);
+    assert.match(answer.body, /second_factor_required/);
+  });
+
+  it("failed passkey sign-ins are throttled per address: locked at the 2fa policy's ceiling (429, Retry-After)", async () => {
+    const browser = new FormClient(t.app, "192.0.2.77");
+    const requesttoken = await loginPage(browser);
+    const attempt = async () => {
+      const options = JSON.parse((await browser.post("/index.php/login/passkey/options", { requesttoken })).body);
+      const stranger = new SoftwareAuthenticator(ORIGIN).assert(options);
+      return browser.post("/index.php/login/passkey", { requesttoken, response: JSON.stringify(stranger) });
+    };
+    for (let failure = 1; failure <= 10; failure++) assert.equal((await attempt()).statusCode, 401, `failure ${failure}`);
+    const locked = await attempt();
+    assert.equal(locked.statusCode, 429);
+    assert.ok(Number(locked.headers["retry-after"]) > 0);
+    const elsewhere = new FormClient(t.app, "192.0.2.78");
+    const token = await loginPage(elsewhere);
+    const options = JSON.parse((await elsewhere.post("/index.php/login/passkey/options", { requesttoken: token })).body);
+    const refused = await elsewhere.post("/index.php/login/passkey", {
+      requesttoken: token,
+      response: JSON.stringify(new SoftwareAuthenticator(ORIGIN).assert(options)),
+    });
+    assert.equal(refused.statusCode, 401, "another address is not locked");
+  });
+
   it("without the login form's token the options and the sign-in are refused (403)", async () => {
     const browser = new FormClient(t.app);
     assert.equal((await browser.post("/index.php/login/passkey/options", {})).statusCode, 403);
