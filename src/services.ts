@@ -22,6 +22,8 @@ import type { OAuthService } from "./oauth/service.js";
 import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
 import { PushService } from "./push/service.js";
+
+import { Passkeys } from "./second-factor/passkeys.js";
 import { RecoveryCodes } from "./second-factor/recovery-codes.js";
 import { SecondFactors } from "./second-factor/service.js";
 import { TotpFactor } from "./second-factor/totp.js";
@@ -52,6 +54,8 @@ import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
 import { openPushChannel } from "./storage/push-channel.js";
+
+import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "./storage/passkey-store.js";
 import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "./storage/second-factor-store.js";
 import { SqlThrottleStore } from "./storage/throttle-store.js";
 import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./wiring/oauth.js";
@@ -103,6 +107,8 @@ export interface Services {
   secondFactors: SecondFactors;
   totp: TotpFactor;
   recoveryCodes: RecoveryCodes;
+  /** Passkeys (WebAuthn): registration, passwordless sign-in, and the provider `webauthn`. */
+  passkeys: Passkeys;
   /** The second-factor challenge, per IP and per user (security/domain/throttle-policy.ts). */
   secondFactorThrottle: Throttle;
   /** Every throttle's bucket of one client address: shown and lifted by `./occ security:bruteforce:*`. */
@@ -196,8 +202,9 @@ export function createServices(options: ServiceOptions): Services {
   // chain asks the registry whether the account password alone still proves a user (HTTP Basic).
   const totp = new TotpFactor(new SqlTotpStore(db), sealer, clock);
   const recoveryCodes = new RecoveryCodes(new SqlRecoveryCodeStore(db), clock);
+  const passkeys = new Passkeys(new SqlPasskeyStore(db), new SqlWebAuthnChallengeStore(db), clock);
   const secondFactors = new SecondFactors(
-    [totp, recoveryCodes],
+    [totp, recoveryCodes, passkeys],
     {
       enforced: () => settings.get("twofactor_enforced"),
       setEnforced: (on) => settings.set("twofactor_enforced", on),
@@ -291,6 +298,7 @@ export function createServices(options: ServiceOptions): Services {
     secondFactors,
     totp,
     recoveryCodes,
+    passkeys,
     secondFactorThrottle,
     addressThrottles: new AddressThrottles([
       loginThrottle,

@@ -11,6 +11,11 @@ export function baseUrl(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
+/** The origin (RFC 6454 §4) of the base URL: what a passkey is bound to (W3C WebAuthn Level 3 §5.1.4.1). */
+export function siteOrigin(request: FastifyRequest): string {
+  return new URL(baseUrl(request)).origin;
+}
+
 /** Whether a base URL (`overwrite.cli.url`, normalised by its setting; a request's origin) is an https one. */
 export function isHttpsUrl(url: string): boolean {
   return url.startsWith("https://");

@@ -56,3 +56,11 @@ export function loginFormTokenValid(request: FastifyRequest): boolean {
 export function clearLoginFormToken(request: FastifyRequest, reply: FastifyReply): void {
   reply.clearCookie(LOGIN_FORM_COOKIE, cookieOptions(request));
 }
+
+/**
+ * The browser's login form nonce when the request carries a valid login form token: what binds a
+ * passkey sign-in's challenge to the browser that asked for it (second-factor/passkeys.ts).
+ */
+export function loginFormBrowser(request: FastifyRequest): string | undefined {
+  return loginFormTokenValid(request) ? request.cookies[LOGIN_FORM_COOKIE] : undefined;
+}

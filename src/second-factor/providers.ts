@@ -11,6 +11,14 @@ export function isProviderId(value: string): value is ProviderId {
 }
 
 /**
+ * Where the answer to a challenge was given: the site's origin (scheme, host, port) as its base URL
+ * says. A passkey's assertion is bound to it (W3C WebAuthn Level 3 §7.2 steps 9 and 15).
+ */
+export interface ChallengeContext {
+  origin: string;
+}
+
+/**
  * One kind of second factor. A provider is registered with the SecondFactors service
  * (service.ts); the challenge page offers every registered provider the user has on, and the
  * administrator's commands and page switch it off by its id.
@@ -30,7 +38,7 @@ export interface SecondFactorProvider {
    * Checks the user's answer to the challenge (a code; for a passkey, the authenticator's
    * response as JSON). True once accepted; an accepted answer is spent and never accepted again.
    */
-  verify(uid: string, answer: string): Promise<boolean>;
+  verify(uid: string, answer: string, context: ChallengeContext): Promise<boolean>;
   /** Switches the provider off for the user (its secrets deleted); true when it was on. */
   disableFor(uid: string): Promise<boolean>;
 }

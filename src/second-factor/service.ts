@@ -1,6 +1,6 @@
 import type { SessionPending } from "../accounts/ports.js";
 import type { SecondFactorOverview } from "./ports.js";
-import { PROVIDER_IDS, type ProviderId, type SecondFactorProvider } from "./providers.js";
+import { type ChallengeContext, PROVIDER_IDS, type ProviderId, type SecondFactorProvider } from "./providers.js";
 
 /** Whether every user must have a second factor (`./occ twofactorauth:enforce --on|--off`). */
 export interface Enforcement {
@@ -75,9 +75,9 @@ export class SecondFactors {
   }
 
   /** Checks the answer with the provider, when the user has it offered. */
-  async verify(uid: string, id: ProviderId, answer: string): Promise<boolean> {
+  async verify(uid: string, id: ProviderId, answer: string, context: ChallengeContext): Promise<boolean> {
     const provider = this.provider(id);
-    return provider !== undefined && (await provider.isOfferedTo(uid)) && provider.verify(uid, answer);
+    return provider !== undefined && (await provider.isOfferedTo(uid)) && provider.verify(uid, answer, context);
   }
 
   /** Switches provider `id` off for the user; undefined when no such provider is registered. */

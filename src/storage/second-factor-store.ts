@@ -113,17 +113,19 @@ export class SqlRecoveryCodeStore implements RecoveryCodeStore {
   }
 }
 
-/** Every user's providers in two statements, for the administrator's users table. */
+/** Every user's providers in three statements, for the administrator's users table. */
 export class SqlSecondFactorOverview implements SecondFactorOverview {
   constructor(private readonly db: Db) {}
 
   async enabledByUser(): Promise<Map<string, string[]>> {
     const totp = await this.db.selectFrom("second_factor_totp").select("uid").where("enabled", "=", 1).execute();
     const codes = await this.db.selectFrom("second_factor_recovery_codes").select("uid").distinct().execute();
+    const passkeys = await this.db.selectFrom("webauthn_credentials").select("uid").distinct().execute();
     const byUser = new Map<string, string[]>();
     const add = (uid: string, id: string) => byUser.set(uid, [...(byUser.get(uid) ?? []), id]);
     for (const { uid } of totp) add(uid, "totp");
     for (const { uid } of codes) add(uid, "backup_codes");
+    for (const { uid } of passkeys) add(uid, "webauthn");
     return byUser;
   }
 }

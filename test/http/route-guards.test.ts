@@ -19,6 +19,10 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const AUTHENTICATED_OTHERWISE: Record<string, string> = {
   "POST /index.php/login":
     "the login form: its handler checks the form's signed CSRF cookie and token (http/login-form-token.ts) before the password",
+  "POST /index.php/login/passkey/options":
+    "a passkey sign-in's options: only with the login form's signed CSRF cookie and token (checked by the handler); writes a challenge bound to that browser",
+  "POST /index.php/login/passkey":
+    "a passkey sign-in: the login form's signed CSRF cookie and token checked by the handler, then the assertion, throttled per address",
   "POST /index.php/logout": "ends the session only with its requesttoken (checked by the handler); no session, nothing to end",
   "POST /index.php/login/v2": "Login Flow v2 start: a client without credentials, throttled per address",
   "POST /index.php/login/v2/poll": "Login Flow v2 poll: the poll token is the credential, throttled per address",

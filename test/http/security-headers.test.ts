@@ -73,6 +73,9 @@ const NOT_PAGES = new Set([
   "/index.php/settings/js/copy-secret.js",
   // The form_post page's script file (OAuth 2.0 Form Post Response Mode).
   "/index.php/apps/oauth2/js/form-post.js",
+  // Passkeys: @simplewebauthn/browser's bundle and the pages' ceremony script.
+  "/index.php/js/simplewebauthn-browser.js",
+  "/index.php/js/passkeys.js",
   // Forward authentication for reverse proxies (issue 13): status codes and headers, no page.
   "/index.php/apps/keystream/api/v1/auth-request",
   "/index.php/apps/activity",

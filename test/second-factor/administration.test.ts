@@ -5,6 +5,7 @@ import { createAppOn, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
+import { SoftwareAuthenticator } from "./software-authenticator.js";
 import { CHALLENGE, enableTotp, SETUP } from "./support.js";
 
 const PASSWORD = "correct horse battery";
@@ -35,14 +36,17 @@ describe("./occ twofactorauth:state, :disable, :enforce and the admin page's sec
     assert.equal(none.code, 0, none.err);
     assert.equal(
       none.out,
-      "Two-factor authentication is not enabled for user alice\n\nDisabled providers:\n- totp\n- backup_codes\n",
+      "Two-factor authentication is not enabled for user alice\n\nDisabled providers:\n- totp\n- backup_codes\n- webauthn\n",
     );
     await enableTotp(node as TestApp, "alice");
     await node.services.recoveryCodes.regenerate("alice");
     const on = await occ("twofactorauth:state", "alice");
-    assert.equal(on.out, "Two-factor authentication is enabled for user alice\n\nEnabled providers:\n- totp\n- backup_codes\n");
+    assert.equal(
+      on.out,
+      "Two-factor authentication is enabled for user alice\n\nEnabled providers:\n- totp\n- backup_codes\nDisabled providers:\n- webauthn\n",
+    );
     const json = await occ("twofactorauth:state", "alice", "--output=json");
-    assert.deepEqual(JSON.parse(json.out), { enabled: true, providers: { totp: true, backup_codes: true } });
+    assert.deepEqual(JSON.parse(json.out), { enabled: true, providers: { totp: true, backup_codes: true, webauthn: false } });
     const unknown = await occ("twofactorauth:state", "nobody");
     assert.equal(unknown.code, 1);
     assert.match(unknown.err, /Invalid UID/);
@@ -58,9 +62,18 @@ describe("./occ twofactorauth:state, :disable, :enforce and the admin page's sec
     assert.equal((await node.services.recoveryCodes.counts("bob")).total, 10, "only the named provider");
     assert.equal((await occ("twofactorauth:disable", "bob", "backup_codes")).code, 0);
     assert.equal((await node.services.recoveryCodes.counts("bob")).total, 0);
+    const origin = "https://keystream.example";
+    const authenticator = new SoftwareAuthenticator(origin);
+    const options = await node.services.passkeys.registrationOptions("bob", "bob", origin);
+    assert.equal(
+      (await node.services.passkeys.register("bob", "Key", JSON.stringify(authenticator.register(options)), origin)).ok,
+      true,
+    );
+    assert.match((await occ("twofactorauth:state", "bob")).out, /Enabled providers:\n- webauthn\n/);
     const passkeys = await occ("twofactorauth:disable", "bob", "webauthn");
-    assert.equal(passkeys.code, 2, "no passkey provider registered yet");
-    assert.match(passkeys.err, /The provider does not support this operation\./);
+    assert.equal(passkeys.code, 0, passkeys.err);
+    assert.equal(passkeys.out, "Two-factor provider webauthn disabled for user bob.\n");
+    assert.deepEqual(await node.services.passkeys.list("bob"), [], "every passkey of the user removed");
     assert.equal((await occ("twofactorauth:disable", "bob", "sms")).code, 2);
     assert.equal((await occ("twofactorauth:disable", "nobody", "totp")).code, 1);
   });

@@ -1,6 +1,7 @@
 import type { Translator } from "../../i18n/index.js";
 import type { ProviderId } from "../../second-factor/providers.js";
 import { html, type SafeHtml } from "../html.js";
+import { passkeyScripts } from "../passkey-scripts.js";
 import { type HeaderUser, layout } from "./layout.js";
 
 /** The hidden fields a form carries (the request token, the page to go back to). */
@@ -94,6 +95,17 @@ ${hidden([...fields, ["provider", "backup_codes"]])}
 <div class="actions"><button type="submit" id="challenge-backup-codes-submit">${t("secondFactor:challenge.submit")}</button></div>
 </form>`;
     }
+    if (provider === "webauthn") {
+      // The assertion is the form's `code`, filled in by the passkey script (http/passkey-scripts.ts).
+      return html`<h2>${t("secondFactor:provider.webauthn")}</h2>
+<form method="post" action="/index.php/login/challenge" id="challenge-webauthn">
+${hidden([...fields, ["provider", "webauthn"], ["code", ""]])}
+<p class="muted" id="challenge-webauthn-hint">${t("secondFactor:passkey.challengeHint")}</p>
+<div class="actions"><button type="button" id="challenge-webauthn-start" data-passkey-challenge data-options="/index.php/login/challenge/passkey-options${model.redirectUrl === undefined ? "" : `?redirect_url=${encodeURIComponent(model.redirectUrl)}`}" data-status="challenge-webauthn-status" data-working="${t("secondFactor:passkey.working")}" data-failed="${t("secondFactor:passkey.signInFailed")}" data-unsupported="${t("secondFactor:passkey.unsupported")}" aria-describedby="challenge-webauthn-hint">${t("secondFactor:passkey.challengeUse")}</button></div>
+<p id="challenge-webauthn-status" role="status" aria-live="polite"></p>
+<noscript><p class="muted">${t("secondFactor:passkey.needsScript")}</p></noscript>
+</form>`;
+    }
     return html``;
   });
   return layout({
@@ -104,7 +116,7 @@ ${hidden([...fields, ["provider", "backup_codes"]])}
 <p>${t("secondFactor:challenge.intro")}</p>
 ${error === undefined ? "" : html`<p class="error" id="challenge-error" role="alert">${error}</p>`}
 ${model.offered.length === 0 ? html`<p class="error" id="challenge-none">${t("secondFactor:challenge.none")}</p>` : forms}
-${cancelForm(translator, model.csrfToken)}`,
+${cancelForm(translator, model.csrfToken)}${model.offered.includes("webauthn") ? passkeyScripts() : ""}`,
   });
 }
 

@@ -6,6 +6,7 @@ import { isProviderId } from "../../second-factor/providers.js";
 import { secondFactorBuckets, secondFactorUserBucket } from "../../security/domain/throttle-policy.js";
 import { sameOriginPath } from "../../security/same-origin.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
+import { siteOrigin } from "../base-url.js";
 import { requestTranslator } from "../i18n.js";
 import { headerUser, sendPage } from "../pages/layout.js";
 import { challengePage, recoveryCodesList, setupDonePage, setupPage, totpEnrolment } from "../pages/second-factor.js";
@@ -58,7 +59,7 @@ function pendingLogin(step: SessionPending): RouteGuard["identify"] {
 }
 
 const CHALLENGE_PAGE: RouteGuard = { name: "second factor challenge page", identify: pendingLogin("second_factor"), checks: [] };
-const CHALLENGE_FORM: RouteGuard = {
+export const CHALLENGE_FORM: RouteGuard = {
   name: "second factor challenge form",
   identify: pendingLogin("second_factor"),
   checks: [formToken()],
@@ -127,7 +128,7 @@ export async function secondFactorLoginRoutes(app: FastifyInstance): Promise<voi
           request,
           secondFactorThrottle,
           secondFactorBuckets(request.ip, uid),
-          () => secondFactors.verify(uid, provider, code),
+          () => secondFactors.verify(uid, provider, code, { origin: siteOrigin(request) }),
           (accepted): AttemptOutcome =>
             accepted ? { kind: "success", reset: [secondFactorUserBucket(uid)] } : { kind: "failure" },
         );

@@ -116,8 +116,8 @@ ${recoveryPart}`;
         const { uid } = principal.user;
         const { t } = userTranslator(request, principal);
         const disabled = await totp.disableFor(uid);
-        // Recovery codes stand in for a factor; without one they would only be a way around it later.
-        await recoveryCodes.disableFor(uid);
+        // Recovery codes stand in for a factor; without one left they would only be a way around it later.
+        if (!(await secondFactors.hasSecondFactor(uid))) await recoveryCodes.disableFor(uid);
         if (disabled) {
           request.log.info(
             { event: "second_factor_disabled", uid, provider: "totp", by: uid, ip: request.ip },

@@ -173,6 +173,11 @@ export function secondFactorBuckets(ip: string, uid: string): ThrottleBucket[] {
   return [addressBucket(SECOND_FACTOR_THROTTLE, ip), secondFactorUserBucket(uid)];
 }
 
+/** A passkey sign-in counts per client address (no user is known before the passkey is). */
+export function passkeySignInBuckets(ip: string): ThrottleBucket[] {
+  return [addressBucket(SECOND_FACTOR_THROTTLE, ip)];
+}
+
 /** The token-endpoint family counts per client address. */
 export function tokenBuckets(ip: string): ThrottleBucket[] {
   return [addressBucket(TOKEN_THROTTLE, ip)];

@@ -24,6 +24,7 @@ import { registeredClientsMigration } from "./2026_11_27_0020_registered_clients
 import { backchannelLogoutMigration } from "./2026_11_27_0021_backchannel_logout.js";
 
 import { secondFactorsMigration } from "./2026_11_27_0023_second_factors.js";
+import { passkeysMigration } from "./2026_11_27_0024_passkeys.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -54,5 +55,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_27_0021_backchannel_logout": backchannelLogoutMigration(dialect),
 
     "2026_11_27_0023_second_factors": secondFactorsMigration(),
+    "2026_11_27_0024_passkeys": passkeysMigration(),
   };
 }

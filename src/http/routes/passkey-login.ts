@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { sha256Hex } from "../../crypto/secrets.js";
+import { passkeySignInBuckets } from "../../security/domain/throttle-policy.js";
+import { sameOriginPath } from "../../security/same-origin.js";
+import type { AttemptOutcome } from "../../security/throttle.js";
+import { siteOrigin } from "../base-url.js";
+import { requestTranslator } from "../i18n.js";
+import { clearLoginFormToken, loginFormBrowser } from "../login-form-token.js";
+import { passkeyScriptRoutes } from "../passkey-scripts.js";
+import { SESSION_COOKIE, setSessionCookie } from "../plugins/authentication.js";
+import { guarded } from "../plugins/route-guards.js";
+import { throttledAttempt } from "../throttling.js";
+import { DEFAULT_LANDING } from "./login.js";
+import { CHALLENGE_FORM } from "./second-factor-login.js";
+import { formField } from "./settings.js";
+
+export const PASSKEY_OPTIONS_PATH = "/index.php/login/passkey/options";
+export const PASSKEY_SIGN_IN_PATH = "/index.php/login/passkey";
+export const PASSKEY_CHALLENGE_OPTIONS_PATH = "/index.php/login/challenge/passkey-options";
+
+function refuse(reply: FastifyReply, status: number, error: string): FastifyReply {
+  return reply.status(status).header("cache-control", "no-store").send({ error });
+}
+
+/** The binding of a sign-in's challenge: the hash of the browser's login form nonce. */
+function signInBinding(request: FastifyRequest) {
+  const browser = loginFormBrowser(request);
+  return browser === undefined ? undefined : ({ kind: "sign_in", browser: sha256Hex(browser) } as const);
+}
+
+/**
+ * Passwordless sign-in with a passkey (docs/security.md "Passkeys"), and the options for a passkey
+ * as the second factor on the challenge page. A sign-in needs the login form's token (the login's
+ * own CSRF defence, http/login-form-token.ts) and its challenge is bound to that browser; the
+ * assertion is throttled per address like the challenge. A passkey verified with user
+ * verification is both factors: the session starts complete, with a new id, and the answer names
+ * where the login was going (`redirect_url`, kept on this server).
+ */
+export async function passkeyLoginRoutes(app: FastifyInstance): Promise<void> {
+  const { passkeys, users, sessions, secondFactorThrottle } = app.services;
+  passkeyScriptRoutes(app);
+
+  app.post(PASSKEY_OPTIONS_PATH, async (request, reply) => {
+    const binding = signInBinding(request);
+    if (binding === undefined) return refuse(reply, 403, requestTranslator(request).t("pages:login.error.expired"));
+    return reply.header("cache-control", "no-store").send(await passkeys.authenticationOptions(binding, siteOrigin(request)));
+  });
+
+  app.post(PASSKEY_SIGN_IN_PATH, async (request, reply) => {
+    const { t } = requestTranslator(request);
+    const binding = signInBinding(request);
+    if (binding === undefined) return refuse(reply, 403, t("pages:login.error.expired"));
+    const redirectUrl = sameOriginPath(formField(request, "redirect_url"));
+    const gate = await throttledAttempt(
+      request,
+      secondFactorThrottle,
+      passkeySignInBuckets(request.ip),
+      () => passkeys.authenticate(binding, formField(request, "response") ?? "", siteOrigin(request)),
+      (passkey): AttemptOutcome => (passkey ? { kind: "success", reset: [] } : { kind: "failure" }),
+    );
+    if (gate.refused) {
+      request.log.warn(
+        { event: "passkey_sign_in_throttled", ip: request.ip },
+        "passkey sign-in refused: too many failed attempts",
+      );
+      reply.header("retry-after", String(gate.retryAfterSeconds));
+      return refuse(reply, 429, t("secondFactor:challenge.throttled"));
+    }
+    const passkey = gate.value;
+    if (passkey === undefined) {
+      request.log.warn({ event: "passkey_sign_in_failed", ip: request.ip }, "passkey sign-in failed");
+      return refuse(reply, 401, t("secondFactor:passkey.signInFailed"));
+    }
+    const user = await users.find(passkey.uid);
+    if (!user?.enabled) {
+      request.log.info({ event: "login_refused_disabled", uid: passkey.uid, ip: request.ip }, "login refused: user disabled");
+      return refuse(reply, 403, t("pages:login.error.disabled"));
+    }
+    const previous = request.cookies[SESSION_COOKIE];
+    if (previous) await sessions.end(previous);
+    const session = await sessions.start(user.uid, request.headers["user-agent"], null);
+    setSessionCookie(request, reply, session);
+    clearLoginFormToken(request, reply);
+    request.log.info({ event: "login", uid: user.uid, method: "passkey", ip: request.ip }, "user logged in with a passkey");
+    return reply.header("cache-control", "no-store").send({ redirect: redirectUrl ?? DEFAULT_LANDING });
+  });
+
+  await app.register(
+    guarded(CHALLENGE_FORM, (forms) => {
+      forms.post(PASSKEY_CHALLENGE_OPTIONS_PATH, async (request, reply) => {
+        const binding = { kind: "second_factor", uid: request.principal.user.uid } as const;
+        return reply.header("cache-control", "no-store").send(await passkeys.authenticationOptions(binding, siteOrigin(request)));
+      });
+    }),
+  );
+}
