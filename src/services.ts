@@ -53,9 +53,8 @@ import type { Storage } from "./storage/connect.js";
 import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
-import { openPushChannel } from "./storage/push-channel.js";
-
 import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "./storage/passkey-store.js";
+import { openPushChannel } from "./storage/push-channel.js";
 import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "./storage/second-factor-store.js";
 import { SqlThrottleStore } from "./storage/throttle-store.js";
 import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./wiring/oauth.js";
