@@ -73,6 +73,8 @@ const NOT_PAGES = new Set([
   "/index.php/settings/js/copy-secret.js",
   // The form_post page's script file (OAuth 2.0 Form Post Response Mode).
   "/index.php/apps/oauth2/js/form-post.js",
+  // The push websocket (nextcloud/notify_push): an upgrade, or 426 for a plain request.
+  "/push/ws",
   // Passkeys: @simplewebauthn/browser's bundle and the pages' ceremony script.
   "/index.php/js/simplewebauthn-browser.js",
   "/index.php/js/passkeys.js",

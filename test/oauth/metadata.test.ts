@@ -275,14 +275,23 @@ describe("metadata issuer without overwrite.cli.url", () => {
     }
   });
 
-  it("status.php and the capabilities are the same whatever the Host header, and never cached", async () => {
-    for (const url of ["/status.php", "/ocs/v2.php/cloud/capabilities?format=json"]) {
-      const a = await t.app.inject({ method: "GET", url, headers: { host: "cloud.example.com" } });
-      const b = await t.app.inject({ method: "GET", url, headers: { host: "evil.example" } });
-      assert.equal(a.statusCode, 200, url);
-      assert.equal(a.body, b.body, `${url} does not depend on the Host header`);
-      assert.doesNotMatch(a.body, /evil\.example|cloud\.example\.com/);
-      assert.equal(b.headers["cache-control"], "no-store", url);
-    }
+  it("status.php is the same whatever the Host header; the capabilities name the host only in the push endpoints; neither is cached", async () => {
+    const get = (url: string, host: string) => t.app.inject({ method: "GET", url, headers: { host } });
+    const [statusA, statusB] = [await get("/status.php", "cloud.example.com"), await get("/status.php", "evil.example")];
+    assert.equal(statusA.statusCode, 200);
+    assert.equal(statusA.body, statusB.body, "status.php does not depend on the Host header");
+    assert.doesNotMatch(statusA.body, /evil\.example|cloud\.example\.com/);
+    const url = "/ocs/v2.php/cloud/capabilities?format=json";
+    const [a, b] = [await get(url, "cloud.example.com"), await get(url, "evil.example")];
+    assert.equal(a.statusCode, 200);
+    // The push endpoints are the request's base URL, as the issuer is without overwrite.cli.url.
+    assert.equal(b.json().ocs.data.capabilities.notify_push.endpoints.websocket, "ws://evil.example/push/ws");
+    const withoutPush = (body: string) => {
+      const parsed = JSON.parse(body);
+      delete parsed.ocs.data.capabilities.notify_push;
+      return parsed;
+    };
+    assert.deepEqual(withoutPush(a.body), withoutPush(b.body), "nothing else depends on the Host header");
+    for (const response of [statusB, b]) assert.equal(response.headers["cache-control"], "no-store");
   });
 });

@@ -5,7 +5,8 @@ import type { WebSocket, WebSocketServer } from "ws";
 import { acceptPushConnection } from "../../push/handshake.js";
 import type { PushSocket } from "../../push/hub.js";
 import { baseUrl } from "../base-url.js";
-import { authenticateBasic, requireUser } from "../plugins/authentication.js";
+import { authenticateBasic } from "../plugins/authentication.js";
+import { apiWrite, guarded } from "../plugins/route-guards.js";
 
 /** The websocket's path (the capability advertises it: pushCapability). */
 export const PUSH_WEBSOCKET_PATH = "/push/ws";
@@ -69,11 +70,15 @@ export async function pushRoutes(app: FastifyInstance): Promise<void> {
     wss.handleUpgrade(request.raw, upgrade.socket, upgrade.head, (ws) => attach(app, request, ws));
   });
 
-  app.post(PRE_AUTH_PATH, async (request, reply) => {
-    const principal = await requireUser(request, reply);
-    if (!principal) return reply;
-    return reply.header("cache-control", "no-store").type("text/plain").send(push.preAuth.issue(principal.user.uid));
-  });
+  // A pre-auth token opens the user's push socket, which tells of activities and files: a token
+  // needs activity:read for it (a sign-in token is refused, as at the activity API).
+  await app.register(
+    guarded(apiWrite("activity:read"), (writes) => {
+      writes.post(PRE_AUTH_PATH, async (request, reply) =>
+        reply.header("cache-control", "no-store").type("text/plain").send(push.preAuth.issue(request.principal.user.uid)),
+      );
+    }),
+  );
 }
 
 function attach(app: FastifyInstance, request: FastifyRequest, ws: WebSocket): void {
