@@ -76,7 +76,7 @@ export interface TourStop {
   /** File-name friendly: `login`, `consent`, … */
   name: string;
   /** Brings `page` to this stop (navigations, logins; `app`'s clock, to age a session); the page then shows it. */
-  visit(page: Page, baseUrl: string, app: Pick<TestApp, "clock">): Promise<void>;
+  visit(page: Page, baseUrl: string, app: Pick<TestApp, "clock" | "services">): Promise<void>;
 }
 
 async function logInAs(page: Page, baseUrl: string, uid: string): Promise<void> {
@@ -377,6 +377,21 @@ export const TOUR: readonly TourStop[] = [
     visit: async (page, base) => {
       await page.context().clearCookies();
       await page.goto(`${base}/index.php/apps/oauth2/end-session`);
+    },
+  },
+  {
+    // Second factors enforced: a user without one is led to set one up right after the password.
+    // Enforcement is off again once the page is shown, so the rest of the tour (and another walk)
+    // is as before.
+    name: "second-factor-enforced-setup",
+    visit: async (page, base, app) => {
+      app.services.settings.set("twofactor_enforced", true);
+      try {
+        await logInAs(page, base, "alice");
+        await page.waitForSelector("#setup-intro");
+      } finally {
+        app.services.settings.set("twofactor_enforced", false);
+      }
     },
   },
 ];
