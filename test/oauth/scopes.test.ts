@@ -102,6 +102,23 @@ describe(`scopes (${testDatabaseDialect})`, () => {
   });
   after(() => t.close());
 
+  it("a sign-in token cannot open the user's push socket: no pre-auth token without activity:read", async () => {
+    const preAuth = (accessToken: string) =>
+      t.app.inject({
+        method: "POST",
+        url: "/index.php/apps/notify_push/pre_auth",
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+    const signIn = await tokensFor(t, RELYING_PARTY, "openid profile email offline_access");
+    const refused = await preAuth(signIn.access_token as string);
+    assert.equal(refused.statusCode, 403);
+    assert.match(String(refused.headers["www-authenticate"]), /error="insufficient_scope", scope="activity:read"/);
+    const reader = await tokensFor(t, RELYING_PARTY, "openid activity:read");
+    const issued = await preAuth(reader.access_token as string);
+    assert.equal(issued.statusCode, 200, issued.body);
+    assert.ok(issued.body.length > 20, "a pre-auth token");
+  });
+
   it("a sign-in token does not open the file server", async () => {
     const tokens = await tokensFor(t, RELYING_PARTY, "openid profile email offline_access");
     assert.equal(tokens.scope, "openid profile email offline_access");
