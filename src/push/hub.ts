@@ -107,6 +107,7 @@ export class PushHub {
     };
     set.add(connection);
     this.bySocket.set(socket, connection);
+    if (this.bySocket.size === 1) this.channel.watch?.(true);
     return true;
   }
 
@@ -119,6 +120,7 @@ export class PushHub {
     const set = this.byUser.get(connection.uid);
     set?.delete(connection);
     if (set?.size === 0) this.byUser.delete(connection.uid);
+    if (this.bySocket.size === 0) this.channel.watch?.(false);
   }
 
   /** A text frame from an authenticated client: `listen notify_file_id` is the one it may send. */

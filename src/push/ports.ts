@@ -1,7 +1,7 @@
 /**
  * What the push hub needs from below: a channel that carries events from whichever node published
  * them to every node (docs/architecture.md). Only `src/storage/` implements it: in process for
- * SQLite (one node), PostgreSQL LISTEN/NOTIFY for several.
+ * SQLite (one node, and the rows other processes write), PostgreSQL LISTEN/NOTIFY for several.
  */
 import type { PushEvent } from "./domain/events.js";
 
@@ -18,6 +18,11 @@ export interface PushChannel {
    * events may have been missed in between.
    */
   subscribe(deliver: (event: PushEvent) => void, resumed: () => void): Promise<void>;
+  /**
+   * Whether this node has sockets open (the hub tells each change). A channel that has to look for
+   * events itself (SQLite: rows other processes wrote) looks only while there are.
+   */
+  watch?(open: boolean): void;
   /** Stops delivering and lets go of any connection. */
   close(): Promise<void>;
 }

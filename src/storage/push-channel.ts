@@ -3,6 +3,7 @@ import type pg from "pg";
 import { decodePushEvent, encodePushEvent, type PushEvent } from "../push/domain/events.js";
 import type { PushChannel } from "../push/ports.js";
 import type { Storage } from "./connect.js";
+import { SqlitePushChannel } from "./push-channel-sqlite.js";
 
 /** The PostgreSQL channel every node LISTENs on (PostgreSQL documentation, NOTIFY / LISTEN). */
 export const PUSH_NOTIFY_CHANNEL = "keystream_push";
@@ -10,7 +11,10 @@ export const PUSH_NOTIFY_CHANNEL = "keystream_push";
 const RECONNECT_FIRST_MS = 250;
 const RECONNECT_MAX_MS = 10_000;
 
-/** The push channel for this storage: in process on SQLite (one node), LISTEN/NOTIFY on PostgreSQL. */
+/**
+ * The push channel for this storage: in process on SQLite (one node; rows other processes write are
+ * read while sockets are open: push-channel-sqlite.ts), LISTEN/NOTIFY on PostgreSQL.
+ */
 export function openPushChannel(
   storage: Storage,
   onError: (error: unknown) => void = () => undefined,
@@ -20,28 +24,7 @@ export function openPushChannel(
   if (storage.dialect === "postgres" && dedicatedClient) {
     return new PostgresPushChannel(storage, dedicatedClient, onError, reconnectFirstMs);
   }
-  return new InProcessPushChannel();
-}
-
-/** One node: a publish is delivered to the subscriber in the same process, after the caller's turn. */
-class InProcessPushChannel implements PushChannel {
-  private deliver: ((event: PushEvent) => void) | undefined;
-
-  async publish(events: readonly PushEvent[]): Promise<void> {
-    const deliver = this.deliver;
-    if (!deliver) return;
-    queueMicrotask(() => {
-      for (const event of events) deliver(event);
-    });
-  }
-
-  async subscribe(deliver: (event: PushEvent) => void): Promise<void> {
-    this.deliver = deliver;
-  }
-
-  async close(): Promise<void> {
-    this.deliver = undefined;
-  }
+  return new SqlitePushChannel(storage.db, onError);
 }
 
 /**

@@ -39,6 +39,11 @@ export class PushClient {
     }
   }
 
+  /** Frames received and not yet read with next(). */
+  get pending(): number {
+    return this.frames.length;
+  }
+
   send(text: string): void {
     this.ws.send(text);
   }
