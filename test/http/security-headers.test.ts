@@ -78,6 +78,8 @@ const NOT_PAGES = new Set([
   // Passkeys: @simplewebauthn/browser's bundle and the pages' ceremony script.
   "/index.php/js/simplewebauthn-browser.js",
   "/index.php/js/passkeys.js",
+  // The activity page's live updates (push).
+  "/index.php/apps/activity/js/live.js",
   // Forward authentication for reverse proxies (issue 13): status codes and headers, no page.
   "/index.php/apps/keystream/api/v1/auth-request",
   "/index.php/apps/activity",

@@ -12,6 +12,7 @@ import {
 } from "../../activity/domain/prepared-text.js";
 import type { MessageKey, Translator } from "../../i18n/index.js";
 import { safeLink } from "../../security/same-origin.js";
+import { ACTIVITY_LIVE_SCRIPT_PATH } from "../activity-live-script.js";
 import { html, type SafeHtml } from "../html.js";
 
 /** A collection on the page: the first 3 items, then " and N more" (docs/upstream/nextcloud-activity.md §6.4). */
@@ -65,6 +66,15 @@ export interface StreamView {
   /** Relative URL of the next (older) page, built from the API's own paging. */
   olderUrl: string | undefined;
   notice?: string | undefined;
+  /** The first page of a stream updates itself from the push socket (http/activity-live-script.ts). */
+  live?: { websocket: string; preAuth: string; pageUrl: string } | undefined;
+}
+
+function liveUpdates(live: NonNullable<StreamView["live"]>, t: Translator["t"]): SafeHtml {
+  return html`<div id="activity-live" data-websocket="${live.websocket}" data-pre-auth="${live.preAuth}" data-added="${t("pages:activity.live.added")}">
+<p id="activity-live-status" class="visually-hidden" role="status" aria-live="polite"></p>
+<p id="activity-live-stopped" class="muted" hidden>${t("pages:activity.live.stopped")} <a href="${live.pageUrl}">${t("pages:activity.live.reload")}</a></p>
+</div><script src="${ACTIVITY_LIVE_SCRIPT_PATH}"></script>`;
 }
 
 /** The filter's name in the reader's language; a filter without a catalogue entry keeps its own. */
@@ -97,5 +107,7 @@ ${
     ? html`<p class="muted" id="activity-empty">${t("pages:activity.empty")}</p>`
     : html`<ol class="activity-stream" id="activity-stream">${items}</ol>`
 }
-${view.olderUrl ? html`<p><a id="activity-older" href="${view.olderUrl}">${t("pages:activity.older")}</a></p>` : ""}`;
+${view.olderUrl ? html`<p><a id="activity-older" href="${view.olderUrl}">${t("pages:activity.older")}</a></p>` : ""}${
+  view.live ? liveUpdates(view.live, t) : ""
+}`;
 }

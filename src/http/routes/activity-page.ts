@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { findFilter } from "../../activity/domain/filters.js";
 import { parseListQuery } from "../../activity/domain/page.js";
+import { activityLiveScriptRoute } from "../activity-live-script.js";
 import { baseUrl } from "../base-url.js";
 import { userTranslator } from "../i18n.js";
 import { activityStreamBody } from "../pages/activity.js";
 import { headerUser, layout, messagePage, sendPage } from "../pages/layout.js";
 import { guarded, SESSION_PAGE } from "../plugins/route-guards.js";
+import { PRE_AUTH_PATH, pushWebsocketUrl } from "./push.js";
 
 /**
  * The web stream `/index.php/apps/activity/[:filter]`, rendered on the server. Older pages are
@@ -46,6 +48,10 @@ async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: 
     return sendPage(reply, layout({ translator, title: t("pages:activity.title"), user, current: "activity", body }));
   }
   const page = result.value;
+  // The newest entries of a stream (no paging or sort asked for) update themselves from push.
+  const pageUrl = `/index.php/apps/activity/${encodeURIComponent(filter)}`;
+  const live =
+    Object.keys(raw).length === 0 ? { websocket: pushWebsocketUrl(request), preAuth: PRE_AUTH_PATH, pageUrl } : undefined;
   const olderUrl = page.nextQuery ? `/index.php/apps/activity/${encodeURIComponent(filter)}?${page.nextQuery}` : undefined;
   return sendPage(
     reply,
@@ -62,6 +68,7 @@ async function streamPage(request: FastifyRequest, reply: FastifyReply, filter: 
         context: page.context,
         nowSeconds: request.server.services.clock.nowSeconds(),
         olderUrl,
+        live,
       }),
     }),
   );
@@ -90,6 +97,8 @@ export async function activityPageRoutes(app: FastifyInstance): Promise<void> {
       );
     }),
   );
+
+  activityLiveScriptRoute(app);
 
   // Icons named by the API's `icon` field and the filter list: small same-origin SVGs.
   app.get("/index.php/apps/activity/img/:file", async (request, reply) => {

@@ -15,6 +15,11 @@ export const PRE_AUTH_PATH = "/index.php/apps/notify_push/pre_auth";
 /** A client's frames are a user name, a password and `listen notify_file_id`: nothing longer is read. */
 const MAX_FRAME_BYTES = 4096;
 
+/** The websocket's URL for this request's base URL (ws:// under http, wss:// under https). */
+export function pushWebsocketUrl(request: FastifyRequest): string {
+  return `${baseUrl(request).replace(/^http/, "ws")}${PUSH_WEBSOCKET_PATH}`;
+}
+
 /**
  * The `notify_push` capability (nextcloud/notify_push `lib/Capabilities.php`): what is pushed and
  * where. `notifications` is not listed: Keystream serves no notifications API (docs/decisions.md).
@@ -23,7 +28,7 @@ export function pushCapability(request: FastifyRequest): Record<string, unknown>
   const base = baseUrl(request);
   return {
     type: ["files", "activities"],
-    endpoints: { websocket: `${base.replace(/^http/, "ws")}${PUSH_WEBSOCKET_PATH}`, pre_auth: `${base}${PRE_AUTH_PATH}` },
+    endpoints: { websocket: pushWebsocketUrl(request), pre_auth: `${base}${PRE_AUTH_PATH}` },
   };
 }
 
@@ -97,7 +102,9 @@ function attach(app: FastifyInstance, request: FastifyRequest, ws: WebSocket): v
     const result = await authenticateBasic(request, user, password);
     return "principal" in result ? result.principal.user.uid : undefined;
   };
-  const events = acceptPushConnection(push.hub, socket, verify, push.authenticationTimeoutMs);
+  const events = acceptPushConnection(push.hub, socket, verify, push.authenticationTimeoutMs, (uid) =>
+    request.log.info({ event: "push_authenticated", uid, sockets: push.hub.size }, "push socket authenticated"),
+  );
   ws.on("message", (data, isBinary) => {
     if (isBinary) return;
     const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);

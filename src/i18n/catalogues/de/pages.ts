@@ -181,4 +181,7 @@ export const pages: Messages<typeof source> = {
     "Sie haben für diesen Verlauf keine Aktivitätsarten ausgewählt. Ändern Sie das in Ihren persönlichen Einstellungen.",
   "activity.noSuchFilter": "Es gibt keinen Aktivitätsfilter „{{filter}}“.",
   "activity.notYours": "Diese Aktivität gehört nicht Ihnen.",
+  "activity.live.added": "Oben in der Liste wurden neue Aktivitäten hinzugefügt.",
+  "activity.live.stopped": "Die Live-Aktualisierung wurde beendet.",
+  "activity.live.reload": "Seite neu laden",
 };

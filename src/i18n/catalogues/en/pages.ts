@@ -177,4 +177,7 @@ export const pages = {
   "activity.noTypes": "You selected no activity types for this stream. Change that in your personal settings.",
   "activity.noSuchFilter": "There is no activity filter “{{filter}}”.",
   "activity.notYours": "That activity is not yours.",
+  "activity.live.added": "New activities were added at the top of the list.",
+  "activity.live.stopped": "Live updates stopped.",
+  "activity.live.reload": "Reload the page",
 } as const;

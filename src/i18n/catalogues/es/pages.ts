@@ -176,4 +176,7 @@ export const pages: Messages<typeof source> = {
   "activity.noTypes": "No ha elegido ningún tipo de actividad para este flujo. Cámbielo en sus ajustes personales.",
   "activity.noSuchFilter": "No existe el filtro de actividad «{{filter}}».",
   "activity.notYours": "Esa actividad no es suya.",
+  "activity.live.added": "Se han añadido actividades nuevas al principio de la lista.",
+  "activity.live.stopped": "Las actualizaciones en directo se han detenido.",
+  "activity.live.reload": "Recargar la página",
 };

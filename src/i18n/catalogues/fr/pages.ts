@@ -177,4 +177,7 @@ export const pages: Messages<typeof source> = {
   "activity.noTypes": "Vous n’avez choisi aucun type d’activité pour ce flux. Modifiez cela dans vos paramètres personnels.",
   "activity.noSuchFilter": "Il n’existe pas de filtre d’activité « {{filter}} ».",
   "activity.notYours": "Cette activité ne vous appartient pas.",
+  "activity.live.added": "De nouvelles activités ont été ajoutées en haut de la liste.",
+  "activity.live.stopped": "Les mises à jour en direct sont arrêtées.",
+  "activity.live.reload": "Recharger la page",
 };

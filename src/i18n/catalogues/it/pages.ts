@@ -176,4 +176,7 @@ export const pages: Messages<typeof source> = {
   "activity.noTypes": "Non hai scelto alcun tipo di attività per questo flusso. Puoi cambiarlo nelle impostazioni personali.",
   "activity.noSuchFilter": "Non esiste il filtro di attività «{{filter}}».",
   "activity.notYours": "Questa attività non è tua.",
+  "activity.live.added": "Nuove attività sono state aggiunte in cima all’elenco.",
+  "activity.live.stopped": "Gli aggiornamenti in tempo reale si sono interrotti.",
+  "activity.live.reload": "Ricarica la pagina",
 };

@@ -175,4 +175,7 @@ export const pages: Messages<typeof source> = {
   "activity.noTypes": "Je hebt geen activiteitstypen gekozen voor deze stroom. Pas dat aan in je persoonlijke instellingen.",
   "activity.noSuchFilter": "Er is geen activiteitsfilter ‘{{filter}}’.",
   "activity.notYours": "Die activiteit is niet van jou.",
+  "activity.live.added": "Er zijn nieuwe activiteiten bovenaan de lijst toegevoegd.",
+  "activity.live.stopped": "Live-updates zijn gestopt.",
+  "activity.live.reload": "Pagina opnieuw laden",
 };
