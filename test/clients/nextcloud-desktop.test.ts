@@ -1,11 +1,19 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
+import type { TestContext } from "node:test";
 import { type ClientRun, startClient } from "./harness/desktop.js";
 import { assertNoActivityFor, assertUploadActivity } from "./harness/file-activities.js";
 import { interestingLines, seedClientSettings } from "./harness/nextcloud-client.js";
 import { proxyRequests } from "./harness/nginx.js";
 import { waitFor } from "./harness/processes.js";
+import {
+  assertNotificationReachesClient,
+  assertPublishFetchedAtOnce,
+  assertPushConnected,
+  assertQuietMinute,
+  hasNotificationGenerate,
+} from "./harness/push.js";
 import { escapeRegExp, httpsGet, note } from "./harness/scenario.js";
 import { assertOnlyTheProbeSentTheAccountPassword, setUpTotpInBrowser } from "./harness/second-factor.js";
 import { describeClientTest, Stage } from "./harness/stage.js";
@@ -22,6 +30,9 @@ import { describeClientTest, Stage } from "./harness/stage.js";
  * The user has TOTP (set up in personal settings first): the browser step passes the password and
  * then the challenge, the flow's poll delivers the app password only after both, and the client
  * never sends the account password (harness/second-factor.ts).
+ * Issue 28: push (harness/push.ts): the client opens Keystream's websocket through nginx, fetches
+ * its activities at once on `notify_activity` after `./occ activity:publish`, sends no activity
+ * request in a quiet minute, and hears of a generated notification; the revoke closes its socket.
  */
 
 const USER = { uid: "alice", password: "correct horse battery staple", displayName: "Alice Example", email: "alice@example.org" };
@@ -53,6 +64,21 @@ const ACTIVITIES = [
     object_name: "/Quarterly report.odt",
   },
 ];
+/** Published with `./occ activity:publish` while the client is connected: push brings it at once (issue 28). */
+const PUSHED_ACTIVITY = {
+  app: "files_sharing",
+  type: "shared",
+  affecteduser: USER.uid,
+  user: "bob",
+  subject: "shared_with_by",
+  subjectparams: [
+    { type: "file", value: "/Pushed plan.odt", id: 9 },
+    { type: "user", value: "bob" },
+  ],
+  object_type: "files",
+  object_id: 9,
+  object_name: "/Pushed plan.odt",
+};
 /** What the tray shows for them: subject_rich with its placeholders filled (research §4.2), newest first. */
 const ACTIVITY_SUBJECTS = ["bob shared Quarterly report.odt with you", "You created Holiday photos"];
 /** The tray's request (research §4.1): the first page, then older pages with since=<last id>. */
@@ -76,7 +102,7 @@ describeClientTest("nextcloud", "Nextcloud desktop client 3.7 against Keystream,
     clientRuns: () => (client ? [client] : []),
     interestingLines,
   });
-  const step = (name: string, body: () => Promise<void>) => stage.step(name, body);
+  const step = (name: string, body: (t: TestContext) => Promise<void>) => stage.step(name, body);
 
   /** Keystream's answered requests whose URL starts with `prefix` (its access log). */
   const served = (method: string, prefix: string) =>
@@ -336,6 +362,35 @@ describeClientTest("nextcloud", "Nextcloud desktop client 3.7 against Keystream,
     },
   );
 
+  step(
+    "push is advertised (wss through nginx), and the client opens /push/ws and authenticates with its app password",
+    async () => {
+      await assertPushConnected(stage, client, USER.uid);
+    },
+  );
+
+  step(
+    "after `./occ activity:publish` for the user, the client's next activity request comes within 2 s (notify_activity)",
+    async () => {
+      await assertPublishFetchedAtOnce(stage, client, PUSHED_ACTIVITY);
+    },
+  );
+
+  step("with push on, a quiet minute brings no activity request (the client's refresh timer is stopped)", async () => {
+    await assertQuietMinute(stage, client);
+  });
+
+  step(
+    "a notification from `./occ notification:generate` reaches the client: notify_notification, then its notifications request",
+    async (t) => {
+      if (!hasNotificationGenerate(stage)) {
+        t.skip("this Keystream has no `./occ notification:generate` (the notifications API) yet");
+        return;
+      }
+      await assertNotificationReachesClient(stage, client, USER.uid, "Maintenance tonight at eight");
+    },
+  );
+
   step("revoking the client's app password in personal settings signs the client out", async () => {
     const revokedBefore = stage.keystream.log().filter((e) => e.event === "app_password_revoked").length;
     const clientName = String(stage.keystream.log().find((e) => e.event === "login_flow_granted")?.client);
@@ -359,6 +414,9 @@ describeClientTest("nextcloud", "Nextcloud desktop client 3.7 against Keystream,
       120_000,
     );
     const log = client.log().slice(logBefore);
+    // The revoke closed the user's push socket at once, before any request could be refused.
+    assert.ok(log.indexOf("Disconnected from websocket") >= 0, "the push socket was closed");
+    assert.ok(log.indexOf("Disconnected from websocket") < log.search(/Response: \S+ 401 /), "closed before the first 401");
     assert.match(log, /Response: \S+ 401 https:\/\/localhost:\d+\//);
     assert.doesNotMatch(log.split(/-> .*Signed out/)[1] ?? "", /AccountState state change: .* -> .*"?Connected/);
   });

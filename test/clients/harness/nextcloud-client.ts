@@ -29,6 +29,9 @@ export function interestingLines(log: string): string[] {
     /Response: GET 200 \S+activity\?previews=true&since=0/,
     /Response: \S+ 401 /,
     /Notifications failed|does not have notifications enabled/,
+    /Open connection to websocket|Authenticated successful on websocket|Push notifications are ready/,
+    /Received push notification: "notify_/,
+    /Disconnected from websocket/,
     /Completed propagation of/,
     /SyncEngine finished/,
   ]);

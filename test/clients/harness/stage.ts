@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, before, describe, it, type TestContext } from "node:test";
 import { UserBrowser } from "./browser.js";
 import { type ClientRun, type Desktop, type DesktopClientKind, startDesktop } from "./desktop.js";
 import { FileServer } from "./file-server.js";
@@ -89,12 +89,12 @@ export class Stage {
   }
 
   /** A test that depends on the earlier ones: after a failure it stops at once instead of timing out. */
-  step(name: string, body: () => Promise<void>): void {
-    it(name, { timeout: this.options.stepTimeoutMs }, async () => {
+  step(name: string, body: (t: TestContext) => Promise<void>): void {
+    it(name, { timeout: this.options.stepTimeoutMs }, async (t) => {
       if (this.failed) throw new Error("an earlier step failed");
       note(name);
       try {
-        await body();
+        await body(t);
       } catch (error) {
         this.failed = true;
         throw error;
