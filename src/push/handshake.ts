@@ -33,6 +33,8 @@ export function acceptPushConnection(
   socket: PushSocket,
   verify: VerifyCredentials,
   timeoutMs = AUTHENTICATION_TIMEOUT_MS,
+  /** Told the user once the socket is authenticated and taken by the hub (the HTTP layer logs it). */
+  opened: (uid: string) => void = () => undefined,
 ): PushConnectionEvents {
   let user: string | undefined;
   let state: "name" | "password" | "checking" | "open" | "closed" = "name";
@@ -63,6 +65,7 @@ export function acceptPushConnection(
     if (!hub.add(uid, socket)) return refuse(TOO_MANY_CONNECTIONS);
     state = "open";
     socket.send(AUTHENTICATED);
+    opened(uid);
   };
   return {
     text(text) {
