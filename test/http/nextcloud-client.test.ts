@@ -96,9 +96,18 @@ describe("the Nextcloud desktop client's server surface", () => {
       assert.doesNotMatch(response.body, /": /, `${url}: compact JSON`);
       const capabilities = response.json().ocs.data.capabilities;
       assert.ok("activity" in capabilities, `${url}: the activity key enables the tray's Activity list (§4.6)`);
-      // Push without `notifications` in its types: the client takes activities from push and keeps polling nothing else.
-      assert.deepEqual(capabilities.notify_push?.type, ["files", "activities"], `${url}: notify_push`);
-      for (const absent of ["globalscale", "notifications", "user_status", "end-to-end-encryption"]) {
+      // Push of activities and notifications both: the client stops polling them (usermodel.cpp checkPushNotificationsAreReady).
+      assert.deepEqual(capabilities.notify_push?.type, ["files", "activities", "notifications"], `${url}: notify_push`);
+      // The notifications API is served: the tray's notification request goes to it (§4.7).
+      assert.deepEqual(capabilities.notifications?.["ocs-endpoints"], [
+        "list",
+        "get",
+        "delete",
+        "delete-all",
+        "icons",
+        "rich-strings",
+      ]);
+      for (const absent of ["globalscale", "user_status", "end-to-end-encryption"]) {
         assert.equal(capabilities[absent], undefined, `${url}: ${absent}`);
       }
       assert.equal(capabilities.files?.directEditing, undefined, `${url}: files.directEditing`);

@@ -17,12 +17,13 @@ const MAX_FRAME_BYTES = 4096;
 
 /**
  * The `notify_push` capability (nextcloud/notify_push `lib/Capabilities.php`): what is pushed and
- * where. `notifications` is not listed: Keystream serves no notifications API (docs/decisions.md).
+ * where: files, activities and notifications (the desktop client stops polling the activity and
+ * notifications APIs only when both are listed: nextcloud/desktop src/gui/tray/usermodel.cpp).
  */
 export function pushCapability(request: FastifyRequest): Record<string, unknown> {
   const base = baseUrl(request);
   return {
-    type: ["files", "activities"],
+    type: ["files", "activities", "notifications"],
     endpoints: { websocket: `${base.replace(/^http/, "ws")}${PUSH_WEBSOCKET_PATH}`, pre_auth: `${base}${PRE_AUTH_PATH}` },
   };
 }
