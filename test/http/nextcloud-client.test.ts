@@ -81,7 +81,7 @@ describe("the Nextcloud desktop client's server surface", () => {
     assert.equal(data["display-name"], "Alice Ä. Example");
   });
 
-  it("the capabilities carry the activity and notify_push keys and nothing Keystream does not serve (no desktoplogin, notifications, user status, E2E, direct editing)", async () => {
+  it("the capabilities carry the activity, notifications and notify_push keys and nothing Keystream does not serve (no desktoplogin, user status, E2E, direct editing)", async () => {
     for (const [url, auth] of [
       // Auth-type detection asks v2 without credentials (research §1.2 step 2c); the validator v1 with them (§3.1).
       ["/ocs/v2.php/cloud/capabilities?format=json", undefined],
@@ -118,7 +118,6 @@ describe("the Nextcloud desktop client's server surface", () => {
     // Research §3.6 and §5: what the client calls besides the routes Keystream serves.
     const calls: [method: "GET" | "POST" | "DELETE", url: string][] = [
       ["GET", "/ocs/v2.php/core/navigation/apps?absolute=true&format=json"],
-      ["GET", "/ocs/v2.php/apps/notifications/api/v2/notifications?format=json"],
       ["GET", "/ocs/v2.php/apps/user_status/api/v1/user_status?format=json"],
       ["GET", "/ocs/v2.php/apps/files/api/v1/directEditing?format=json"],
       ["GET", "/ocs/v2.php/search/providers?format=json"],
@@ -137,6 +136,22 @@ describe("the Nextcloud desktop client's server surface", () => {
       assert.equal(response.statusCode, 404, `${method} ${url} answered ${response.statusCode}: ${response.body}`);
       assert.equal(response.headers["www-authenticate"], undefined, `${method} ${url}`);
     }
+  });
+
+  it("the tray's notifications request (format=json, then If-None-Match) answers 200 with the list, then 304", async () => {
+    // Research §4.7: gui/tray/notificationhandler.cpp; a 401 would sign the client out.
+    const url = "/ocs/v2.php/apps/notifications/api/v2/notifications?format=json";
+    await t.services.notifications.adminMessage("alice", { short: "Hello from the administrator", long: "" });
+    const first = await t.app.inject({ method: "GET", url, headers: { ...CLIENT_HEADERS, authorization: alice } });
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(first.json().ocs.meta.statuscode, 200);
+    assert.equal(first.json().ocs.data[0].subject, "Hello from the administrator");
+    const again = await t.app.inject({
+      method: "GET",
+      url,
+      headers: { ...CLIENT_HEADERS, authorization: alice, "if-none-match": String(first.headers.etag) },
+    });
+    assert.equal(again.statusCode, 304);
   });
 
   it("the activity stream answers the client's request (previews=true&since&limit&format=json) with previews [] on every element, integer ids and rich subjects", async () => {

@@ -61,17 +61,45 @@ export function iso8601(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 }
 
+/** Each kind's texts (keys written out: test/i18n/catalogues.test.ts finds every key used). */
+const TEXTS: Record<SecurityKind, { subject: MessageKey; message: MessageKey }> = {
+  login_flow_granted: {
+    subject: "notifications:login_flow_granted.subject",
+    message: "notifications:login_flow_granted.message",
+  },
+  oauth_client_authorized: {
+    subject: "notifications:oauth_client_authorized.subject",
+    message: "notifications:oauth_client_authorized.message",
+  },
+  app_password_created: {
+    subject: "notifications:app_password_created.subject",
+    message: "notifications:app_password_created.message",
+  },
+  password_changed: { subject: "notifications:password_changed.subject", message: "notifications:password_changed.message" },
+  second_factor_added: {
+    subject: "notifications:second_factor_added.subject",
+    message: "notifications:second_factor_added.message",
+  },
+  second_factor_removed: {
+    subject: "notifications:second_factor_removed.subject",
+    message: "notifications:second_factor_removed.message",
+  },
+};
+
+/** A second factor's provider as the user knows it (the second-factor pages' names). */
+const PROVIDER_NAMES: Record<string, MessageKey> = {
+  totp: "secondFactor:provider.totp",
+  backup_codes: "secondFactor:provider.backup_codes",
+  webauthn: "secondFactor:provider.webauthn",
+};
+
 function securityTexts(kind: SecurityKind, params: NotificationParams, t: Translator["t"]): { subject: string; message: string } {
   const values: Record<string, string> = { ...params };
-  if (kind === "second_factor_added" || kind === "second_factor_removed") {
-    const provider = params.provider ?? "";
-    const key = `secondFactor:provider.${provider}` as MessageKey;
-    values.provider = ["totp", "backup_codes", "webauthn"].includes(provider) ? t(key) : provider;
+  if (params.provider !== undefined) {
+    const name = PROVIDER_NAMES[params.provider];
+    values.provider = name === undefined ? params.provider : t(name);
   }
-  return {
-    subject: t(`notifications:${kind}.subject` as MessageKey, values),
-    message: t(`notifications:${kind}.message` as MessageKey, values),
-  };
+  return { subject: t(TEXTS[kind].subject, values), message: t(TEXTS[kind].message, values) };
 }
 
 /** One stored notification in the reader's language, with absolute links under `baseUrl`. */
