@@ -5,7 +5,7 @@ import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
 import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { redirectWithFlash } from "../settings-flash.js";
-import { SETTINGS_PAGES } from "./settings.js";
+import { SETTINGS_PAGES } from "../settings-sections.js";
 
 const SECTION_ID = "notifications";
 const PATH = `${SETTINGS_PAGES.personal.path}/notifications`;
