@@ -22,6 +22,8 @@ import { forwardAuthRoutes } from "./http/routes/forward-auth.js";
 import { healthRoutes, isHealthPath } from "./http/routes/health.js";
 import { loginRoutes } from "./http/routes/login.js";
 import { loginFlowRoutes } from "./http/routes/login-flow.js";
+import { notificationSettingsRoutes } from "./http/routes/notification-settings.js";
+import { notificationsApiRoutes } from "./http/routes/notifications-api.js";
 import { oauthRoutes } from "./http/routes/oauth.js";
 import { ocsAppPasswordRoutes } from "./http/routes/ocs-app-password.js";
 import { ocsCapabilitiesRoutes } from "./http/routes/ocs-capabilities.js";
@@ -141,6 +143,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(activityPageRoutes);
   await app.register(activityLegacyRoutes);
   await app.register(ocsCapabilitiesRoutes);
+  await app.register(notificationsApiRoutes);
+  await app.register(notificationSettingsRoutes);
   await app.register(pushRoutes);
   await app.register(forwardAuthRoutes);
   return app;

@@ -18,6 +18,8 @@ import { keyFileSecretBox, type SecretSealer } from "./crypto/secret-box.js";
 import { keyFileSigner, type ValueSigner } from "./crypto/value-signer.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import { LoginFlowService } from "./login-flow/service.js";
+import { SWITCH_PREFERENCE_APP } from "./notifications/domain/kinds.js";
+import { Notifications } from "./notifications/service.js";
 import type { OAuthService } from "./oauth/service.js";
 import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
@@ -53,6 +55,7 @@ import type { Storage } from "./storage/connect.js";
 import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
+import { SqlNotificationStore } from "./storage/notification-store.js";
 import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "./storage/passkey-store.js";
 import { openPushChannel } from "./storage/push-channel.js";
 import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "./storage/second-factor-store.js";
@@ -116,6 +119,8 @@ export interface Services {
   fileLog: FileLogFollower;
   /** Push (nextcloud/notify_push's protocol): this node's sockets, pre-auth tokens, what is published to them. */
   push: PushService;
+  /** Nextcloud's notifications API: what a user must know about their account, and administrators' messages. */
+  notifications: Notifications;
   /** This process's Prometheus metrics (observability/metrics.ts); the HTTP layer records into it. */
   metrics: Metrics;
 }
@@ -212,7 +217,7 @@ export function createServices(options: ServiceOptions): Services {
   );
   authenticator.useSecondFactorPolicy(secondFactors);
   const loginFormSigner = keyFileSigner(dataDir, CLIENT_SECRET_KEY_FILE, "login form token");
-  // Authorizing and revoking a client lands in the user's activity stream.
+  // Authorizing and revoking a client lands in the user's activity stream (and notifications, below).
   const oauth = createOAuthService({
     db,
     dialect: storage.dialect,
@@ -224,7 +229,6 @@ export function createServices(options: ServiceOptions): Services {
     authenticator,
     sealer,
     tokenThrottle: tokenThrottleStore,
-    events: oauthActivityEvents(activity),
   });
   const avatars = new Avatars(new SqlAvatarStore(db), clock);
   // The private signing keys are sealed with the client-secret key file (docs/decisions.md).
@@ -261,6 +265,42 @@ export function createServices(options: ServiceOptions): Services {
   activity.observeWritten((rows) => push.activitiesWritten(rows));
   appPasswords.observeRevocations((uid) => push.credentialsEnded(uid));
   sessionEndObservers.push(push);
+  // Notifications: a device or application got access, a credential changed (each switchable in
+  // personal settings, kept as user preferences); added and dismissed ones reach the push sockets.
+  const notifications = new Notifications(
+    new SqlNotificationStore(db),
+    {
+      get: (uid, key) => preferences.get(uid, SWITCH_PREFERENCE_APP, key),
+      set: async (uid, key, value) => {
+        await preferences.set(uid, SWITCH_PREFERENCE_APP, key, value);
+      },
+    },
+    clock,
+    {
+      changed: (uid) => push.notificationsChanged(uid),
+      failed: (error, kind) => log.warn({ event: "notification_failed", kind, err: error }, "notification not written"),
+    },
+  );
+  loginFlows.observeGrants((uid, clientName) => notifications.loginFlowGranted(uid, clientName));
+  appPasswords.observeCreations((uid, name) => notifications.appPasswordCreated(uid, name));
+  users.observePasswordChanges((uid) => notifications.passwordChanged(uid));
+  secondFactors.observeChanges((uid, provider, change) => notifications.secondFactorChanged(uid, provider, change));
+  const oauthActivity = oauthActivityEvents(activity);
+  oauth.useEvents({
+    clientAuthorized: async (uid, client) => {
+      await notifications.clientAuthorized(uid, client.name);
+      await oauthActivity.clientAuthorized(uid, client);
+    },
+    clientRevoked: (uid, client) => oauthActivity.clientRevoked(uid, client),
+  });
+  // Expired and surplus notifications go once a day (docs/decisions.md "Notifications").
+  jobs.register({
+    name: "notifications:purge",
+    intervalSeconds: () => 86_400,
+    run: async () => {
+      await notifications.purge();
+    },
+  });
   // Device credentials live in two domains; accounts' password change ends them through this list.
   const deviceCredentials: DeviceCredentials[] = [
     { endAllOf: (uid) => appPasswords.revokeAllOf(uid) },
@@ -311,6 +351,7 @@ export function createServices(options: ServiceOptions): Services {
     ]),
     fileLog,
     push,
+    notifications,
     metrics,
   };
 }

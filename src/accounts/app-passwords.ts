@@ -34,6 +34,8 @@ export function newAppPassword(uid: string, name: string, createdAt: number): { 
 export class AppPasswords {
   /** Told the user whose app passwords were revoked, after the revocation (the push hub closes their sockets). */
   private readonly revocationObservers: Array<(uid: string) => Promise<void>> = [];
+  /** Told the user and the name of each app password created here (the user is notified of it). */
+  private readonly creationObservers: Array<(uid: string, name: string) => Promise<void>> = [];
 
   constructor(
     private readonly store: AppPasswordStore,
@@ -43,11 +45,17 @@ export class AppPasswords {
   async create(uid: string, name: string): Promise<{ appPassword: AppPassword; secret: string }> {
     const { record, secret } = newAppPassword(uid, name, this.clock.nowSeconds());
     const id = await this.store.insert(record);
+    for (const observer of this.creationObservers) await observer(uid, record.name);
     return { appPassword: { id, uid, name: record.name, createdAt: record.createdAt, lastUsedAt: null }, secret };
   }
 
   list(uid: string): Promise<AppPassword[]> {
     return this.store.listOf(uid);
+  }
+
+  /** Adds an observer of creations (told the uid and the name once the app password is stored). */
+  observeCreations(observer: (uid: string, name: string) => Promise<void>): void {
+    this.creationObservers.push(observer);
   }
 
   /** Adds an observer of revocations (told the uid once its app passwords are gone). */

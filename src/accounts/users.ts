@@ -52,6 +52,9 @@ function validateProfile(displayName: string | undefined, email: string | undefi
 }
 
 export class UserDirectory {
+  /** Told the uid after a new password was stored. */
+  private readonly passwordObservers: Array<(uid: string) => Promise<void>> = [];
+
   constructor(
     private readonly store: UserStore,
     private readonly sessions: SessionStore,
@@ -140,6 +143,12 @@ export class UserDirectory {
     await this.require(uid);
     const passwordHash = await hashPassword(password);
     await this.store.setPasswordHash(uid, passwordHash);
+    for (const observer of this.passwordObservers) await observer(uid);
+  }
+
+  /** Adds an observer told the uid after each password change (the user is notified of it). */
+  observePasswordChanges(observer: (uid: string) => Promise<void>): void {
+    this.passwordObservers.push(observer);
   }
 
   async setEnabled(uid: string, enabled: boolean): Promise<void> {

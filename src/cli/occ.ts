@@ -9,6 +9,7 @@ import { registerCompletionCommand } from "./commands/completion.js";
 import { registerConfigCommands } from "./commands/config.js";
 import { registerDbCommands } from "./commands/db.js";
 import { registerMaintenanceCommands } from "./commands/maintenance.js";
+import { registerNotificationCommands } from "./commands/notification.js";
 import { registerOAuth2Commands } from "./commands/oauth2.js";
 import { registerOidcCommands } from "./commands/oidc.js";
 import { registerSecurityCommands } from "./commands/security.js";
@@ -66,6 +67,7 @@ export function buildProgram(context: CommandContext): Command {
   registerActivityCommands(program, context);
   registerSecurityCommands(program, context);
   registerTwoFactorAuthCommands(program, context);
+  registerNotificationCommands(program, context);
   pointUsageHintsToHelp(program);
   return program;
 }

@@ -65,6 +65,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: "OAuth 2.0", description: "ownCloud oauth2 app, RFC 6749/7009/7662/8414." },
         { name: "Activity", description: "Nextcloud activity API v2 and its events endpoint." },
         { name: "OCS", description: "ownCloud/Nextcloud OCS endpoints clients call after login." },
+        { name: "Notifications", description: "Nextcloud notifications API v2: what a user must know about their account." },
         { name: "Server", description: "status.php and this document." },
         { name: "Login Flow v2", description: "Nextcloud's client login: start a flow, poll for its app password." },
         {

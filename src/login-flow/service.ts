@@ -16,6 +16,9 @@ export interface GrantingUser {
  * password is sealed from its creation to its one delivery.
  */
 export class LoginFlowService {
+  /** Told the user and the client's name after each grant (the user is notified of it). */
+  private readonly grantObservers: Array<(uid: string, clientName: string) => Promise<void>> = [];
+
   constructor(
     private readonly store: LoginFlowStore,
     private readonly clock: Clock,
@@ -47,9 +50,11 @@ export class LoginFlowService {
    * Grants the flow to `user`: creates an app password named after the client (in the same
    * transaction) and keeps it sealed for the poll. False when the flow is no longer live and pending.
    */
-  grant(loginToken: string, user: GrantingUser): Promise<boolean> {
-    return this.store.grant(sha256Hex(loginToken), this.live(), (clientName) => {
+  async grant(loginToken: string, user: GrantingUser): Promise<boolean> {
+    let name = "";
+    const granted = await this.store.grant(sha256Hex(loginToken), this.live(), (clientName) => {
       const { record, secret } = newAppPassword(user.uid, clientName, this.clock.nowSeconds());
+      name = record.name;
       return {
         uid: user.uid,
         loginName: user.loginName,
@@ -57,6 +62,13 @@ export class LoginFlowService {
         sealedAppPassword: this.sealer.encrypt(secret),
       };
     });
+    if (granted) for (const observer of this.grantObservers) await observer(user.uid, name);
+    return granted;
+  }
+
+  /** Adds an observer of grants (told after the grant's transaction committed). */
+  observeGrants(observer: (uid: string, clientName: string) => Promise<void>): void {
+    this.grantObservers.push(observer);
   }
 
   cancel(loginToken: string): Promise<boolean> {

@@ -174,12 +174,13 @@ export class PushHub {
 
   /**
    * After the channel missed events (a lost database connection): every local socket hears that
-   * activities and files may have changed, and looks itself.
+   * activities, files and notifications may have changed, and looks itself.
    */
   catchUp(): void {
     for (const connection of this.bySocket.values()) {
       this.send(connection, MESSAGE_ACTIVITY);
       this.send(connection, MESSAGE_FILE);
+      this.send(connection, MESSAGE_NOTIFICATION);
     }
   }
 

@@ -34,6 +34,11 @@ export class PushService implements SessionEndObserver {
     return this.publish(eventsForActivities(rows));
   }
 
+  /** A notification of the user was added or dismissed: `notify_notification` to their sockets. */
+  notificationsChanged(uid: string): Promise<void> {
+    return this.publish([{ kind: "notification", uid }]);
+  }
+
   /** The user's app passwords were revoked: their sockets close, on every node. */
   credentialsEnded(uid: string): Promise<void> {
     return this.publish([{ kind: "end", uid }]);

@@ -9,7 +9,7 @@ import type {
 } from "@simplewebauthn/server";
 import type { Clock } from "../clock.js";
 import type { PasskeyRecord, PasskeyStore, WebAuthnChallengeStore } from "./ports.js";
-import type { ChallengeContext, SecondFactorProvider } from "./providers.js";
+import { type ChallengeContext, FactorChanges, type SecondFactorProvider } from "./providers.js";
 
 /**
  * `@simplewebauthn/server`, loaded at the first ceremony: with its CBOR and ASN.1 dependencies it is
@@ -86,6 +86,7 @@ export type RegistrationRefusal = "malformed" | "challenge" | "verification" | "
 export class Passkeys implements SecondFactorProvider {
   readonly id = "webauthn" as const;
   readonly primary = true;
+  readonly changes = new FactorChanges("webauthn");
 
   constructor(
     private readonly store: PasskeyStore,
@@ -172,7 +173,9 @@ export class Passkeys implements SecondFactorProvider {
       createdAt: this.clock.nowSeconds(),
       lastUsedAt: null,
     };
-    return (await this.store.add(passkey)) ? { ok: true, passkey } : { ok: false, refusal: "duplicate" };
+    if (!(await this.store.add(passkey))) return { ok: false, refusal: "duplicate" };
+    await this.changes.tell(uid, "added");
+    return { ok: true, passkey };
   }
 
   /**
@@ -244,11 +247,11 @@ export class Passkeys implements SecondFactorProvider {
     return (await this.authenticate({ kind: "second_factor", uid }, answer, context.origin)) !== undefined;
   }
 
-  remove(uid: string, id: string): Promise<boolean> {
-    return this.store.remove(uid, id);
+  async remove(uid: string, id: string): Promise<boolean> {
+    return this.changes.tell(uid, "removed", await this.store.remove(uid, id));
   }
 
-  disableFor(uid: string): Promise<boolean> {
-    return this.store.removeAll(uid);
+  async disableFor(uid: string): Promise<boolean> {
+    return this.changes.tell(uid, "removed", await this.store.removeAll(uid));
   }
 }

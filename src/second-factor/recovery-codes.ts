@@ -1,7 +1,7 @@
 import type { Clock } from "../clock.js";
 import { newRecoveryCodes, recoveryCodeHash } from "./domain/recovery-codes.js";
 import type { RecoveryCodeCounts, RecoveryCodeStore } from "./ports.js";
-import type { SecondFactorProvider } from "./providers.js";
+import { FactorChanges, type SecondFactorProvider } from "./providers.js";
 
 /**
  * Recovery codes, provider `backup_codes` (Nextcloud's twofactor_backupcodes): a set of single-use
@@ -11,6 +11,7 @@ import type { SecondFactorProvider } from "./providers.js";
 export class RecoveryCodes implements SecondFactorProvider {
   readonly id = "backup_codes" as const;
   readonly primary = false;
+  readonly changes = new FactorChanges("backup_codes");
 
   constructor(
     private readonly store: RecoveryCodeStore,
@@ -21,6 +22,7 @@ export class RecoveryCodes implements SecondFactorProvider {
   async regenerate(uid: string): Promise<string[]> {
     const codes = newRecoveryCodes();
     await this.store.replace(uid, codes.map(recoveryCodeHash), this.clock.nowSeconds());
+    await this.changes.tell(uid, "added");
     return codes;
   }
 
@@ -41,7 +43,7 @@ export class RecoveryCodes implements SecondFactorProvider {
     return this.store.use(uid, recoveryCodeHash(code), this.clock.nowSeconds());
   }
 
-  disableFor(uid: string): Promise<boolean> {
-    return this.store.deleteAll(uid);
+  async disableFor(uid: string): Promise<boolean> {
+    return this.changes.tell(uid, "removed", await this.store.deleteAll(uid));
   }
 }

@@ -2,7 +2,7 @@ import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { matchTotpStep, newTotpSecret } from "./domain/totp.js";
 import type { TotpStore } from "./ports.js";
-import type { SecondFactorProvider } from "./providers.js";
+import { FactorChanges, type SecondFactorProvider } from "./providers.js";
 
 /**
  * TOTP (RFC 6238), provider `totp`. Enrolment is two steps: `begin` makes a secret and keeps it
@@ -14,6 +14,7 @@ import type { SecondFactorProvider } from "./providers.js";
 export class TotpFactor implements SecondFactorProvider {
   readonly id = "totp" as const;
   readonly primary = true;
+  readonly changes = new FactorChanges("totp");
 
   constructor(
     private readonly store: TotpStore,
@@ -48,7 +49,7 @@ export class TotpFactor implements SecondFactorProvider {
     if (!record || record.enabled) return false;
     const now = this.clock.nowSeconds();
     const step = matchTotpStep(this.sealer.decrypt(record.sealedSecret), code, now);
-    return step !== undefined && this.store.enable(uid, record.sealedSecret, step, now);
+    return step !== undefined && this.changes.tell(uid, "added", await this.store.enable(uid, record.sealedSecret, step, now));
   }
 
   async verify(uid: string, code: string): Promise<boolean> {
@@ -59,8 +60,10 @@ export class TotpFactor implements SecondFactorProvider {
     return this.store.useStep(uid, step);
   }
 
-  disableFor(uid: string): Promise<boolean> {
-    return this.store.delete(uid);
+  async disableFor(uid: string): Promise<boolean> {
+    const enabled = await this.isEnabledFor(uid);
+    const deleted = await this.store.delete(uid);
+    return this.changes.tell(uid, "removed", deleted && enabled);
   }
 
   /** Abandons a pending enrolment (an enabled one stays). */

@@ -50,6 +50,7 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "security:bruteforce:reset": ["192.0.2.1"],
     "twofactorauth:state": ["nobody"],
     "twofactorauth:disable": ["nobody", "totp"],
+    "notification:generate": ["nobody", "Hello"],
     "db:convert-type": ["pgsql", "nobody", "127.0.0.1", "nowhere"],
   };
 }

@@ -48,6 +48,7 @@ export const SENTENCE_COMMANDS = new Set([
   "db:convert-type",
   "twofactorauth:disable",
   "twofactorauth:enforce",
+  "notification:generate",
   // A long-running process and a shell script: neither is data.
   "serve",
   "completion",

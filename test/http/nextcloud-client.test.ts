@@ -81,7 +81,7 @@ describe("the Nextcloud desktop client's server surface", () => {
     assert.equal(data["display-name"], "Alice Ä. Example");
   });
 
-  it("the capabilities carry the activity and notify_push keys and nothing Keystream does not serve (no desktoplogin, notifications, user status, E2E, direct editing)", async () => {
+  it("the capabilities carry the activity, notifications and notify_push keys and nothing Keystream does not serve (no desktoplogin, user status, E2E, direct editing)", async () => {
     for (const [url, auth] of [
       // Auth-type detection asks v2 without credentials (research §1.2 step 2c); the validator v1 with them (§3.1).
       ["/ocs/v2.php/cloud/capabilities?format=json", undefined],
@@ -96,9 +96,18 @@ describe("the Nextcloud desktop client's server surface", () => {
       assert.doesNotMatch(response.body, /": /, `${url}: compact JSON`);
       const capabilities = response.json().ocs.data.capabilities;
       assert.ok("activity" in capabilities, `${url}: the activity key enables the tray's Activity list (§4.6)`);
-      // Push without `notifications` in its types: the client takes activities from push and keeps polling nothing else.
-      assert.deepEqual(capabilities.notify_push?.type, ["files", "activities"], `${url}: notify_push`);
-      for (const absent of ["globalscale", "notifications", "user_status", "end-to-end-encryption"]) {
+      // Push of activities and notifications both: the client stops polling them (usermodel.cpp checkPushNotificationsAreReady).
+      assert.deepEqual(capabilities.notify_push?.type, ["files", "activities", "notifications"], `${url}: notify_push`);
+      // The notifications API is served: the tray's notification request goes to it (§4.7).
+      assert.deepEqual(capabilities.notifications?.["ocs-endpoints"], [
+        "list",
+        "get",
+        "delete",
+        "delete-all",
+        "icons",
+        "rich-strings",
+      ]);
+      for (const absent of ["globalscale", "user_status", "end-to-end-encryption"]) {
         assert.equal(capabilities[absent], undefined, `${url}: ${absent}`);
       }
       assert.equal(capabilities.files?.directEditing, undefined, `${url}: files.directEditing`);
@@ -109,7 +118,6 @@ describe("the Nextcloud desktop client's server surface", () => {
     // Research §3.6 and §5: what the client calls besides the routes Keystream serves.
     const calls: [method: "GET" | "POST" | "DELETE", url: string][] = [
       ["GET", "/ocs/v2.php/core/navigation/apps?absolute=true&format=json"],
-      ["GET", "/ocs/v2.php/apps/notifications/api/v2/notifications?format=json"],
       ["GET", "/ocs/v2.php/apps/user_status/api/v1/user_status?format=json"],
       ["GET", "/ocs/v2.php/apps/files/api/v1/directEditing?format=json"],
       ["GET", "/ocs/v2.php/search/providers?format=json"],
@@ -128,6 +136,22 @@ describe("the Nextcloud desktop client's server surface", () => {
       assert.equal(response.statusCode, 404, `${method} ${url} answered ${response.statusCode}: ${response.body}`);
       assert.equal(response.headers["www-authenticate"], undefined, `${method} ${url}`);
     }
+  });
+
+  it("the tray's notifications request (format=json, then If-None-Match) answers 200 with the list, then 304", async () => {
+    // Research §4.7: gui/tray/notificationhandler.cpp; a 401 would sign the client out.
+    const url = "/ocs/v2.php/apps/notifications/api/v2/notifications?format=json";
+    await t.services.notifications.adminMessage("alice", { short: "Hello from the administrator", long: "" });
+    const first = await t.app.inject({ method: "GET", url, headers: { ...CLIENT_HEADERS, authorization: alice } });
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(first.json().ocs.meta.statuscode, 200);
+    assert.equal(first.json().ocs.data[0].subject, "Hello from the administrator");
+    const again = await t.app.inject({
+      method: "GET",
+      url,
+      headers: { ...CLIENT_HEADERS, authorization: alice, "if-none-match": String(first.headers.etag) },
+    });
+    assert.equal(again.statusCode, 304);
   });
 
   it("the activity stream answers the client's request (previews=true&since&limit&format=json) with previews [] on every element, integer ids and rich subjects", async () => {

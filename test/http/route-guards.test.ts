@@ -134,6 +134,8 @@ describe("route guards", () => {
     assert.equal(scopeOf.get("GET /ocs/v2.php/apps/activity/api/v2/activity"), "activity:read");
     assert.equal(scopeOf.get("PUT /index.php/apps/activity/api/v2/settings"), "activity:write");
     assert.equal(scopeOf.get("GET /ocs/v2.php/cloud/user"), "account");
+    assert.equal(scopeOf.get("GET /ocs/v2.php/apps/notifications/api/v2/notifications"), "account");
+    assert.equal(scopeOf.get("DELETE /ocs/v2.php/apps/notifications/api/v2/notifications/:id"), "account");
   });
 
   it("every guarded route identifies its caller before reading the body: nobody's body that would fail to parse gets the authentication answer", async () => {

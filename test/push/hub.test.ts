@@ -87,12 +87,12 @@ describe("push hub rules", () => {
     assert.equal(bob.closedWith, 1001);
   });
 
-  it("sends `notify_activity` and `notify_file` to every socket to catch up after missed events", () => {
+  it("sends `notify_activity`, `notify_file` and `notify_notification` to every socket to catch up after missed events", () => {
     const hub = new PushHub(noChannel);
     const socket = new RecordingSocket();
     hub.add("alice", socket);
     hub.catchUp();
-    assert.deepEqual(socket.sent, ["notify_activity", "notify_file"]);
+    assert.deepEqual(socket.sent, ["notify_activity", "notify_file", "notify_notification"]);
   });
 });
 

@@ -78,6 +78,7 @@ describe("push across nodes on one PostgreSQL database (LISTEN/NOTIFY)", { skip:
     // Whatever was published while it was gone, the socket is told to look.
     assert.equal(await client.next(), "notify_activity");
     assert.equal(await client.next(), "notify_file");
+    assert.equal(await client.next(), "notify_notification");
     // And it hears new publishes again (after the debounce window of the catch-up).
     await publish(t, { ...fileEvent("alice"), object_type: "", object_id: 0, object_name: "" });
     assert.equal(await client.next(), "notify_activity");

@@ -196,10 +196,10 @@ describe("push: the capability", () => {
   });
   after(() => t.close());
 
-  it("advertises files and activities (no notifications API yet) with ws:// for an http base URL", async () => {
+  it("advertises files, activities and notifications with ws:// for an http base URL", async () => {
     const { ocs } = (await t.app.inject({ method: "GET", url: "/ocs/v2.php/cloud/capabilities?format=json" })).json();
     assert.deepEqual(ocs.data.capabilities.notify_push, {
-      type: ["files", "activities"],
+      type: ["files", "activities", "notifications"],
       endpoints: {
         websocket: "ws://localhost:80/push/ws",
         pre_auth: "http://localhost:80/index.php/apps/notify_push/pre_auth",

@@ -12,8 +12,10 @@ import { serverStatus } from "./status.js";
  * What is deliberately absent (docs/upstream/desktop-clients.md, ownCloud client §3):
  * - `dav.chunking`: it would move the ownCloud desktop client to `/remote.php/dav/files/<user>/`;
  *   without it the client keeps the one DAV root `/remote.php/webdav/`.
- * - `notifications`: Keystream has no notifications endpoint, and without this key the client
- *   does not poll one.
+ *
+ * `notifications` lists what routes/notifications-api.ts serves of nextcloud/notifications
+ * lib/Capabilities.php's `ocs-endpoints` (not `action-web`, `user-status`, `exists`, `test-push`),
+ * and `admin-notifications: ["cli"]` (`./occ notification:generate`; no OCS admin endpoint).
  */
 export function capabilities(app: FastifyInstance, request: FastifyRequest): Record<string, unknown> {
   return {
@@ -27,6 +29,10 @@ export function capabilities(app: FastifyInstance, request: FastifyRequest): Rec
     // Nextcloud's activity app advertises its API v2 like this (nextcloud/activity lib/Capabilities.php);
     // only what is served: no `previews`.
     activity: { apiv2: ["filters", "filters-api", "rich-strings"] },
+    notifications: {
+      "ocs-endpoints": ["list", "get", "delete", "delete-all", "icons", "rich-strings"],
+      "admin-notifications": ["cli"],
+    },
     // Push, built in (routes/push.ts): the desktop client then refreshes on `notify_activity`.
     notify_push: pushCapability(request),
   };

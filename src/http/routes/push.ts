@@ -22,12 +22,13 @@ export function pushWebsocketUrl(request: FastifyRequest): string {
 
 /**
  * The `notify_push` capability (nextcloud/notify_push `lib/Capabilities.php`): what is pushed and
- * where. `notifications` is not listed: Keystream serves no notifications API (docs/decisions.md).
+ * where: files, activities and notifications (the desktop client stops polling the activity and
+ * notifications APIs only when both are listed: nextcloud/desktop src/gui/tray/usermodel.cpp).
  */
 export function pushCapability(request: FastifyRequest): Record<string, unknown> {
   const base = baseUrl(request);
   return {
-    type: ["files", "activities"],
+    type: ["files", "activities", "notifications"],
     endpoints: { websocket: pushWebsocketUrl(request), pre_auth: `${base}${PRE_AUTH_PATH}` },
   };
 }

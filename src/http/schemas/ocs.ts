@@ -67,6 +67,10 @@ const Capabilities = Type.Object(
           { additionalProperties: false },
         ),
         activity: Type.Object({ apiv2: Type.Array(Type.String()) }, { additionalProperties: false }),
+        notifications: Type.Object(
+          { "ocs-endpoints": Type.Array(Type.String()), "admin-notifications": Type.Array(Type.String()) },
+          { additionalProperties: false, description: "nextcloud/notifications: the endpoints served." },
+        ),
         notify_push: Type.Object(
           {
             type: Type.Array(Type.String()),

@@ -4,6 +4,7 @@ import { activity as deActivity } from "./de/activity.js";
 import { clientErrors as deClientErrors } from "./de/client-errors.js";
 import { device as deDevice } from "./de/device.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
+import { notifications as deNotifications } from "./de/notifications.js";
 import { pages as dePages } from "./de/pages.js";
 import { passwordConfirmation as dePasswordConfirmation } from "./de/password-confirmation.js";
 import { secondFactor as deSecondFactor } from "./de/second-factor.js";
@@ -13,6 +14,7 @@ import { activity as enActivity } from "./en/activity.js";
 import { clientErrors as enClientErrors } from "./en/client-errors.js";
 import { device as enDevice } from "./en/device.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
+import { notifications as enNotifications } from "./en/notifications.js";
 import { pages as enPages } from "./en/pages.js";
 import { passwordConfirmation as enPasswordConfirmation } from "./en/password-confirmation.js";
 import { secondFactor as enSecondFactor } from "./en/second-factor.js";
@@ -22,6 +24,7 @@ import { activity as esActivity } from "./es/activity.js";
 import { clientErrors as esClientErrors } from "./es/client-errors.js";
 import { device as esDevice } from "./es/device.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
+import { notifications as esNotifications } from "./es/notifications.js";
 import { pages as esPages } from "./es/pages.js";
 import { passwordConfirmation as esPasswordConfirmation } from "./es/password-confirmation.js";
 import { secondFactor as esSecondFactor } from "./es/second-factor.js";
@@ -31,6 +34,7 @@ import { activity as frActivity } from "./fr/activity.js";
 import { clientErrors as frClientErrors } from "./fr/client-errors.js";
 import { device as frDevice } from "./fr/device.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
+import { notifications as frNotifications } from "./fr/notifications.js";
 import { pages as frPages } from "./fr/pages.js";
 import { passwordConfirmation as frPasswordConfirmation } from "./fr/password-confirmation.js";
 import { secondFactor as frSecondFactor } from "./fr/second-factor.js";
@@ -40,6 +44,7 @@ import { activity as itActivity } from "./it/activity.js";
 import { clientErrors as itClientErrors } from "./it/client-errors.js";
 import { device as itDevice } from "./it/device.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
+import { notifications as itNotifications } from "./it/notifications.js";
 import { pages as itPages } from "./it/pages.js";
 import { passwordConfirmation as itPasswordConfirmation } from "./it/password-confirmation.js";
 import { secondFactor as itSecondFactor } from "./it/second-factor.js";
@@ -49,6 +54,7 @@ import { activity as nlActivity } from "./nl/activity.js";
 import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
 import { device as nlDevice } from "./nl/device.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
+import { notifications as nlNotifications } from "./nl/notifications.js";
 import { pages as nlPages } from "./nl/pages.js";
 import { passwordConfirmation as nlPasswordConfirmation } from "./nl/password-confirmation.js";
 import { secondFactor as nlSecondFactor } from "./nl/second-factor.js";
@@ -70,6 +76,7 @@ export const CATALOGUES = {
     accountErrors: enAccountErrors,
     clientErrors: enClientErrors,
     device: enDevice,
+    notifications: enNotifications,
   },
   de: {
     pages: dePages,
@@ -81,6 +88,7 @@ export const CATALOGUES = {
     accountErrors: deAccountErrors,
     clientErrors: deClientErrors,
     device: deDevice,
+    notifications: deNotifications,
   },
   fr: {
     pages: frPages,
@@ -92,6 +100,7 @@ export const CATALOGUES = {
     accountErrors: frAccountErrors,
     clientErrors: frClientErrors,
     device: frDevice,
+    notifications: frNotifications,
   },
   es: {
     pages: esPages,
@@ -103,6 +112,7 @@ export const CATALOGUES = {
     accountErrors: esAccountErrors,
     clientErrors: esClientErrors,
     device: esDevice,
+    notifications: esNotifications,
   },
   it: {
     pages: itPages,
@@ -114,6 +124,7 @@ export const CATALOGUES = {
     accountErrors: itAccountErrors,
     clientErrors: itClientErrors,
     device: itDevice,
+    notifications: itNotifications,
   },
   nl: {
     pages: nlPages,
@@ -125,6 +136,7 @@ export const CATALOGUES = {
     accountErrors: nlAccountErrors,
     clientErrors: nlClientErrors,
     device: nlDevice,
+    notifications: nlNotifications,
   },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 
