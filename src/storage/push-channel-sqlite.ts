@@ -4,8 +4,8 @@ import type { Db } from "./database.js";
 
 /**
  * While this node has sockets open, the tables below are read this often (ms) for rows another
- * process wrote (`./occ activity:publish`, the proxy-log follower run by `occ`): one indexed range
- * read per table, nothing new being the usual answer.
+ * process wrote (`./occ activity:publish`, the proxy-log follower run by `occ`, `./occ
+ * notification:generate`): one indexed range read per table, nothing new being the usual answer.
  */
 export const SQLITE_PUSH_POLL_MS = 500;
 /** Rows read per statement; a longer backlog is read in several. */
@@ -46,12 +46,40 @@ const activityTable: PolledTable = {
   },
 };
 
+/** New notifications (`./occ notification:generate`): `notify_notification` to their users. */
+const notificationTable: PolledTable = {
+  kind: "notification",
+  async newest(db) {
+    const row = await db
+      .selectFrom("notifications")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirst();
+    return Number(row?.id ?? 0);
+  },
+  async after(db, after, limit) {
+    const rows = await db
+      .selectFrom("notifications")
+      .select(["id", "uid"])
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    const users = [...new Set(rows.map((row) => row.uid))];
+    return {
+      last: rows.at(-1)?.id ?? after,
+      count: rows.length,
+      events: users.map((uid): PushEvent => ({ kind: "notification", uid })),
+    };
+  },
+};
+
 /** Every table read; a table of another kind of event is one more entry. */
-const POLLED_TABLES: readonly PolledTable[] = [activityTable];
+const POLLED_TABLES: readonly PolledTable[] = [activityTable, notificationTable];
 
 /**
  * One node on SQLite. Events are delivered in this process; and since another process writing to
- * the same file (`./occ`) cannot reach this one, the tables of POLLED_TABLES are read for new rows
+ * the same file (`./occ`) cannot reach this one, the tables of POLLED_TABLES (activities,
+ * notifications) are read for new rows
  * while sockets are open, every SQLITE_PUSH_POLL_MS and at once after a write in this process.
  *
  * An event is delivered once: an in-process event of a polled kind waits for the read that follows
