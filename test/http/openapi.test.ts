@@ -109,7 +109,7 @@ describe("the OpenAPI 3.1 document", () => {
 
   /** Sends a request and checks its answer against the document (path is the document's template). */
   async function call(
-    method: "GET" | "POST" | "OPTIONS" | "PUT",
+    method: "GET" | "POST" | "OPTIONS" | "PUT" | "DELETE",
     path: string,
     url: string,
     options: { headers?: Record<string, string>; payload?: string } = {},
@@ -316,6 +316,23 @@ describe("the OpenAPI 3.1 document", () => {
       await call("GET", `/ocs/${version}.php/cloud/capabilities`, `/ocs/${version}.php/cloud/capabilities`);
       await call("GET", `/ocs/${version}.php/cloud/user`, `/ocs/${version}.php/cloud/user?format=json`, { headers: bearer });
     }
+
+    // Notifications: alice's consent above made one (an OAuth client authorized).
+    const list = "/ocs/v2.php/apps/notifications/api/v2/notifications";
+    const one = `${list}/{id}`;
+    const listed = await call("GET", list, `${list}?format=json`, { headers: bearer });
+    const id = listed.json().ocs.data[0]?.notification_id;
+    assert.ok(id > 0, listed.body);
+    await call("GET", list, list, { headers: bearer });
+    assert.equal(
+      (await call("GET", list, list, { headers: { ...bearer, "if-none-match": String(listed.headers.etag) } })).statusCode,
+      304,
+    );
+    await call("GET", one, `${list}/${id}?format=json`, { headers: bearer });
+    assert.equal((await call("GET", one, `${list}/999999?format=json`, { headers: bearer })).statusCode, 404);
+    assert.equal((await call("DELETE", one, `${list}/${id}?format=json`, { headers: bearer })).statusCode, 200);
+    assert.equal((await call("DELETE", one, `${list}/0?format=json`, { headers: bearer })).statusCode, 404);
+    await call("DELETE", list, `${list}?format=json`, { headers: bearer });
     await call("GET", "/status.php", "/status.php");
 
     // Forward authentication: accepted, refused (no credentials, a bad token).

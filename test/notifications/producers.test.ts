@@ -167,3 +167,21 @@ describe(`notifications: the personal settings' switches (${testDatabaseDialect}
     assert.equal(await t.services.preferences.get("alice", "notifications", "password"), "1", "unchanged");
   });
 });
+
+describe(`notifications are best effort (${testDatabaseDialect})`, () => {
+  let t: TestApp;
+
+  before(async () => {
+    t = await createOAuthTestApp();
+  });
+  after(() => t.close());
+
+  it("a notification that cannot be written never fails the act behind it", async () => {
+    // The table gone: every write of a notification fails, as with a broken database.
+    await t.testStorage.storage.db.schema.dropTable("notifications").execute();
+    const { appPassword } = await t.services.appPasswords.create("alice", "Laptop");
+    assert.equal((await t.services.appPasswords.list("alice")).map((p) => p.id).includes(appPassword.id), true);
+    await replacePassword(t.services.users, t.services.sessions, "alice", "a brand new password");
+    assert.ok(await t.services.users.checkPassword("alice", "a brand new password"));
+  });
+});
