@@ -37,10 +37,17 @@ describe("GET /ocs/v{1,2}.php/cloud/capabilities", () => {
     assert.equal(response.json().ocs.data.capabilities.core.status.productname, "Keystream");
   });
 
-  it("leaves out dav.chunking and notifications, so the desktop client keeps /remote.php/webdav/ and polls no notifications", async () => {
+  it("leaves out dav.chunking, so the desktop client keeps /remote.php/webdav/; advertises the notifications endpoints it serves", async () => {
     const { ocs } = (await t.app.inject({ method: "GET", url: "/ocs/v1.php/cloud/capabilities?format=json" })).json();
     assert.equal(ocs.data.capabilities.dav?.chunking, undefined);
-    assert.equal(ocs.data.capabilities.notifications, undefined);
+    assert.deepEqual(ocs.data.capabilities.notifications["ocs-endpoints"], [
+      "list",
+      "get",
+      "delete",
+      "delete-all",
+      "icons",
+      "rich-strings",
+    ]);
     assert.equal(ocs.data.capabilities.files_sharing.user.profile_picture, false);
   });
 
