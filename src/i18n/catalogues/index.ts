@@ -3,6 +3,7 @@ import { accountErrors as deAccountErrors } from "./de/account-errors.js";
 import { activity as deActivity } from "./de/activity.js";
 import { clientErrors as deClientErrors } from "./de/client-errors.js";
 import { device as deDevice } from "./de/device.js";
+import { groups as deGroups } from "./de/groups.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { pages as dePages } from "./de/pages.js";
 import { passwordConfirmation as dePasswordConfirmation } from "./de/password-confirmation.js";
@@ -12,6 +13,7 @@ import { accountErrors as enAccountErrors } from "./en/account-errors.js";
 import { activity as enActivity } from "./en/activity.js";
 import { clientErrors as enClientErrors } from "./en/client-errors.js";
 import { device as enDevice } from "./en/device.js";
+import { groups as enGroups } from "./en/groups.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { pages as enPages } from "./en/pages.js";
 import { passwordConfirmation as enPasswordConfirmation } from "./en/password-confirmation.js";
@@ -21,6 +23,7 @@ import { accountErrors as esAccountErrors } from "./es/account-errors.js";
 import { activity as esActivity } from "./es/activity.js";
 import { clientErrors as esClientErrors } from "./es/client-errors.js";
 import { device as esDevice } from "./es/device.js";
+import { groups as esGroups } from "./es/groups.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { pages as esPages } from "./es/pages.js";
 import { passwordConfirmation as esPasswordConfirmation } from "./es/password-confirmation.js";
@@ -30,6 +33,7 @@ import { accountErrors as frAccountErrors } from "./fr/account-errors.js";
 import { activity as frActivity } from "./fr/activity.js";
 import { clientErrors as frClientErrors } from "./fr/client-errors.js";
 import { device as frDevice } from "./fr/device.js";
+import { groups as frGroups } from "./fr/groups.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { pages as frPages } from "./fr/pages.js";
 import { passwordConfirmation as frPasswordConfirmation } from "./fr/password-confirmation.js";
@@ -39,6 +43,7 @@ import { accountErrors as itAccountErrors } from "./it/account-errors.js";
 import { activity as itActivity } from "./it/activity.js";
 import { clientErrors as itClientErrors } from "./it/client-errors.js";
 import { device as itDevice } from "./it/device.js";
+import { groups as itGroups } from "./it/groups.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { pages as itPages } from "./it/pages.js";
 import { passwordConfirmation as itPasswordConfirmation } from "./it/password-confirmation.js";
@@ -48,6 +53,7 @@ import { accountErrors as nlAccountErrors } from "./nl/account-errors.js";
 import { activity as nlActivity } from "./nl/activity.js";
 import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
 import { device as nlDevice } from "./nl/device.js";
+import { groups as nlGroups } from "./nl/groups.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { pages as nlPages } from "./nl/pages.js";
 import { passwordConfirmation as nlPasswordConfirmation } from "./nl/password-confirmation.js";
@@ -70,6 +76,7 @@ export const CATALOGUES = {
     accountErrors: enAccountErrors,
     clientErrors: enClientErrors,
     device: enDevice,
+    groups: enGroups,
   },
   de: {
     pages: dePages,
@@ -81,6 +88,7 @@ export const CATALOGUES = {
     accountErrors: deAccountErrors,
     clientErrors: deClientErrors,
     device: deDevice,
+    groups: deGroups,
   },
   fr: {
     pages: frPages,
@@ -92,6 +100,7 @@ export const CATALOGUES = {
     accountErrors: frAccountErrors,
     clientErrors: frClientErrors,
     device: frDevice,
+    groups: frGroups,
   },
   es: {
     pages: esPages,
@@ -103,6 +112,7 @@ export const CATALOGUES = {
     accountErrors: esAccountErrors,
     clientErrors: esClientErrors,
     device: esDevice,
+    groups: esGroups,
   },
   it: {
     pages: itPages,
@@ -114,6 +124,7 @@ export const CATALOGUES = {
     accountErrors: itAccountErrors,
     clientErrors: itClientErrors,
     device: itDevice,
+    groups: itGroups,
   },
   nl: {
     pages: nlPages,
@@ -125,6 +136,7 @@ export const CATALOGUES = {
     accountErrors: nlAccountErrors,
     clientErrors: nlClientErrors,
     device: nlDevice,
+    groups: nlGroups,
   },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 
