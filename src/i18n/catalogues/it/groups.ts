@@ -35,4 +35,11 @@ export const groups: Messages<typeof source> = {
   alreadyMember: "«{{uid}}» è già membro di «{{gid}}».",
   removed: "«{{uid}}» rimosso da «{{gid}}».",
   notMember: "«{{uid}}» non è membro di «{{gid}}».",
+  notAvailableTitle: "Applicazione non disponibile",
+  notAvailable:
+    "L’applicazione {{name}} non è disponibile per voi. Se vi serve, chiedete al vostro amministratore di aggiungervi a uno dei suoi gruppi.",
+  notAvailableHere:
+    "Questa applicazione non è disponibile per voi. Se vi serve, chiedete al vostro amministratore di aggiungervi a uno dei suoi gruppi.",
+  allowedGroups: "Gruppi consentiti (separati da virgole; vuoto: tutti)",
+  allowedGroupsShort: "Gruppi",
 };
