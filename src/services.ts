@@ -260,6 +260,7 @@ export function createServices(options: ServiceOptions): Services {
     oauth,
     sealer,
     sidSigner: keyFileSigner(dataDir, CLIENT_SECRET_KEY_FILE, "oidc session id"),
+    groups,
     jobs,
     log,
   });

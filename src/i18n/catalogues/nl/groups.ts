@@ -36,9 +36,9 @@ export const groups: Messages<typeof source> = {
   notMember: "‘{{uid}}’ is geen lid van ‘{{gid}}’.",
   notAvailableTitle: "Applicatie niet beschikbaar",
   notAvailable:
-    "De applicatie {{name}} is niet voor u beschikbaar. Hebt u haar nodig, vraag dan uw beheerder u aan een van haar groepen toe te voegen.",
+    "De applicatie {{name}} is niet voor je beschikbaar. Heb je haar nodig, vraag dan je beheerder je aan een van haar groepen toe te voegen.",
   notAvailableHere:
-    "Deze applicatie is niet voor u beschikbaar. Hebt u haar nodig, vraag dan uw beheerder u aan een van haar groepen toe te voegen.",
+    "Deze applicatie is niet voor je beschikbaar. Heb je haar nodig, vraag dan je beheerder je aan een van haar groepen toe te voegen.",
   allowedGroups: "Toegestane groepen (door komma’s gescheiden; leeg: iedereen)",
   allowedGroupsShort: "Groepen",
 };
