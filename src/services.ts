@@ -16,6 +16,8 @@ import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
 import { keyFileSecretBox, type SecretSealer } from "./crypto/secret-box.js";
 import { keyFileSigner, type ValueSigner } from "./crypto/value-signer.js";
+import { GroupError } from "./groups/errors.js";
+import { Groups } from "./groups/service.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import { LoginFlowService } from "./login-flow/service.js";
 import { SWITCH_PREFERENCE_APP } from "./notifications/domain/kinds.js";
@@ -52,6 +54,7 @@ import { SqlIdempotencyStore } from "./storage/activity-idempotency-store.js";
 import { SqlActivityStore } from "./storage/activity-store.js";
 import { isDatabaseUnavailable } from "./storage/availability.js";
 import type { Storage } from "./storage/connect.js";
+import { SqlGroupStore } from "./storage/group-store.js";
 import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
@@ -78,6 +81,8 @@ export interface Services {
   /** Signs the login form's CSRF cookie (http/login-form-token.ts), with a key derived from the same key file. */
   loginFormSigner: ValueSigner;
   users: UserDirectory;
+  /** Groups (ownCloud's occ group:*); membership of `admin` makes an administrator. */
+  groups: Groups;
   preferences: UserPreferences;
   appPasswords: AppPasswords;
   sessions: Sessions;
@@ -125,6 +130,20 @@ export interface Services {
   metrics: Metrics;
 }
 
+/** Groups as OAuth client administration asks for them: a comma-separated list resolved, or what to say. */
+function groupLists(groups: Groups) {
+  return {
+    async resolve(text: string) {
+      try {
+        return { gids: await groups.existingGroupList(text) };
+      } catch (error) {
+        if (error instanceof GroupError) return { problem: error.phrase, message: error.message };
+        throw error;
+      }
+    },
+  };
+}
+
 export interface ServiceOptions {
   storage: Storage;
   dataDir: string;
@@ -143,6 +162,9 @@ export function createServices(options: ServiceOptions): Services {
   // Told when sessions end (OpenID Connect back-channel logout joins below).
   const sessionEndObservers: SessionEndObserver[] = [];
   const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock, sessionEndObservers);
+  const groups = new Groups(new SqlGroupStore(db, storage.dialect), users, clock);
+  // The last administrator is never deleted (nor removed from `admin`, Groups.removeMember).
+  users.useDeletionGuard((uid) => groups.refuseDeletingLastAdmin(uid));
   const preferences = new UserPreferences(new SqlPreferenceStore(db), users);
   const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock);
   const sessions = new Sessions(sessionStore, clock, () => settings.get("session.lifetime"), sessionEndObservers);
@@ -229,6 +251,7 @@ export function createServices(options: ServiceOptions): Services {
     authenticator,
     sealer,
     tokenThrottle: tokenThrottleStore,
+    groups: groupLists(groups),
   });
   const avatars = new Avatars(new SqlAvatarStore(db), clock);
   // The private signing keys are sealed with the client-secret key file (docs/decisions.md).
@@ -241,6 +264,7 @@ export function createServices(options: ServiceOptions): Services {
     oauth,
     sealer,
     sidSigner: keyFileSigner(dataDir, CLIENT_SECRET_KEY_FILE, "oidc session id"),
+    groups,
     jobs,
     log,
   });
@@ -315,6 +339,7 @@ export function createServices(options: ServiceOptions): Services {
     sealer,
     loginFormSigner,
     users,
+    groups,
     preferences,
     appPasswords,
     sessions,

@@ -55,6 +55,8 @@ export class UserDirectory {
   /** Told the uid after a new password was stored. */
   private readonly passwordObservers: Array<(uid: string) => Promise<void>> = [];
 
+  private readonly deletionGuards: Array<(uid: string) => Promise<void>> = [];
+
   constructor(
     private readonly store: UserStore,
     private readonly sessions: SessionStore,
@@ -122,6 +124,15 @@ export class UserDirectory {
 
   list(): Promise<User[]> {
     return this.store.list();
+  }
+
+  count(): Promise<number> {
+    return this.store.count();
+  }
+
+  /** A rule a deletion must pass first (the groups' "never the last administrator"), set by the composition root. */
+  useDeletionGuard(guard: (uid: string) => Promise<void>): void {
+    this.deletionGuards.push(guard);
   }
 
   /**
@@ -193,6 +204,7 @@ export class UserDirectory {
    * deleted user names: `create` refuses it from then on unless told to reuse it.
    */
   async delete(uid: string): Promise<void> {
+    for (const guard of this.deletionGuards) await guard(uid);
     if (!(await this.store.delete(uid, this.clock.nowSeconds()))) {
       throw new AccountError("no_such_user", "noSuchUser", { uid });
     }

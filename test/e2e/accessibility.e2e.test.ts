@@ -69,6 +69,7 @@ describe("accessibility scan of every page (axe-core, WCAG 2.2 AA)", { skip: bro
       "password-confirmation",
       "admin-users",
       "admin-applications",
+      "admin-groups",
       "admin-security",
       "oidc-logout-confirm",
       "logged-out",

@@ -3,6 +3,7 @@ import { accountErrors as deAccountErrors } from "./de/account-errors.js";
 import { activity as deActivity } from "./de/activity.js";
 import { clientErrors as deClientErrors } from "./de/client-errors.js";
 import { device as deDevice } from "./de/device.js";
+import { groups as deGroups } from "./de/groups.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { notifications as deNotifications } from "./de/notifications.js";
 import { pages as dePages } from "./de/pages.js";
@@ -13,6 +14,7 @@ import { accountErrors as enAccountErrors } from "./en/account-errors.js";
 import { activity as enActivity } from "./en/activity.js";
 import { clientErrors as enClientErrors } from "./en/client-errors.js";
 import { device as enDevice } from "./en/device.js";
+import { groups as enGroups } from "./en/groups.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { notifications as enNotifications } from "./en/notifications.js";
 import { pages as enPages } from "./en/pages.js";
@@ -23,6 +25,7 @@ import { accountErrors as esAccountErrors } from "./es/account-errors.js";
 import { activity as esActivity } from "./es/activity.js";
 import { clientErrors as esClientErrors } from "./es/client-errors.js";
 import { device as esDevice } from "./es/device.js";
+import { groups as esGroups } from "./es/groups.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { notifications as esNotifications } from "./es/notifications.js";
 import { pages as esPages } from "./es/pages.js";
@@ -33,6 +36,7 @@ import { accountErrors as frAccountErrors } from "./fr/account-errors.js";
 import { activity as frActivity } from "./fr/activity.js";
 import { clientErrors as frClientErrors } from "./fr/client-errors.js";
 import { device as frDevice } from "./fr/device.js";
+import { groups as frGroups } from "./fr/groups.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { notifications as frNotifications } from "./fr/notifications.js";
 import { pages as frPages } from "./fr/pages.js";
@@ -43,6 +47,7 @@ import { accountErrors as itAccountErrors } from "./it/account-errors.js";
 import { activity as itActivity } from "./it/activity.js";
 import { clientErrors as itClientErrors } from "./it/client-errors.js";
 import { device as itDevice } from "./it/device.js";
+import { groups as itGroups } from "./it/groups.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { notifications as itNotifications } from "./it/notifications.js";
 import { pages as itPages } from "./it/pages.js";
@@ -53,6 +58,7 @@ import { accountErrors as nlAccountErrors } from "./nl/account-errors.js";
 import { activity as nlActivity } from "./nl/activity.js";
 import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
 import { device as nlDevice } from "./nl/device.js";
+import { groups as nlGroups } from "./nl/groups.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { notifications as nlNotifications } from "./nl/notifications.js";
 import { pages as nlPages } from "./nl/pages.js";
@@ -77,6 +83,8 @@ export const CATALOGUES = {
     clientErrors: enClientErrors,
     device: enDevice,
     notifications: enNotifications,
+
+    groups: enGroups,
   },
   de: {
     pages: dePages,
@@ -89,6 +97,8 @@ export const CATALOGUES = {
     clientErrors: deClientErrors,
     device: deDevice,
     notifications: deNotifications,
+
+    groups: deGroups,
   },
   fr: {
     pages: frPages,
@@ -101,6 +111,8 @@ export const CATALOGUES = {
     clientErrors: frClientErrors,
     device: frDevice,
     notifications: frNotifications,
+
+    groups: frGroups,
   },
   es: {
     pages: esPages,
@@ -113,6 +125,8 @@ export const CATALOGUES = {
     clientErrors: esClientErrors,
     device: esDevice,
     notifications: esNotifications,
+
+    groups: esGroups,
   },
   it: {
     pages: itPages,
@@ -125,6 +139,8 @@ export const CATALOGUES = {
     clientErrors: itClientErrors,
     device: itDevice,
     notifications: itNotifications,
+
+    groups: itGroups,
   },
   nl: {
     pages: nlPages,
@@ -137,6 +153,8 @@ export const CATALOGUES = {
     clientErrors: nlClientErrors,
     device: nlDevice,
     notifications: nlNotifications,
+
+    groups: nlGroups,
   },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 

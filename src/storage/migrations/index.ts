@@ -27,6 +27,8 @@ import { secondFactorsMigration } from "./2026_11_27_0023_second_factors.js";
 import { passkeysMigration } from "./2026_11_27_0024_passkeys.js";
 import { notificationsMigration } from "./2026_11_27_0025_notifications.js";
 
+import { groupsMigration } from "./2026_11_27_0026_groups.js";
+
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
  */
@@ -58,5 +60,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_27_0023_second_factors": secondFactorsMigration(),
     "2026_11_27_0024_passkeys": passkeysMigration(),
     "2026_11_27_0025_notifications": notificationsMigration(dialect),
+
+    "2026_11_27_0026_groups": groupsMigration(),
   };
 }
