@@ -2,6 +2,7 @@ import type { Language } from "../languages.js";
 import { accountErrors as deAccountErrors } from "./de/account-errors.js";
 import { activity as deActivity } from "./de/activity.js";
 import { clientErrors as deClientErrors } from "./de/client-errors.js";
+import { adminConsole as deConsole } from "./de/console.js";
 import { device as deDevice } from "./de/device.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { pages as dePages } from "./de/pages.js";
@@ -11,6 +12,7 @@ import { settings as deSettings } from "./de/settings.js";
 import { accountErrors as enAccountErrors } from "./en/account-errors.js";
 import { activity as enActivity } from "./en/activity.js";
 import { clientErrors as enClientErrors } from "./en/client-errors.js";
+import { adminConsole as enConsole } from "./en/console.js";
 import { device as enDevice } from "./en/device.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { pages as enPages } from "./en/pages.js";
@@ -20,6 +22,7 @@ import { settings as enSettings } from "./en/settings.js";
 import { accountErrors as esAccountErrors } from "./es/account-errors.js";
 import { activity as esActivity } from "./es/activity.js";
 import { clientErrors as esClientErrors } from "./es/client-errors.js";
+import { adminConsole as esConsole } from "./es/console.js";
 import { device as esDevice } from "./es/device.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { pages as esPages } from "./es/pages.js";
@@ -29,6 +32,7 @@ import { settings as esSettings } from "./es/settings.js";
 import { accountErrors as frAccountErrors } from "./fr/account-errors.js";
 import { activity as frActivity } from "./fr/activity.js";
 import { clientErrors as frClientErrors } from "./fr/client-errors.js";
+import { adminConsole as frConsole } from "./fr/console.js";
 import { device as frDevice } from "./fr/device.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { pages as frPages } from "./fr/pages.js";
@@ -38,6 +42,7 @@ import { settings as frSettings } from "./fr/settings.js";
 import { accountErrors as itAccountErrors } from "./it/account-errors.js";
 import { activity as itActivity } from "./it/activity.js";
 import { clientErrors as itClientErrors } from "./it/client-errors.js";
+import { adminConsole as itConsole } from "./it/console.js";
 import { device as itDevice } from "./it/device.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { pages as itPages } from "./it/pages.js";
@@ -47,6 +52,7 @@ import { settings as itSettings } from "./it/settings.js";
 import { accountErrors as nlAccountErrors } from "./nl/account-errors.js";
 import { activity as nlActivity } from "./nl/activity.js";
 import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
+import { adminConsole as nlConsole } from "./nl/console.js";
 import { device as nlDevice } from "./nl/device.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { pages as nlPages } from "./nl/pages.js";
@@ -70,6 +76,7 @@ export const CATALOGUES = {
     accountErrors: enAccountErrors,
     clientErrors: enClientErrors,
     device: enDevice,
+    console: enConsole,
   },
   de: {
     pages: dePages,
@@ -81,6 +88,7 @@ export const CATALOGUES = {
     accountErrors: deAccountErrors,
     clientErrors: deClientErrors,
     device: deDevice,
+    console: deConsole,
   },
   fr: {
     pages: frPages,
@@ -92,6 +100,7 @@ export const CATALOGUES = {
     accountErrors: frAccountErrors,
     clientErrors: frClientErrors,
     device: frDevice,
+    console: frConsole,
   },
   es: {
     pages: esPages,
@@ -103,6 +112,7 @@ export const CATALOGUES = {
     accountErrors: esAccountErrors,
     clientErrors: esClientErrors,
     device: esDevice,
+    console: esConsole,
   },
   it: {
     pages: itPages,
@@ -114,6 +124,7 @@ export const CATALOGUES = {
     accountErrors: itAccountErrors,
     clientErrors: itClientErrors,
     device: itDevice,
+    console: itConsole,
   },
   nl: {
     pages: nlPages,
@@ -125,6 +136,7 @@ export const CATALOGUES = {
     accountErrors: nlAccountErrors,
     clientErrors: nlClientErrors,
     device: nlDevice,
+    console: nlConsole,
   },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 
