@@ -172,7 +172,7 @@ describe("administration console: the users area and a user's page", () => {
     const notice = (await s.admin.get(`${AREA}/alice`)).body;
     assert.match(
       notice,
-      /id="user-notice" role="status">Every sign-in of alice was ended: \d+ browser sessions, 2 app passwords and authorizations\./,
+      /id="user-notice" role="status">Every sign-in of alice was ended \(browser sessions: \d+; app passwords and authorized applications: 2\)\./,
     );
     assert.equal((await browser.get("/index.php/settings/personal")).statusCode, 303, "the browser session is over");
     assert.equal((await userinfo(t, tokens.access_token)).statusCode, 401, "the access token is refused");

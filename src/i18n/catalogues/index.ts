@@ -4,6 +4,7 @@ import { activity as deActivity } from "./de/activity.js";
 import { clientErrors as deClientErrors } from "./de/client-errors.js";
 import { adminConsole as deConsole } from "./de/console.js";
 import { device as deDevice } from "./de/device.js";
+import { hostSettings as deHostSettings } from "./de/host-settings.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { pages as dePages } from "./de/pages.js";
 import { passwordConfirmation as dePasswordConfirmation } from "./de/password-confirmation.js";
@@ -14,6 +15,7 @@ import { activity as enActivity } from "./en/activity.js";
 import { clientErrors as enClientErrors } from "./en/client-errors.js";
 import { adminConsole as enConsole } from "./en/console.js";
 import { device as enDevice } from "./en/device.js";
+import { hostSettings as enHostSettings } from "./en/host-settings.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { pages as enPages } from "./en/pages.js";
 import { passwordConfirmation as enPasswordConfirmation } from "./en/password-confirmation.js";
@@ -24,6 +26,7 @@ import { activity as esActivity } from "./es/activity.js";
 import { clientErrors as esClientErrors } from "./es/client-errors.js";
 import { adminConsole as esConsole } from "./es/console.js";
 import { device as esDevice } from "./es/device.js";
+import { hostSettings as esHostSettings } from "./es/host-settings.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { pages as esPages } from "./es/pages.js";
 import { passwordConfirmation as esPasswordConfirmation } from "./es/password-confirmation.js";
@@ -34,6 +37,7 @@ import { activity as frActivity } from "./fr/activity.js";
 import { clientErrors as frClientErrors } from "./fr/client-errors.js";
 import { adminConsole as frConsole } from "./fr/console.js";
 import { device as frDevice } from "./fr/device.js";
+import { hostSettings as frHostSettings } from "./fr/host-settings.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { pages as frPages } from "./fr/pages.js";
 import { passwordConfirmation as frPasswordConfirmation } from "./fr/password-confirmation.js";
@@ -44,6 +48,7 @@ import { activity as itActivity } from "./it/activity.js";
 import { clientErrors as itClientErrors } from "./it/client-errors.js";
 import { adminConsole as itConsole } from "./it/console.js";
 import { device as itDevice } from "./it/device.js";
+import { hostSettings as itHostSettings } from "./it/host-settings.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { pages as itPages } from "./it/pages.js";
 import { passwordConfirmation as itPasswordConfirmation } from "./it/password-confirmation.js";
@@ -54,6 +59,7 @@ import { activity as nlActivity } from "./nl/activity.js";
 import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
 import { adminConsole as nlConsole } from "./nl/console.js";
 import { device as nlDevice } from "./nl/device.js";
+import { hostSettings as nlHostSettings } from "./nl/host-settings.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { pages as nlPages } from "./nl/pages.js";
 import { passwordConfirmation as nlPasswordConfirmation } from "./nl/password-confirmation.js";
@@ -77,6 +83,7 @@ export const CATALOGUES = {
     clientErrors: enClientErrors,
     device: enDevice,
     console: enConsole,
+    hostSettings: enHostSettings,
   },
   de: {
     pages: dePages,
@@ -89,6 +96,7 @@ export const CATALOGUES = {
     clientErrors: deClientErrors,
     device: deDevice,
     console: deConsole,
+    hostSettings: deHostSettings,
   },
   fr: {
     pages: frPages,
@@ -101,6 +109,7 @@ export const CATALOGUES = {
     clientErrors: frClientErrors,
     device: frDevice,
     console: frConsole,
+    hostSettings: frHostSettings,
   },
   es: {
     pages: esPages,
@@ -113,6 +122,7 @@ export const CATALOGUES = {
     clientErrors: esClientErrors,
     device: esDevice,
     console: esConsole,
+    hostSettings: esHostSettings,
   },
   it: {
     pages: itPages,
@@ -125,6 +135,7 @@ export const CATALOGUES = {
     clientErrors: itClientErrors,
     device: itDevice,
     console: itConsole,
+    hostSettings: itHostSettings,
   },
   nl: {
     pages: nlPages,
@@ -137,6 +148,7 @@ export const CATALOGUES = {
     clientErrors: nlClientErrors,
     device: nlDevice,
     console: nlConsole,
+    hostSettings: nlHostSettings,
   },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 

@@ -38,9 +38,25 @@ export const adminConsole = {
   "user.signOut": "End all sessions and tokens",
   "user.selfSignOut": "Your own sessions and tokens: see your personal settings.",
   "user.signedOut":
-    "Every sign-in of {{uid}} was ended: {{sessions}} browser sessions, {{credentials}} app passwords and authorizations.",
+    "Every sign-in of {{uid}} was ended (browser sessions: {{sessions}}; app passwords and authorized applications: {{credentials}}).",
   "user.passwordHint": "At least 8 characters. The user's browser sessions end; app passwords and authorized applications stay.",
   "user.stateTitle": "Disable or delete",
   "user.deleteHint":
     "Disabling signs the user out and refuses their sign-ins until enabled again. Deleting removes the account with its sessions, app passwords, authorizations and activities; the user name stays reserved.",
+  "settings.title": "Host settings",
+  "settings.intro":
+    "The same settings as ./occ config:system:set and ./occ config:list, stored in {{file}}; a change applies on every server at once, checked exactly as occ checks it.",
+  "settings.current": "Current value",
+  "settings.isDefault": "default",
+  "settings.default": "Default",
+  "settings.newValue": "New value of {{name}}",
+  "settings.expected": "Accepted: {{expected}}.",
+  "settings.reset": "Back to the default",
+  "settings.resetNamed": "Set {{name}} back to its default",
+  "settings.readOnly": "Changed only on the command line: {{command}} (maintenance mode closes this page too).",
+  "settings.changed": "{{name}} is now {{value}}.",
+  "settings.wasReset": "{{name}} is back to its default, {{value}}.",
+  "settings.wasDefault": "{{name}} was not set: its default, {{value}}, applies.",
+  "settings.refused": "{{name}} was not changed:",
+  "settings.unknown": "There is no setting “{{name}}” that can be changed here.",
 } as const;
