@@ -13,6 +13,7 @@ export interface User {
   /** True only when an administrator marked `email` verified; false again once the address changes. */
   emailVerified: boolean;
   enabled: boolean;
+  /** Membership of the group `admin` (src/groups), read with the user. */
   isAdmin: boolean;
   createdAt: number;
   /** Their own language (`core lang`), or null to follow the browser (src/i18n/negotiation.ts). */
@@ -65,6 +66,7 @@ export interface UserStore {
    * accounts/domain/email.ts `emailKey`, in one transaction with the deleted user names:
    * - the uid is a deleted user's (see `delete`): writes nothing and answers `uid_of_deleted_user`,
    *   unless `reuseDeletedUid`, which removes the uid from the deleted names and inserts;
+   * - `user.isAdmin`: the user joins the group `admin` in the same transaction;
    * - the uid exists, or another user holds the address: rejects, writing nothing (the primary key
    *   and the unique address key decide a race between two writes; the caller tells the cases apart
    *   by reading again).
@@ -93,6 +95,8 @@ export interface UserStore {
   search(search: UserSearch): Promise<UserSearchPage>;
   /** The user with the last sign-in, or undefined when there is none. */
   findListing(uid: string): Promise<UserListing | undefined>;
+  /** How many users there are; reads no column but the key, so it answers on a database not migrated yet. */
+  count(): Promise<number>;
   /** Replaces the password hash; a uid without a row changes nothing. */
   setPasswordHash(uid: string, passwordHash: string): Promise<void>;
   /** Sets the enabled flag; a uid without a row changes nothing. Sessions are not touched here. */

@@ -61,6 +61,8 @@ function validateProfile(displayName: string | undefined, email: string | undefi
 }
 
 export class UserDirectory {
+  private readonly deletionGuards: Array<(uid: string) => Promise<void>> = [];
+
   constructor(
     private readonly store: UserStore,
     private readonly sessions: SessionStore,
@@ -142,6 +144,15 @@ export class UserDirectory {
     return user;
   }
 
+  count(): Promise<number> {
+    return this.store.count();
+  }
+
+  /** A rule a deletion must pass first (the groups' "never the last administrator"), set by the composition root. */
+  useDeletionGuard(guard: (uid: string) => Promise<void>): void {
+    this.deletionGuards.push(guard);
+  }
+
   /**
    * Checks a password. Unknown users and users without a password cost one argon2 verification
    * too, so response time does not reveal which accounts exist.
@@ -205,6 +216,7 @@ export class UserDirectory {
    * deleted user names: `create` refuses it from then on unless told to reuse it.
    */
   async delete(uid: string): Promise<void> {
+    for (const guard of this.deletionGuards) await guard(uid);
     if (!(await this.store.delete(uid, this.clock.nowSeconds()))) {
       throw new AccountError("no_such_user", "noSuchUser", { uid });
     }

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { AccountError } from "../accounts/errors.js";
 import { isEntryPoint } from "../entry-point.js";
+import { GroupError } from "../groups/errors.js";
 import { keystreamRelease, PRODUCT } from "../product.js";
 import { PRIVATE_UMASK } from "../storage/data-dir-permissions.js";
 import { registerActivityCommands } from "./commands/activity.js";
@@ -8,6 +9,7 @@ import { registerAvatarCommands } from "./commands/avatar.js";
 import { registerCompletionCommand } from "./commands/completion.js";
 import { registerConfigCommands } from "./commands/config.js";
 import { registerDbCommands } from "./commands/db.js";
+import { registerGroupCommands } from "./commands/group.js";
 import { registerMaintenanceCommands } from "./commands/maintenance.js";
 import { registerOAuth2Commands } from "./commands/oauth2.js";
 import { registerOidcCommands } from "./commands/oidc.js";
@@ -57,6 +59,7 @@ export function buildProgram(context: CommandContext): Command {
   registerCompletionCommand(program, context);
   registerUserCommands(program, context);
   registerUserSettingCommand(program, context);
+  registerGroupCommands(program, context);
   registerConfigCommands(program, context);
   registerMaintenanceCommands(program, context);
   registerDbCommands(program, context);
@@ -89,9 +92,10 @@ export async function runOcc(argv: string[], context = new CommandContext()): Pr
       // Commander already printed its message (or the help / the version, with exit code 0).
       return error.exitCode === 0 ? EXIT_SUCCESS : EXIT_USAGE;
     }
-    const known = error instanceof CommandError || error instanceof AccountError;
+    const known = error instanceof CommandError || error instanceof AccountError || error instanceof GroupError;
     const message = error instanceof Error ? error.message : String(error);
-    context.err(`${known ? "" : "error: "}${message.split("\n")[0]}\n`);
+    // An empty CommandError: the command already said on stderr what failed (group:add-member).
+    if (message !== "" || !known) context.err(`${known ? "" : "error: "}${message.split("\n")[0]}\n`);
     return EXIT_FAILURE;
   } finally {
     await context.close();

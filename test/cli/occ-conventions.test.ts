@@ -28,6 +28,8 @@ const DATA_COMMAND_ARGUMENTS: Record<string, string[] | (() => string[])> = {
   "user:list": [],
   "user:add-app-password": ["olga"],
   "user:setting": ["olga"],
+  "group:list": [],
+  "group:list-members": ["admin"],
   "config:list": [],
   "config:system:get": ["activity_expire_days", "--default-value=365"],
   "maintenance:mode": [],

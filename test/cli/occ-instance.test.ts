@@ -12,6 +12,7 @@ import { commandTree, emptyDirectory, treeOf } from "./support.js";
 /** Commands that add something: they may start a new instance (and say so). */
 const INSTANCE_CREATORS = new Set([
   "user:add",
+  "group:add",
   "oauth2:add-client",
   "config:system:set",
   "twofactorauth:enforce",
@@ -35,6 +36,11 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "user:modify": ["nobody", "email", "nobody@example.com"],
     "user:set-avatar": ["nobody", avatarFile],
     "user:remove-avatar": ["nobody"],
+    "group:delete": ["nobody"],
+    "group:list": [],
+    "group:list-members": ["admin"],
+    "group:add-member": ["admin", "--member=nobody"],
+    "group:remove-member": ["admin", "--member=nobody"],
     "config:list": [],
     "config:system:get": ["maintenance"],
     "config:system:delete": ["maintenance"],

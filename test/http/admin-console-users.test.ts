@@ -75,7 +75,8 @@ describe("administration console: the users area and a user's page", () => {
   });
 
   it("the users table shows state, role, last sign-in and second factors; the last sign-in is recorded by a browser login and an app password's use", async () => {
-    const { users, appPasswords, clock } = s.t.services;
+    const { users, appPasswords } = s.t.services;
+    const { clock } = s.t;
     await users.create({ uid: "lena", password: PASSWORD, displayName: "Lena" });
     assert.equal((await users.requireListing("lena")).lastLoginAt, null);
     const row = async () =>
@@ -210,5 +211,33 @@ describe("administration console: the users area and a user's page", () => {
     );
     assert.equal((await paul.get(`${AREA}/alice`)).statusCode, 403);
     assert.notEqual((await users.require("alice")).displayName, "Taken");
+  });
+
+  it("an administrator promotes a user to administrator (membership of admin, shown in the groups column) and demotes them; never their own role, and the last administrator stays one", async () => {
+    const { users, groups } = s.t.services;
+    await users.create({ uid: "quinn", password: PASSWORD });
+    const quinn = await loggedIn(s.t, "quinn", PASSWORD);
+    assert.equal((await quinn.get(AREA)).statusCode, 403);
+    const promoted = await s.admin.post(`${FORMS}/quinn/promote`, { requesttoken: await token() });
+    assert.equal(promoted.statusCode, 303);
+    assert.deepEqual(await groups.groupsOf("quinn"), ["admin"]);
+    assert.match((await s.admin.get(`${AREA}/quinn`)).body, /id="user-notice" role="status">quinn is now an administrator\./);
+    assert.match((await s.admin.get(`${AREA}?q=quinn`)).body, /<td data-label="Groups" class="wrap-anywhere">admin<\/td>/);
+    assert.equal((await quinn.get(AREA)).statusCode, 200, "at once, in the session quinn already had");
+    const demoted = await s.admin.post(`${FORMS}/quinn/demote`, { requesttoken: await token() });
+    assert.equal(demoted.statusCode, 303);
+    assert.deepEqual(await groups.groupsOf("quinn"), []);
+    assert.equal((await quinn.get(AREA)).statusCode, 403);
+    assert.match((await s.admin.get(`${AREA}/quinn`)).body, /quinn is no longer an administrator\./);
+
+    const own = await s.admin.post(`${FORMS}/root/demote`, { requesttoken: await token() });
+    assert.equal(own.statusCode, 400);
+    assert.match(own.body, /id="user-error" role="alert">you cannot remove your own administrator role here/);
+    assert.deepEqual(await groups.groupsOf("root"), ["admin"]);
+    // root is the only administrator: the group keeps its last member whoever asks.
+    await assert.rejects(groups.removeMember("admin", "root"), /last administrator/);
+    const ownDelete = await s.admin.post(`${FORMS}/root/delete`, { requesttoken: await token() });
+    assert.equal(ownDelete.statusCode, 400);
+    assert.ok(await users.find("root"));
   });
 });

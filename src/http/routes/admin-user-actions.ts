@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
-import { AccountError } from "../../accounts/errors.js";
+import { AccountError, type AccountErrorText } from "../../accounts/errors.js";
 import { endEverySignIn, replacePassword } from "../../accounts/password-change.js";
+import { ADMIN_GROUP } from "../../groups/domain/group-id.js";
+import { GroupError } from "../../groups/errors.js";
 import type { Translator } from "../../i18n/index.js";
 import { accountErrorStatus } from "../account-errors.js";
 import { USER_NOTICE_ID, USERS_FORM_PATH, userPagePath } from "../admin-user-paths.js";
@@ -29,9 +31,11 @@ const REFILL: Readonly<Record<string, readonly string[]>> = { profile: ["display
  * done, then a 303 to the user's page (the users area after a deletion) whose top says what
  * happened (post/redirect/get: a reload repeats nothing). A refused change (an AccountError) is
  * the user's page again with the reason at the top and the form as sent, 400 (404: no such user).
+ * Refusals: an administrator's own account is not disabled, deleted, signed out or demoted here,
+ * and the last administrator never leaves `admin` (Groups.removeMember, GroupStore's transaction).
  */
 export async function adminUserActionRoutes(app: FastifyInstance): Promise<void> {
-  const { users, sessions, deviceCredentials, log } = app.services;
+  const { users, groups, sessions, deviceCredentials, log } = app.services;
 
   const administer = (forms: FastifyInstance, action: string, change: Change) => {
     forms.post(`${USERS_FORM_PATH}/:uid/${action}`, async (request, reply): Promise<FastifyReply> => {
@@ -42,16 +46,10 @@ export async function adminUserActionRoutes(app: FastifyInstance): Promise<void>
       try {
         outcome = await change(request, uid, principal);
       } catch (error) {
-        if (!(error instanceof AccountError)) throw error;
+        if (!(error instanceof AccountError || error instanceof GroupError)) throw error;
+        const status = error instanceof AccountError ? accountErrorStatus(error) : error.code === "no_such_group" ? 404 : 400;
         const formValues = Object.fromEntries((REFILL[action] ?? []).map((name) => [name, formField(request, name)]));
-        return sendUserPage(
-          request,
-          reply,
-          principal,
-          uid,
-          { message: error.translated(translator), formValues },
-          accountErrorStatus(error),
-        );
+        return sendUserPage(request, reply, principal, uid, { message: error.translated(translator), formValues }, status);
       }
       const location = outcome.toList ? SETTINGS_PAGES.users.path : userPagePath(uid);
       const sectionId = outcome.toList ? "users" : USER_NOTICE_ID;
@@ -63,8 +61,8 @@ export async function adminUserActionRoutes(app: FastifyInstance): Promise<void>
   };
 
   /** An administrator does not disable, delete or sign out themself here: that would lock the console's user out. */
-  const notSelf = (uid: string, principal: Principal) => {
-    if (uid === principal.user.uid) throw new AccountError("invalid_uid", "ownAccount");
+  const notSelf = (uid: string, principal: Principal, text: AccountErrorText = "ownAccount") => {
+    if (uid === principal.user.uid) throw new AccountError("invalid_uid", text);
   };
 
   await app.register(
@@ -106,8 +104,22 @@ export async function adminUserActionRoutes(app: FastifyInstance): Promise<void>
         return { say: (t) => t("console:user.profileSaved", { uid }) };
       });
 
+      // Being an administrator is membership of the group admin (src/groups), as `./occ group:add-member admin`.
+      administer(forms, "promote", async (_request, uid, principal) => {
+        await groups.addMember(ADMIN_GROUP, uid);
+        log.info({ event: "user_promoted", uid, by: principal.user.uid }, "user made an administrator on the admin page");
+        return { say: (t) => t("console:user.promoted", { uid }) };
+      });
+
+      administer(forms, "demote", async (_request, uid, principal) => {
+        notSelf(uid, principal, "ownAdminRole");
+        await groups.removeMember(ADMIN_GROUP, uid);
+        log.info({ event: "user_demoted", uid, by: principal.user.uid }, "administrator role removed on the admin page");
+        return { say: (t) => t("console:user.demoted", { uid }) };
+      });
+
       administer(forms, "sign-out", async (_request, uid, principal) => {
-        notSelf(uid, principal);
+        notSelf(uid, principal, "ownSignIns");
         await users.require(uid);
         const ended = await endEverySignIn(sessions, deviceCredentials, uid);
         log.info(

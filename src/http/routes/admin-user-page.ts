@@ -43,7 +43,7 @@ export async function sendUserPage(
 ): Promise<FastifyReply> {
   const translator = userTranslator(request, principal);
   const { t } = translator;
-  const { users, sessions, appPasswords, oauth, secondFactors } = request.server.services;
+  const { users, groups, sessions, appPasswords, oauth, secondFactors } = request.server.services;
   const user = await users.requireListing(uid).catch(() => undefined);
   if (!user) {
     const message = html`<p class="error" id="users-error">${t("accountErrors:noSuchUser", { uid })}</p>`;
@@ -51,7 +51,8 @@ export async function sendUserPage(
   }
   const flash = request.method === "GET" ? takeFlash(request, reply, principal) : undefined;
   const notice = refusal ? html`<p class="error" id="user-error" role="alert">${refusal.message}</p>` : (flash?.message ?? "");
-  const [live, passwords, clients, factors] = await Promise.all([
+  const [memberships, live, passwords, clients, factors] = await Promise.all([
+    groups.groupsOf(uid),
     sessions.listOf(uid),
     appPasswords.list(uid),
     oauth.authorizedClients(uid),
@@ -63,7 +64,7 @@ export async function sendUserPage(
   const body = html`<p><a href="${SETTINGS_PAGES.users.path}">${t("console:user.back")}</a></p>
 ${notice}
 <section id="user-facts"><h2>${t("console:user.account")}</h2>
-${facts(translator, user, { sessions: live.length, appPasswords: passwords.length, applications: clients.length })}
+${facts(translator, user, memberships, { sessions: live.length, appPasswords: passwords.length, applications: clients.length })}
 </section>
 <section id="user-profile"><h2>${t("settings:profile.title")}</h2>
 <form method="post" action="${userFormPath(uid, "profile")}" id="user-profile-form">
@@ -115,6 +116,7 @@ ${
 function facts(
   translator: Translator,
   user: UserListing,
+  memberships: readonly string[],
   counts: { sessions: number; appPasswords: number; applications: number },
 ): SafeHtml {
   const { t } = translator;
@@ -127,7 +129,7 @@ function facts(
 <dt>${t("settings:profile.fullName")}</dt><dd>${user.displayName}</dd>
 <dt>${t("settings:profile.email")}</dt><dd>${email}</dd>
 <dt>${t("settings:users.state")}</dt><dd>${user.enabled ? t("settings:users.enabled") : t("settings:users.disabled")}</dd>
-<dt>${t("settings:users.role")}</dt><dd>${user.isAdmin ? t("settings:users.admin") : "–"}</dd>
+<dt>${t("console:users.groups")}</dt><dd>${memberships.join(", ") || "–"}</dd>
 <dt>${t("console:user.created")}</dt><dd>${formatDate(translator, user.createdAt)}</dd>
 <dt>${t("console:users.lastLogin")}</dt><dd>${formatDate(translator, user.lastLoginAt)}</dd>
 <dt>${t("console:user.sessions")}</dt><dd>${String(counts.sessions)}</dd>

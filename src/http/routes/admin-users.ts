@@ -33,19 +33,24 @@ function listUrl(text: string, page: number): string {
   return search === "" ? SETTINGS_PAGES.users.path : `${SETTINGS_PAGES.users.path}?${search}`;
 }
 
-function userRow(translator: Translator, user: UserListing, factors: readonly string[] | undefined): SafeHtml {
+function userRow(
+  translator: Translator,
+  user: UserListing,
+  groups: readonly string[] | undefined,
+  factors: readonly string[] | undefined,
+): SafeHtml {
   const { t } = translator;
   const label = {
     uid: t("settings:profile.username"),
     name: t("settings:profile.fullName"),
     email: t("settings:profile.email"),
     state: t("settings:users.state"),
-    role: t("settings:users.role"),
+    groups: t("console:users.groups"),
     lastLogin: t("console:users.lastLogin"),
     factors: t("secondFactor:admin.column"),
   };
   // data-label: the column's name, shown beside each cell when the table becomes cards on a phone.
-  return html`<tr><td data-label="${label.uid}" class="wrap-anywhere"><a href="${userPagePath(user.uid)}">${user.uid}</a></td><td data-label="${label.name}" class="wrap-anywhere">${user.displayName}</td><td data-label="${label.email}" class="wrap-anywhere">${user.email ?? ""}</td><td data-label="${label.state}">${user.enabled ? t("settings:users.enabled") : t("settings:users.disabled")}</td><td data-label="${label.role}">${user.isAdmin ? t("settings:users.admin") : "–"}</td><td data-label="${label.lastLogin}">${formatDate(translator, user.lastLoginAt)}</td><td data-label="${label.factors}">${factorNames(t, factors)}</td></tr>`;
+  return html`<tr><td data-label="${label.uid}" class="wrap-anywhere"><a href="${userPagePath(user.uid)}">${user.uid}</a></td><td data-label="${label.name}" class="wrap-anywhere">${user.displayName}</td><td data-label="${label.email}" class="wrap-anywhere">${user.email ?? ""}</td><td data-label="${label.state}">${user.enabled ? t("settings:users.enabled") : t("settings:users.disabled")}</td><td data-label="${label.groups}" class="wrap-anywhere">${(groups ?? []).join(", ") || "–"}</td><td data-label="${label.lastLogin}">${formatDate(translator, user.lastLoginAt)}</td><td data-label="${label.factors}">${factorNames(t, factors)}</td></tr>`;
 }
 
 /** Previous and next page links, and where this page is. */
@@ -64,7 +69,7 @@ function pager(t: Translator["t"], text: string, page: number, pages: number): S
  * UserDirectory calls `./occ user:*` makes.
  */
 export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
-  const { users, secondFactors, log } = app.services;
+  const { users, groups, secondFactors, log } = app.services;
 
   app.settingsSections.push({
     id: SECTION_ID,
@@ -73,7 +78,8 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
     render: async ({ request, csrfToken, flash, formValues = {}, translator, t }) => {
       const { text, page } = listQuery(request);
       const found = await users.search({ text, limit: USERS_PER_PAGE, offset: (page - 1) * USERS_PER_PAGE });
-      const factors = await secondFactors.enabledByUser(found.users.map((u) => u.uid));
+      const uids = found.users.map((u) => u.uid);
+      const [memberships, factors] = await Promise.all([groups.groupsOfUsers(uids), secondFactors.enabledByUser(uids)]);
       const pages = Math.max(1, Math.ceil(found.total / USERS_PER_PAGE));
       const first = (page - 1) * USERS_PER_PAGE + 1;
       const summary =
@@ -94,8 +100,8 @@ ${flash ?? ""}
 ${
   found.users.length === 0
     ? ""
-    : html`<table class="responsive" id="user-list"><thead><tr><th scope="col">${t("settings:profile.username")}</th><th scope="col">${t("settings:profile.fullName")}</th><th scope="col">${t("settings:profile.email")}</th><th scope="col">${t("settings:users.state")}</th><th scope="col">${t("settings:users.role")}</th><th scope="col">${t("console:users.lastLogin")}</th><th scope="col">${t("secondFactor:admin.column")}</th></tr></thead><tbody>
-${found.users.map((u) => userRow(translator, u, factors.get(u.uid)))}</tbody></table>`
+    : html`<table class="responsive" id="user-list"><thead><tr><th scope="col">${t("settings:profile.username")}</th><th scope="col">${t("settings:profile.fullName")}</th><th scope="col">${t("settings:profile.email")}</th><th scope="col">${t("settings:users.state")}</th><th scope="col">${t("console:users.groups")}</th><th scope="col">${t("console:users.lastLogin")}</th><th scope="col">${t("secondFactor:admin.column")}</th></tr></thead><tbody>
+${found.users.map((u) => userRow(translator, u, memberships.get(u.uid), factors.get(u.uid)))}</tbody></table>`
 }
 ${pager(t, text, page, pages)}
 <h3>${t("settings:users.create")}</h3>

@@ -4,6 +4,7 @@ import { activity as deActivity } from "./de/activity.js";
 import { clientErrors as deClientErrors } from "./de/client-errors.js";
 import { adminConsole as deConsole } from "./de/console.js";
 import { device as deDevice } from "./de/device.js";
+import { groups as deGroups } from "./de/groups.js";
 import { hostSettings as deHostSettings } from "./de/host-settings.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { pages as dePages } from "./de/pages.js";
@@ -15,6 +16,7 @@ import { activity as enActivity } from "./en/activity.js";
 import { clientErrors as enClientErrors } from "./en/client-errors.js";
 import { adminConsole as enConsole } from "./en/console.js";
 import { device as enDevice } from "./en/device.js";
+import { groups as enGroups } from "./en/groups.js";
 import { hostSettings as enHostSettings } from "./en/host-settings.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { pages as enPages } from "./en/pages.js";
@@ -26,6 +28,7 @@ import { activity as esActivity } from "./es/activity.js";
 import { clientErrors as esClientErrors } from "./es/client-errors.js";
 import { adminConsole as esConsole } from "./es/console.js";
 import { device as esDevice } from "./es/device.js";
+import { groups as esGroups } from "./es/groups.js";
 import { hostSettings as esHostSettings } from "./es/host-settings.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { pages as esPages } from "./es/pages.js";
@@ -37,6 +40,7 @@ import { activity as frActivity } from "./fr/activity.js";
 import { clientErrors as frClientErrors } from "./fr/client-errors.js";
 import { adminConsole as frConsole } from "./fr/console.js";
 import { device as frDevice } from "./fr/device.js";
+import { groups as frGroups } from "./fr/groups.js";
 import { hostSettings as frHostSettings } from "./fr/host-settings.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { pages as frPages } from "./fr/pages.js";
@@ -48,6 +52,7 @@ import { activity as itActivity } from "./it/activity.js";
 import { clientErrors as itClientErrors } from "./it/client-errors.js";
 import { adminConsole as itConsole } from "./it/console.js";
 import { device as itDevice } from "./it/device.js";
+import { groups as itGroups } from "./it/groups.js";
 import { hostSettings as itHostSettings } from "./it/host-settings.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { pages as itPages } from "./it/pages.js";
@@ -59,6 +64,7 @@ import { activity as nlActivity } from "./nl/activity.js";
 import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
 import { adminConsole as nlConsole } from "./nl/console.js";
 import { device as nlDevice } from "./nl/device.js";
+import { groups as nlGroups } from "./nl/groups.js";
 import { hostSettings as nlHostSettings } from "./nl/host-settings.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { pages as nlPages } from "./nl/pages.js";
@@ -84,6 +90,7 @@ export const CATALOGUES = {
     device: enDevice,
     console: enConsole,
     hostSettings: enHostSettings,
+    groups: enGroups,
   },
   de: {
     pages: dePages,
@@ -97,6 +104,7 @@ export const CATALOGUES = {
     device: deDevice,
     console: deConsole,
     hostSettings: deHostSettings,
+    groups: deGroups,
   },
   fr: {
     pages: frPages,
@@ -110,6 +118,7 @@ export const CATALOGUES = {
     device: frDevice,
     console: frConsole,
     hostSettings: frHostSettings,
+    groups: frGroups,
   },
   es: {
     pages: esPages,
@@ -123,6 +132,7 @@ export const CATALOGUES = {
     device: esDevice,
     console: esConsole,
     hostSettings: esHostSettings,
+    groups: esGroups,
   },
   it: {
     pages: itPages,
@@ -136,6 +146,7 @@ export const CATALOGUES = {
     device: itDevice,
     console: itConsole,
     hostSettings: itHostSettings,
+    groups: itGroups,
   },
   nl: {
     pages: nlPages,
@@ -149,6 +160,7 @@ export const CATALOGUES = {
     device: nlDevice,
     console: nlConsole,
     hostSettings: nlHostSettings,
+    groups: nlGroups,
   },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 

@@ -25,6 +25,7 @@ import { backchannelLogoutMigration } from "./2026_11_27_0021_backchannel_logout
 
 import { secondFactorsMigration } from "./2026_11_27_0023_second_factors.js";
 import { passkeysMigration } from "./2026_11_27_0024_passkeys.js";
+import { groupsMigration } from "./2026_11_27_0026_groups.js";
 import { lastLoginMigration } from "./2026_11_27_0028_last_login.js";
 
 /**
@@ -58,6 +59,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_27_0023_second_factors": secondFactorsMigration(),
     "2026_11_27_0024_passkeys": passkeysMigration(),
 
+    "2026_11_27_0026_groups": groupsMigration(),
     "2026_11_27_0028_last_login": lastLoginMigration(),
   };
 }

@@ -11,7 +11,6 @@ export interface UsersTable {
   password_hash: string | null;
   /** 1 = enabled, 0 = disabled (integers: portable across SQLite and PostgreSQL). */
   enabled: number;
-  is_admin: number;
   created_at: EpochSeconds;
   /** `core lang` (occ user:setting): a catalogue language code, or null to follow the browser. */
   language: string | null;

@@ -13,6 +13,7 @@ export const adminConsole: Messages<typeof source> = {
   "users.previous": "Vorherige Seite",
   "users.next": "Nächste Seite",
   "users.pageOf": "Seite {{page}} von {{pages}}",
+  "users.groups": "Gruppen",
   "users.lastLogin": "Letzte Anmeldung",
   "users.openUser": "Seite von {{uid}} öffnen",
   "user.title": "Benutzer {{uid}}",

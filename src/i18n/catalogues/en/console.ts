@@ -11,6 +11,7 @@ export const adminConsole = {
   "users.previous": "Previous page",
   "users.next": "Next page",
   "users.pageOf": "Page {{page}} of {{pages}}",
+  "users.groups": "Groups",
   "users.lastLogin": "Last sign-in",
   "users.openUser": "Open the page of {{uid}}",
   "user.title": "User {{uid}}",

@@ -13,6 +13,7 @@ export const adminConsole: Messages<typeof source> = {
   "users.previous": "Página anterior",
   "users.next": "Página siguiente",
   "users.pageOf": "Página {{page}} de {{pages}}",
+  "users.groups": "Grupos",
   "users.lastLogin": "Último inicio de sesión",
   "users.openUser": "Abrir la página de {{uid}}",
   "user.title": "Usuario {{uid}}",

@@ -13,6 +13,7 @@ export const adminConsole: Messages<typeof source> = {
   "users.previous": "Page précédente",
   "users.next": "Page suivante",
   "users.pageOf": "Page {{page}} sur {{pages}}",
+  "users.groups": "Groupes",
   "users.lastLogin": "Dernière connexion",
   "users.openUser": "Ouvrir la page de {{uid}}",
   "user.title": "Utilisateur {{uid}}",

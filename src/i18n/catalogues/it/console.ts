@@ -13,6 +13,7 @@ export const adminConsole: Messages<typeof source> = {
   "users.previous": "Pagina precedente",
   "users.next": "Pagina successiva",
   "users.pageOf": "Pagina {{page}} di {{pages}}",
+  "users.groups": "Gruppi",
   "users.lastLogin": "Ultimo accesso",
   "users.openUser": "Apri la pagina di {{uid}}",
   "user.title": "Utente {{uid}}",

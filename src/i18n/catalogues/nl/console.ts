@@ -13,6 +13,7 @@ export const adminConsole: Messages<typeof source> = {
   "users.previous": "Vorige pagina",
   "users.next": "Volgende pagina",
   "users.pageOf": "Pagina {{page}} van {{pages}}",
+  "users.groups": "Groepen",
   "users.lastLogin": "Laatst aangemeld",
   "users.openUser": "De pagina van {{uid}} openen",
   "user.title": "Gebruiker {{uid}}",
