@@ -66,7 +66,10 @@ describe("settings pages", () => {
     const page = await root.get("/index.php/settings/admin/users");
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<h2>Users<\/h2>/);
-    assert.match(page.body, /<td data-label="Username">alice<\/td><td data-label="Full name">Alice A<\/td>/);
+    assert.match(
+      page.body,
+      /<td data-label="Username" class="wrap-anywhere"><a href="\/index\.php\/settings\/admin\/users\/alice">alice<\/a><\/td><td data-label="Full name" class="wrap-anywhere">Alice A<\/td>/,
+    );
     assert.match((await root.get("/index.php/settings/personal")).body, /Administration<\/a>/);
   });
 
