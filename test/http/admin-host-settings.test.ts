@@ -29,7 +29,10 @@ describe("administration console: the settings area", () => {
       assert.ok(page.body.includes(`<h3><code>${escapeHtml(name)}</code></h3>`), name);
       assert.ok(page.body.includes(escapeHtml(setting.description)), `${name}'s description`);
     }
-    assert.match(page.body, /<dt>Default<\/dt><dd><code>86400<\/code><\/dd>/);
+    assert.match(
+      page.body,
+      /Current value: <code>86400<\/code> <span class="muted">\(default\)<\/span> · Default: <code>86400<\/code>/,
+    );
     assert.match(page.body, /aria-current="page">Settings</);
     const german = await root.get(AREA, { "accept-language": "de" });
     assert.match(german.body, /Sekunden, die eine Anmeldesitzung ohne Aktivität besteht\./);

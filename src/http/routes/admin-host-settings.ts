@@ -56,26 +56,26 @@ function settingBlock(
   const readOnly = READ_ONLY[name];
   const formValue = refused?.value ?? (typeof current.value === "string" ? current.value : String(current.value));
   const action = `${FORM_PATH}/${encodeURIComponent(name)}`;
+  const facts = html`<p class="setting-values">${t("console:settings.current")}: <code>${shownValue(current.value)}</code>${current.stored ? "" : html` <span class="muted">(${t("console:settings.isDefault")})</span>`} · ${t("console:settings.default")}: <code>${shownValue(definition.defaultValue)}</code></p>`;
+  if (readOnly) {
+    return html`<div class="host-setting" id="${id}"><h3><code>${name}</code></h3>
+<p>${t(`hostSettings:description.${name}`)}</p>
+${facts}<p class="muted">${t("console:settings.readOnly", { command: readOnly })}</p></div>`;
+  }
+  // One form: Save posts the value; "back to the default" posts the same form to …/reset (formaction).
   return html`<div class="host-setting" id="${id}"><h3><code>${name}</code></h3>
 <p>${t(`hostSettings:description.${name}`)}</p>
-<dl class="facts"><dt>${t("console:settings.current")}</dt><dd><code>${shownValue(current.value)}</code> ${current.stored ? "" : html`<span class="muted">(${t("console:settings.isDefault")})</span>`}</dd>
-<dt>${t("console:settings.default")}</dt><dd><code>${shownValue(definition.defaultValue)}</code></dd></dl>
-${
-  readOnly
-    ? html`<p class="muted">${t("console:settings.readOnly", { command: readOnly })}</p>`
-    : html`<form method="post" action="${action}" class="setting-form">
+${facts}<form method="post" action="${action}" class="setting-form">
 <input type="hidden" name="requesttoken" value="${csrfToken}">
-<label for="${id}-value">${t("console:settings.newValue", { name })}</label>
-${valueControl(name, id, formValue, refused !== undefined)}
+<div class="setting-field"><label for="${id}-value">${t("console:settings.newValue", { name })}</label>
+${valueControl(name, id, formValue, refused !== undefined)}</div>
+<div class="setting-buttons"><button type="submit">${t("settings:common.save")}</button>${
+    current.stored
+      ? html`<button type="submit" class="secondary" formaction="${action}/reset" aria-label="${t("console:settings.resetNamed", { name })}">${t("console:settings.reset")}</button>`
+      : ""
+  }</div>
 ${refused ? html`<p class="error" id="${id}-error">${refused.message}</p>` : html`<p class="muted" id="${id}-expected">${t("console:settings.expected", { expected: expectedOf(definition) })}</p>`}
-<div class="actions"><button type="submit">${t("settings:common.save")}</button></div>
-</form>
-${
-  current.stored
-    ? html`<form method="post" action="${action}/reset"><input type="hidden" name="requesttoken" value="${csrfToken}"><button type="submit" class="secondary" aria-label="${t("console:settings.resetNamed", { name })}">${t("console:settings.reset")}</button></form>`
-    : ""
-}`
-}</div>`;
+</form></div>`;
 }
 
 /**

@@ -50,7 +50,14 @@ function userRow(
     factors: t("secondFactor:admin.column"),
   };
   // data-label: the column's name, shown beside each cell when the table becomes cards on a phone.
-  return html`<tr><td data-label="${label.uid}" class="wrap-anywhere"><a href="${userPagePath(user.uid)}">${user.uid}</a></td><td data-label="${label.name}" class="wrap-anywhere">${user.displayName}</td><td data-label="${label.email}" class="wrap-anywhere">${user.email ?? ""}</td><td data-label="${label.state}">${user.enabled ? t("settings:users.enabled") : t("settings:users.disabled")}</td><td data-label="${label.groups}" class="wrap-anywhere">${(groups ?? []).join(", ") || "–"}</td><td data-label="${label.lastLogin}">${formatDate(translator, user.lastLoginAt)}</td><td data-label="${label.factors}">${factorNames(t, factors)}</td></tr>`;
+  return html`<tr><td data-label="${label.uid}" class="wrap-anywhere"><a href="${userPagePath(user.uid)}">${user.uid}</a></td><td data-label="${label.name}" class="wrap-anywhere">${user.displayName}</td><td data-label="${label.email}" class="email">${emailWithBreak(user.email)}</td><td data-label="${label.state}">${user.enabled ? t("settings:users.enabled") : t("settings:users.disabled")}</td><td data-label="${label.groups}" class="wrap-anywhere">${(groups ?? []).join(", ") || "–"}</td><td data-label="${label.lastLogin}">${formatDate(translator, user.lastLoginAt)}</td><td data-label="${label.factors}">${factorNames(t, factors)}</td></tr>`;
+}
+
+/** An address that may wrap before its `@` (not in the middle of a word), as a table cell shows it. */
+function emailWithBreak(email: string | null): SafeHtml {
+  if (email === null) return html``;
+  const at = email.lastIndexOf("@");
+  return at <= 0 ? html`${email}` : html`${email.slice(0, at)}<wbr>${email.slice(at)}`;
 }
 
 /** Previous and next page links, and where this page is. */
@@ -88,8 +95,8 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
             ? t("console:users.none")
             : t("console:users.noMatch", { text })
           : t("console:users.showing", { first, last: first + found.users.length - 1, total: found.total });
-      return html`<h2>${t("settings:users.title")}</h2>
-${flash ?? ""}
+      // The area's heading (h1) says "Users"; the list needs no heading of its own.
+      return html`${flash ?? ""}
 <form method="get" action="${SETTINGS_PAGES.users.path}" role="search" class="search" id="user-search-form">
 <label for="user-search">${t("console:users.search")}</label>
 <div class="search-row"><input type="search" id="user-search" name="q" maxlength="${MAX_SEARCH_LENGTH}" value="${text}" aria-describedby="user-search-hint">
@@ -100,11 +107,11 @@ ${flash ?? ""}
 ${
   found.users.length === 0
     ? ""
-    : html`<table class="responsive" id="user-list"><thead><tr><th scope="col">${t("settings:profile.username")}</th><th scope="col">${t("settings:profile.fullName")}</th><th scope="col">${t("settings:profile.email")}</th><th scope="col">${t("settings:users.state")}</th><th scope="col">${t("console:users.groups")}</th><th scope="col">${t("console:users.lastLogin")}</th><th scope="col">${t("secondFactor:admin.column")}</th></tr></thead><tbody>
+    : html`<table class="responsive" id="user-list"><caption class="visually-hidden">${t("settings:users.title")}</caption><thead><tr><th scope="col">${t("settings:profile.username")}</th><th scope="col">${t("settings:profile.fullName")}</th><th scope="col">${t("settings:profile.email")}</th><th scope="col">${t("settings:users.state")}</th><th scope="col">${t("console:users.groups")}</th><th scope="col">${t("console:users.lastLogin")}</th><th scope="col">${t("secondFactor:admin.column")}</th></tr></thead><tbody>
 ${found.users.map((u) => userRow(translator, u, memberships.get(u.uid), factors.get(u.uid)))}</tbody></table>`
 }
 ${pager(t, text, page, pages)}
-<h3>${t("settings:users.create")}</h3>
+<h2>${t("settings:users.create")}</h2>
 <form method="post" action="${USERS_FORM_PATH}" id="create-user">
 <input type="hidden" name="requesttoken" value="${csrfToken}">
 <label for="new-user-uid">${t("settings:profile.username")}</label><input type="text" id="new-user-uid" name="uid" maxlength="64" required value="${formValues.uid ?? ""}">
