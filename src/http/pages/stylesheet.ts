@@ -126,6 +126,8 @@ table.responsive td::before{content:attr(data-label);font-weight:600;color:var(-
 table.responsive td:empty{display:none}
 table.responsive td.actions-cell::before{content:none}
 table.responsive td.actions-cell{display:block}
+dl.facts.stack-narrow{grid-template-columns:1fr;gap:0}
+dl.facts.stack-narrow dd{margin-bottom:.5rem}
 }
 `;
 

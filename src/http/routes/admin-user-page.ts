@@ -124,7 +124,7 @@ function facts(
     user.email === null
       ? "–"
       : html`${user.email} (${user.emailVerified ? t("console:user.verified") : t("console:user.unverified")})`;
-  return html`<dl class="facts" id="user-facts-list">
+  return html`<dl class="facts stack-narrow" id="user-facts-list">
 <dt>${t("settings:profile.username")}</dt><dd>${user.uid}</dd>
 <dt>${t("settings:profile.fullName")}</dt><dd>${user.displayName}</dd>
 <dt>${t("settings:profile.email")}</dt><dd>${email}</dd>
