@@ -5,6 +5,7 @@ import type { HostSettings } from "../config/host-settings.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import type { JobScheduler } from "../jobs/scheduler.js";
 import { DEFAULT_CLIENTS } from "../oauth/domain/default-clients.js";
+import type { GroupLists } from "../oauth/ports.js";
 import { type OAuthEvents, OAuthService } from "../oauth/service.js";
 import type { Db, Dialect } from "../storage/database.js";
 import { KyselyClientStore } from "../storage/oauth-client-store.js";
@@ -30,6 +31,8 @@ export interface OAuthSetup {
   /** The token endpoint's throttle store: its reservation rides with the first read, its settlement with the issue. */
   tokenThrottle: SqlThrottleStore;
   events?: OAuthEvents;
+  /** Resolves a client's allowed-groups list (src/groups). */
+  groups?: GroupLists;
 }
 
 /**
@@ -51,6 +54,8 @@ export function createOAuthService(setup: OAuthSetup): OAuthService {
     refreshReuseGrace: () => setup.settings.get("oauth2.refresh_reuse_grace"),
     sealer: setup.sealer,
     events: setup.events,
+    groups: setup.groups,
+    newClientsAllowedGroups: () => setup.settings.get("oauth2.new_clients_allowed_groups"),
   });
   setup.authenticator.useBearerResolver(oauth);
   setup.jobs.register({

@@ -28,11 +28,18 @@ export const groups = {
   addMember: "Add member",
   memberUid: "User name",
   remove: "Remove",
-  back: "All groups",
   created: 'Created group "{{gid}}"',
   deleted: 'Deleted group "{{gid}}"',
   added: 'Added "{{uid}}" to "{{gid}}"',
   alreadyMember: '"{{uid}}" is already a member of "{{gid}}"',
   removed: 'Removed "{{uid}}" from "{{gid}}"',
   notMember: '"{{uid}}" is not a member of "{{gid}}"',
+  notAvailableTitle: "Application not available",
+  notAvailable:
+    "The application {{name}} is not available to you. If you need it, ask your administrator to add you to one of its groups.",
+  notAvailableHere:
+    "This application is not available to you. If you need it, ask your administrator to add you to one of its groups.",
+  allowedGroups: "Allowed groups (comma-separated; empty: everyone)",
+  allowedGroupsShort: "Groups",
+  removeNamed: 'Remove "{{uid}}" from "{{gid}}"',
 } as const;

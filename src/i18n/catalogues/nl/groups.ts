@@ -27,11 +27,18 @@ export const groups: Messages<typeof source> = {
   addMember: "Lid toevoegen",
   memberUid: "Gebruikersnaam",
   remove: "Verwijderen",
-  back: "Alle groepen",
   created: "Groep ‘{{gid}}’ aangemaakt.",
   deleted: "Groep ‘{{gid}}’ verwijderd.",
   added: "‘{{uid}}’ toegevoegd aan ‘{{gid}}’.",
   alreadyMember: "‘{{uid}}’ is al lid van ‘{{gid}}’.",
   removed: "‘{{uid}}’ verwijderd uit ‘{{gid}}’.",
   notMember: "‘{{uid}}’ is geen lid van ‘{{gid}}’.",
+  notAvailableTitle: "Applicatie niet beschikbaar",
+  notAvailable:
+    "De applicatie {{name}} is niet voor je beschikbaar. Heb je haar nodig, vraag dan je beheerder je aan een van haar groepen toe te voegen.",
+  notAvailableHere:
+    "Deze applicatie is niet voor je beschikbaar. Heb je haar nodig, vraag dan je beheerder je aan een van haar groepen toe te voegen.",
+  allowedGroups: "Toegestane groepen (door komma’s gescheiden; leeg: iedereen)",
+  allowedGroupsShort: "Groepen",
+  removeNamed: "‘{{uid}}’ verwijderen uit ‘{{gid}}’",
 };
