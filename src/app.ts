@@ -16,6 +16,7 @@ import { activityPageRoutes } from "./http/routes/activity-page.js";
 import { activityPublishRoutes } from "./http/routes/activity-publish.js";
 import { activitySettingsRoutes } from "./http/routes/activity-settings.js";
 import { adminGroupRoutes } from "./http/routes/admin-groups.js";
+import { adminHostSettingsRoutes } from "./http/routes/admin-host-settings.js";
 import { adminLockoutRoutes } from "./http/routes/admin-lockouts.js";
 import { adminUserRoutes } from "./http/routes/admin-users.js";
 import { assetRoutes } from "./http/routes/assets.js";
@@ -134,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(passkeySettingsRoutes);
   await app.register(personalSessionsRoutes);
   await app.register(adminUserRoutes);
+  await app.register(adminHostSettingsRoutes);
   await app.register(adminLockoutRoutes);
   await app.register(adminGroupRoutes);
   await app.register(ocsUserRoutes);

@@ -32,6 +32,30 @@ export interface ProfileChanges {
   emailVerified?: boolean;
 }
 
+/** A user as the administrators' listings show them: with the last sign-in. */
+export interface UserListing extends User {
+  /** The last completed browser login or app password use (users.last_login_at); null: none recorded. */
+  lastLoginAt: number | null;
+}
+
+/** One page of a search of the users. */
+export interface UserSearch {
+  /**
+   * Text the uid, display name or address contains, compared without regard to case (ASCII letters);
+   * empty or absent: every user.
+   */
+  text?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+export interface UserSearchPage {
+  /** The page's users, ordered by uid. */
+  users: UserListing[];
+  /** How many users match in all. */
+  total: number;
+}
+
 /** What an insert did: wrote the user, or wrote nothing because the uid is a deleted user's. */
 export type UserInsertOutcome = "inserted" | "uid_of_deleted_user";
 
@@ -63,6 +87,14 @@ export interface UserStore {
   findWithPasswordHash(uid: string): Promise<{ user: User; passwordHash: string | null } | undefined>;
   /** Every user, ordered by uid. */
   list(): Promise<User[]>;
+  /**
+   * One page of the users matching `search.text` (uid, display name or address containing it,
+   * `%` and `_` meaning themselves), ordered by uid, and how many match: two statements, the
+   * page and the count, never every row.
+   */
+  search(search: UserSearch): Promise<UserSearchPage>;
+  /** The user with the last sign-in, or undefined when there is none. */
+  findListing(uid: string): Promise<UserListing | undefined>;
   /** How many users there are; reads no column but the key, so it answers on a database not migrated yet. */
   count(): Promise<number>;
   /** Replaces the password hash; a uid without a row changes nothing. */
@@ -144,6 +176,7 @@ export interface SessionEndObserver {
 
 /** Browser sessions (table sessions), keyed by the SHA-256 hex of the cookie value. */
 export interface SessionStore {
+  /** Writes the session; a complete login (`pending` null) also records it as its user's last sign-in. */
   insert(session: NewSessionRecord): Promise<void>;
   /**
    * The session stored under `idHash`, expired or not (the caller decides liveness), or undefined.
@@ -209,7 +242,7 @@ export interface AppPasswordStore {
    * statement, prepared once.
    */
   findByTokenHash(tokenHash: string): Promise<{ id: number; uid: string; lastUsedAt: number | null } | undefined>;
-  /** Records a use of app password `id` at `at`. */
+  /** Records a use of app password `id` at `at`, also as its user's last sign-in. */
   markUsed(id: number, at: number): Promise<void>;
   /**
    * Deletes every app password of `uid` in one statement (and, by cascade, the Login Flow v2 grants

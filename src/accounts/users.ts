@@ -2,7 +2,16 @@ import type { Clock } from "../clock.js";
 import { emailKey } from "./domain/email.js";
 import { AccountError } from "./errors.js";
 import { dummyPasswordHash, hashPassword, passwordProblem, verifyPassword } from "./passwords.js";
-import type { ProfileChanges, SessionEndObserver, SessionStore, User, UserStore } from "./ports.js";
+import type {
+  ProfileChanges,
+  SessionEndObserver,
+  SessionStore,
+  User,
+  UserListing,
+  UserSearch,
+  UserSearchPage,
+  UserStore,
+} from "./ports.js";
 import { notifyEnded } from "./sessions.js";
 
 /** ownCloud's user-name rule: letters, digits and `_.@-'` and space; at most 64 characters. */
@@ -124,6 +133,18 @@ export class UserDirectory {
 
   list(): Promise<User[]> {
     return this.store.list();
+  }
+
+  /** One page of the users whose uid, display name or address contains `search.text` (UserStore.search). */
+  search(search: UserSearch): Promise<UserSearchPage> {
+    return this.store.search(search);
+  }
+
+  /** The user with the last sign-in; AccountError `no_such_user` when there is none. */
+  async requireListing(uid: string): Promise<UserListing> {
+    const user = await this.store.findListing(uid);
+    if (!user) throw new AccountError("no_such_user", "noSuchUser", { uid });
+    return user;
   }
 
   count(): Promise<number> {

@@ -18,6 +18,7 @@ import { registerSecurityCommands } from "./commands/security.js";
 import { registerStatusCommand } from "./commands/status.js";
 import { registerTwoFactorAuthCommands } from "./commands/twofactorauth.js";
 import { registerUserCommands } from "./commands/user.js";
+import { registerUserInfoCommands } from "./commands/user-info.js";
 import { registerUserSettingCommand } from "./commands/user-setting.js";
 import { CommandContext, CommandError } from "./context.js";
 import { configureHelpLayout, helpOfUnknownCommandAsUnknown, pointUsageHintsToHelp, registerListCommand } from "./help.js";
@@ -59,6 +60,7 @@ export function buildProgram(context: CommandContext): Command {
   registerStatusCommand(program, context);
   registerCompletionCommand(program, context);
   registerUserCommands(program, context);
+  registerUserInfoCommands(program, context);
   registerUserSettingCommand(program, context);
   registerGroupCommands(program, context);
   registerConfigCommands(program, context);

@@ -1,6 +1,14 @@
 import { sql } from "kysely";
 import { emailKey } from "../accounts/domain/email.js";
-import type { ProfileChanges, User, UserInsertOutcome, UserStore } from "../accounts/ports.js";
+import type {
+  ProfileChanges,
+  User,
+  UserInsertOutcome,
+  UserListing,
+  UserSearch,
+  UserSearchPage,
+  UserStore,
+} from "../accounts/ports.js";
 import { ADMIN_GROUP } from "../groups/domain/group-id.js";
 import type { Db } from "./database.js";
 import { PreparedQuery, transaction } from "./prepared.js";
@@ -37,6 +45,10 @@ export function userFromRow(row: UserColumns): User {
     language: row.language,
     timeZone: row.timezone,
   };
+}
+
+function listingFromRow(row: UserColumns & { last_login_at: number | string | null }): UserListing {
+  return { ...userFromRow(row), lastLoginAt: row.last_login_at === null ? null : Number(row.last_login_at) };
 }
 
 const USER_COLUMNS = ["uid", "display_name", "email", "email_verified", "enabled", "created_at", "language", "timezone"] as const;
@@ -114,6 +126,41 @@ export class SqlUserStore implements UserStore {
   async list(): Promise<User[]> {
     const rows = await this.db.selectFrom("users").select(USER_COLUMNS).select(isAdminOf("users.uid")).orderBy("uid").execute();
     return rows.map(userFromRow);
+  }
+
+  async search(search: UserSearch): Promise<UserSearchPage> {
+    const text = search.text?.trim().toLowerCase() ?? "";
+    // LIKE with its wildcards escaped: what the administrator typed is matched as it is.
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    let matching = this.db.selectFrom("users");
+    if (text !== "") {
+      matching = matching.where((eb) =>
+        eb.or(
+          (["uid", "display_name", "email"] as const).map(
+            (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
+          ),
+        ),
+      );
+    }
+    const rows = await matching
+      .select([...USER_COLUMNS, "last_login_at"])
+      .select(isAdminOf("users.uid"))
+      .orderBy("uid")
+      .limit(search.limit)
+      .offset(search.offset)
+      .execute();
+    const count = await matching.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+    return { users: rows.map(listingFromRow), total: Number(count.n) };
+  }
+
+  async findListing(uid: string): Promise<UserListing | undefined> {
+    const row = await this.db
+      .selectFrom("users")
+      .select([...USER_COLUMNS, "last_login_at"])
+      .select(isAdminOf("users.uid"))
+      .where("uid", "=", uid)
+      .executeTakeFirst();
+    return row && listingFromRow(row);
   }
 
   async count(): Promise<number> {

@@ -26,6 +26,7 @@ const DATA_COMMAND_ARGUMENTS: Record<string, string[] | (() => string[])> = {
   status: [],
   migrate: [],
   "user:list": [],
+  "user:info": ["olga"],
   "user:add-app-password": ["olga"],
   "user:setting": ["olga"],
   "group:list": [],

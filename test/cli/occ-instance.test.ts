@@ -27,6 +27,7 @@ const NO_INSTANCE = new Set(["list", "completion", "serve"]);
 function instanceCommandArguments(avatarFile: string): Record<string, string[]> {
   return {
     "user:list": [],
+    "user:info": ["nobody"],
     "user:delete": ["nobody"],
     "user:disable": ["nobody"],
     "user:enable": ["nobody"],
@@ -140,8 +141,8 @@ describe("./occ and the instance it opens", () => {
       assert.equal(again.code, 0, again.err);
       assert.equal(again.err, "", "an existing instance is not announced");
       assert.deepEqual(JSON.parse((await runOccInProcess(["user:list", "--output=json"], place)).out), {
-        first: "first",
-        second: "second",
+        first: { displayName: "first" },
+        second: { displayName: "second" },
       });
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

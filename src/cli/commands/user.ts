@@ -75,17 +75,6 @@ export function registerUserCommands(program: Command, context: CommandContext):
     );
 
   program
-    .command("user:list")
-    .summary("list users")
-    .description("List the users: user name and display name.")
-    .addOption(outputOption())
-    .action(async (options: { output: OutputFormat }) => {
-      const { users } = await context.open();
-      const all = await users.list();
-      printData(context, options.output, Object.fromEntries(all.map((u) => [u.uid, u.displayName])));
-    });
-
-  program
     .command("user:delete")
     .summary("delete a user")
     .description(

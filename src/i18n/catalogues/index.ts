@@ -2,8 +2,10 @@ import type { Language } from "../languages.js";
 import { accountErrors as deAccountErrors } from "./de/account-errors.js";
 import { activity as deActivity } from "./de/activity.js";
 import { clientErrors as deClientErrors } from "./de/client-errors.js";
+import { adminConsole as deConsole } from "./de/console.js";
 import { device as deDevice } from "./de/device.js";
 import { groups as deGroups } from "./de/groups.js";
+import { hostSettings as deHostSettings } from "./de/host-settings.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
 import { notifications as deNotifications } from "./de/notifications.js";
 import { pages as dePages } from "./de/pages.js";
@@ -13,8 +15,10 @@ import { settings as deSettings } from "./de/settings.js";
 import { accountErrors as enAccountErrors } from "./en/account-errors.js";
 import { activity as enActivity } from "./en/activity.js";
 import { clientErrors as enClientErrors } from "./en/client-errors.js";
+import { adminConsole as enConsole } from "./en/console.js";
 import { device as enDevice } from "./en/device.js";
 import { groups as enGroups } from "./en/groups.js";
+import { hostSettings as enHostSettings } from "./en/host-settings.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
 import { notifications as enNotifications } from "./en/notifications.js";
 import { pages as enPages } from "./en/pages.js";
@@ -24,8 +28,10 @@ import { settings as enSettings } from "./en/settings.js";
 import { accountErrors as esAccountErrors } from "./es/account-errors.js";
 import { activity as esActivity } from "./es/activity.js";
 import { clientErrors as esClientErrors } from "./es/client-errors.js";
+import { adminConsole as esConsole } from "./es/console.js";
 import { device as esDevice } from "./es/device.js";
 import { groups as esGroups } from "./es/groups.js";
+import { hostSettings as esHostSettings } from "./es/host-settings.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
 import { notifications as esNotifications } from "./es/notifications.js";
 import { pages as esPages } from "./es/pages.js";
@@ -35,8 +41,10 @@ import { settings as esSettings } from "./es/settings.js";
 import { accountErrors as frAccountErrors } from "./fr/account-errors.js";
 import { activity as frActivity } from "./fr/activity.js";
 import { clientErrors as frClientErrors } from "./fr/client-errors.js";
+import { adminConsole as frConsole } from "./fr/console.js";
 import { device as frDevice } from "./fr/device.js";
 import { groups as frGroups } from "./fr/groups.js";
+import { hostSettings as frHostSettings } from "./fr/host-settings.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
 import { notifications as frNotifications } from "./fr/notifications.js";
 import { pages as frPages } from "./fr/pages.js";
@@ -46,8 +54,10 @@ import { settings as frSettings } from "./fr/settings.js";
 import { accountErrors as itAccountErrors } from "./it/account-errors.js";
 import { activity as itActivity } from "./it/activity.js";
 import { clientErrors as itClientErrors } from "./it/client-errors.js";
+import { adminConsole as itConsole } from "./it/console.js";
 import { device as itDevice } from "./it/device.js";
 import { groups as itGroups } from "./it/groups.js";
+import { hostSettings as itHostSettings } from "./it/host-settings.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
 import { notifications as itNotifications } from "./it/notifications.js";
 import { pages as itPages } from "./it/pages.js";
@@ -57,8 +67,10 @@ import { settings as itSettings } from "./it/settings.js";
 import { accountErrors as nlAccountErrors } from "./nl/account-errors.js";
 import { activity as nlActivity } from "./nl/activity.js";
 import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
+import { adminConsole as nlConsole } from "./nl/console.js";
 import { device as nlDevice } from "./nl/device.js";
 import { groups as nlGroups } from "./nl/groups.js";
+import { hostSettings as nlHostSettings } from "./nl/host-settings.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
 import { notifications as nlNotifications } from "./nl/notifications.js";
 import { pages as nlPages } from "./nl/pages.js";
@@ -84,6 +96,8 @@ export const CATALOGUES = {
     device: enDevice,
     notifications: enNotifications,
 
+    console: enConsole,
+    hostSettings: enHostSettings,
     groups: enGroups,
   },
   de: {
@@ -98,6 +112,8 @@ export const CATALOGUES = {
     device: deDevice,
     notifications: deNotifications,
 
+    console: deConsole,
+    hostSettings: deHostSettings,
     groups: deGroups,
   },
   fr: {
@@ -112,6 +128,8 @@ export const CATALOGUES = {
     device: frDevice,
     notifications: frNotifications,
 
+    console: frConsole,
+    hostSettings: frHostSettings,
     groups: frGroups,
   },
   es: {
@@ -126,6 +144,8 @@ export const CATALOGUES = {
     device: esDevice,
     notifications: esNotifications,
 
+    console: esConsole,
+    hostSettings: esHostSettings,
     groups: esGroups,
   },
   it: {
@@ -140,6 +160,8 @@ export const CATALOGUES = {
     device: itDevice,
     notifications: itNotifications,
 
+    console: itConsole,
+    hostSettings: itHostSettings,
     groups: itGroups,
   },
   nl: {
@@ -154,6 +176,8 @@ export const CATALOGUES = {
     device: nlDevice,
     notifications: nlNotifications,
 
+    console: nlConsole,
+    hostSettings: nlHostSettings,
     groups: nlGroups,
   },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;

@@ -28,6 +28,7 @@ import { passkeysMigration } from "./2026_11_27_0024_passkeys.js";
 import { notificationsMigration } from "./2026_11_27_0025_notifications.js";
 
 import { groupsMigration } from "./2026_11_27_0026_groups.js";
+import { lastLoginMigration } from "./2026_11_27_0028_last_login.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -62,5 +63,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_27_0025_notifications": notificationsMigration(dialect),
 
     "2026_11_27_0026_groups": groupsMigration(),
+    "2026_11_27_0028_last_login": lastLoginMigration(),
   };
 }

@@ -23,6 +23,8 @@ export interface UsersTable {
   email_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** 1 when an administrator marked the address verified; back to 0 when the address changes. */
   email_verified: ColumnType<number, number | undefined, number>;
+  /** The last completed browser login or app password use (migration 0028); null: none since. */
+  last_login_at: ColumnType<EpochSeconds | null, EpochSeconds | null | undefined, EpochSeconds | null>;
 }
 
 /** The user names of deleted accounts (migration 0017): not given to a new account unless asked. */
