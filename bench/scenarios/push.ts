@@ -12,12 +12,14 @@
  *   records when its `notify_activity` frames arrive. Latency: publish acknowledged (its 201) →
  *   frame, on every socket of the publish's user (bench/lib/push-stats.ts); the debounce is in it.
  *   Server CPU per delivered message: the nodes' CPU time (/proc/<pid>/stat) over the load ÷ the
- *   `notify_activity` frames received; it includes the publishes' own HTTP and database work.
+ *   `notify_activity` frames received; it includes the publishes' own HTTP and database work, so
+ *   the same publishes are first made for PUSH_BASELINE_SECONDS with no socket open, and the CPU
+ *   above that rate, per message, is reported too (what delivering costs).
  *   One node on SQLite, one on PostgreSQL, and two on PostgreSQL with each user's two sockets on
  *   different nodes (publishes go to the first; the second hears of them through LISTEN/NOTIFY).
  *
  * Environment: PUSH_SOCKETS (10000), PUSH_USERS (half the sockets), PUSH_RATE (100 a second),
- * PUSH_SECONDS (30), PUSH_CLIENT_PROCESSES (2), PUSH_CONCURRENCY (handshakes in flight per client
+ * PUSH_SECONDS (30), PUSH_BASELINE_SECONDS (10), PUSH_CLIENT_PROCESSES (2), PUSH_CONCURRENCY (handshakes in flight per client
  * process, 100), PUSH_CONFIGS (sqlite,postgres,postgres-2nodes).
  */
 import { randomBytes } from "node:crypto";
@@ -53,6 +55,7 @@ const SOCKETS = Number(process.env.PUSH_SOCKETS ?? 10_000);
 const USERS = Number(process.env.PUSH_USERS ?? Math.ceil(SOCKETS / 2));
 const RATE = Number(process.env.PUSH_RATE ?? 100);
 const SECONDS = Number(process.env.PUSH_SECONDS ?? 30);
+const BASELINE_SECONDS = Number(process.env.PUSH_BASELINE_SECONDS ?? 10);
 const CLIENT_PROCESSES = Number(process.env.PUSH_CLIENT_PROCESSES ?? 2);
 const CONCURRENCY = Number(process.env.PUSH_CONCURRENCY ?? 100);
 const CONFIGS = (process.env.PUSH_CONFIGS ?? "sqlite,postgres,postgres-2nodes").split(",");
@@ -96,6 +99,9 @@ export interface PushLatency extends LatencySummary {
   closedEarly: number;
   cpuMillis: number;
   cpuMicrosPerMessage: number | null;
+  /** The nodes' CPU per publish with no socket open (µs), and per message above that rate. */
+  baselineCpuMicrosPerPublish: number | null;
+  deliveryCpuMicrosPerMessage: number | null;
   target: number;
 }
 
@@ -130,10 +136,12 @@ async function publishLoad(
   base: string,
   admin: PushAccount,
   accounts: PushAccount[],
-): Promise<{ records: PublishRecord[]; errors: number; firstError?: string }> {
+  seconds: number,
+  seed: number,
+): Promise<{ records: PublishRecord[]; errors: number; firstError?: string; seconds: number }> {
   const authorization = `Basic ${Buffer.from(`${admin.uid}:${admin.secret}`).toString("base64")}`;
-  const draw = random(20261127);
-  const total = Math.round(RATE * SECONDS);
+  const draw = random(seed);
+  const total = Math.round(RATE * seconds);
   const records: PublishRecord[] = [];
   const pending: Array<Promise<void>> = [];
   let errors = 0;
@@ -169,7 +177,7 @@ async function publishLoad(
     );
   }
   await Promise.all(pending);
-  return { records, errors, ...(firstError ? { firstError } : {}) };
+  return { records, errors, ...(firstError ? { firstError } : {}), seconds: (performance.now() - started) / 1000 };
 }
 
 /** Socket j belongs to user j mod users; with two nodes, a user's sockets alternate between them. */
@@ -209,6 +217,19 @@ async function runConfig(config: Config, postgres: Postgres | undefined, latency
     const warmed = await warm.connect(socketPlan(accounts, nodes).flat().slice(0, WARMUP_SOCKETS), 20);
     await warm.close();
     if (warmed.failed > 0) throw new Error(`push warm-up: ${warmed.failed} sockets refused (${warmed.firstError})`);
+    const pids = nodes.map((n) => n.server.child.pid as number);
+    let baseline: { cpuMillis: number; seconds: number; publishes: number } | undefined;
+    if (latency && BASELINE_SECONDS > 0) {
+      const before = pids.map(cpuMillis);
+      const load = await publishLoad(nodes[0]!.base, admin, accounts, BASELINE_SECONDS, 1);
+      await sleep(1000);
+      const used = pids.reduce((sum, pid, i) => sum + cpuMillis(pid) - before[i]!, 0);
+      baseline = { cpuMillis: used, seconds: load.seconds + 1, publishes: load.records.length };
+      log(
+        `  push ${config.key}: no socket open: ${load.records.length} publishes, ` +
+          `${((used * 1000) / Math.max(1, load.records.length)).toFixed(0)} µs server CPU each`,
+      );
+    }
     await sleep(2000);
     const idle = await Promise.all(nodes.map(readMemory));
 
@@ -256,11 +277,11 @@ async function runConfig(config: Config, postgres: Postgres | undefined, latency
     if (!latency) return figure;
 
     for (const client of clients) client.reset();
-    const pids = nodes.map((n) => n.server.child.pid as number);
     const cpuBefore = pids.map(cpuMillis);
-    const load = await publishLoad(nodes[0]!.base, admin, accounts);
+    const load = await publishLoad(nodes[0]!.base, admin, accounts, SECONDS, 20261127);
     // Frames still on their way (a debounced one waits up to DEBOUNCE_MS).
     await sleep(DEBOUNCE_MS + 2000);
+    const elapsed = load.seconds + (DEBOUNCE_MS + 2000) / 1000;
     const cpuUsed = pids.reduce((sum, pid, i) => sum + cpuMillis(pid) - cpuBefore[i]!, 0);
     const reports = await Promise.all(clients.map((c) => c.report()));
     const sockets = reports.flatMap((r) => r.sockets);
@@ -277,6 +298,10 @@ async function runConfig(config: Config, postgres: Postgres | undefined, latency
       closedEarly: reports.reduce((n, r) => n + r.closedEarly, 0),
       cpuMillis: cpuUsed,
       cpuMicrosPerMessage: cpuMicrosPerMessage(cpuUsed, delivered),
+      baselineCpuMicrosPerPublish: baseline && baseline.publishes > 0 ? (baseline.cpuMillis * 1000) / baseline.publishes : null,
+      deliveryCpuMicrosPerMessage: baseline
+        ? cpuMicrosPerMessage(cpuUsed - (baseline.cpuMillis / baseline.seconds) * elapsed, delivered)
+        : null,
       target: config.nodes === 1 ? TARGET_P99_MS.oneNode : TARGET_P99_MS.twoNodes,
     };
     log(
@@ -344,7 +369,8 @@ export function pushTable(figures: PushFigure[]): string {
         `ack → frame p50 ${ms(l.fromAck.p50)}, p99 ${ms(l.fromAck.p99)}, max ${ms(l.fromAck.max)} ` +
         `(request sent → frame p50 ${ms(l.fromSend.p50)}, p99 ${ms(l.fromSend.p99)}; ${l.beforeAck} frames before their ack; ` +
         `${l.withinDebounce} publishes within ${DEBOUNCE_MS} ms of the user's previous); ` +
-        `server CPU ${l.cpuMicrosPerMessage?.toFixed(0)} µs per message — target p99 ≤ ${l.target} ms ${met ? "✓" : "✗"}`,
+        `server CPU ${l.cpuMicrosPerMessage?.toFixed(0)} µs per message (with no socket open ${l.baselineCpuMicrosPerPublish?.toFixed(0) ?? "–"} µs ` +
+        `per publish; ${l.deliveryCpuMicrosPerMessage?.toFixed(0) ?? "–"} µs per message above that) — target p99 ≤ ${l.target} ms ${met ? "✓" : "✗"}`,
     );
   }
   return lines.join("\n");

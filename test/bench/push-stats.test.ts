@@ -93,6 +93,8 @@ describe("push bench report (bench/scenarios/push.ts)", () => {
       closedEarly: 0,
       cpuMillis: 1,
       cpuMicrosPerMessage: 100,
+      baselineCpuMicrosPerPublish: 150,
+      deliveryCpuMicrosPerMessage: 25,
       target: 1000,
     },
   });
