@@ -12,15 +12,15 @@
  *   records when its `notify_activity` frames arrive. Latency: publish acknowledged (its 201) →
  *   frame, on every socket of the publish's user (bench/lib/push-stats.ts); the debounce is in it.
  *   Server CPU per delivered message: the nodes' CPU time (/proc/<pid>/stat) over the load ÷ the
- *   `notify_activity` frames received; it includes the publishes' own HTTP and database work, so
- *   the same publishes are first made for PUSH_BASELINE_SECONDS with no socket open, and the CPU
- *   above that rate, per message, is reported too (what delivering costs).
+ *   `notify_activity` frames received. That includes the publishes' own HTTP and database work,
+ *   so the same publishes are then made for PUSH_BASELINE_SECONDS with every socket closed, and
+ *   the CPU above that rate, per message, is reported too: what delivering costs.
  *   One node on SQLite, one on PostgreSQL, and two on PostgreSQL with each user's two sockets on
  *   different nodes (publishes go to the first; the second hears of them through LISTEN/NOTIFY).
  *
  * Environment: PUSH_SOCKETS (10000), PUSH_USERS (half the sockets), PUSH_RATE (100 a second),
- * PUSH_SECONDS (30), PUSH_BASELINE_SECONDS (10), PUSH_CLIENT_PROCESSES (2), PUSH_CONCURRENCY (handshakes in flight per client
- * process, 100), PUSH_CONFIGS (sqlite,postgres,postgres-2nodes).
+ * PUSH_SECONDS (30), PUSH_BASELINE_SECONDS (10), PUSH_CLIENT_PROCESSES (2), PUSH_CONCURRENCY
+ * (handshakes in flight per client process, 100), PUSH_CONFIGS (sqlite,postgres,postgres-2nodes).
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -191,6 +191,21 @@ function socketPlan(accounts: PushAccount[], nodes: PushNode[]): ClientAccount[]
   return perProcess;
 }
 
+/**
+ * The nodes' CPU time (ms) over a publish load and the wait after it for frames still on their way
+ * (a debounced one waits up to DEBOUNCE_MS), and that span's length (s).
+ */
+async function cpuOfLoad(
+  pids: number[],
+  run: () => ReturnType<typeof publishLoad>,
+): Promise<{ load: Awaited<ReturnType<typeof publishLoad>>; cpuMillis: number; seconds: number }> {
+  const before = pids.map(cpuMillis);
+  const load = await run();
+  await sleep(DEBOUNCE_MS + 2000);
+  const used = pids.reduce((sum, pid, i) => sum + cpuMillis(pid) - before[i]!, 0);
+  return { load, cpuMillis: used, seconds: load.seconds + (DEBOUNCE_MS + 2000) / 1000 };
+}
+
 async function runConfig(config: Config, postgres: Postgres | undefined, latency: boolean): Promise<PushFigure> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `keystream-push-${config.key}-`));
   let dbName: string | undefined;
@@ -218,18 +233,6 @@ async function runConfig(config: Config, postgres: Postgres | undefined, latency
     await warm.close();
     if (warmed.failed > 0) throw new Error(`push warm-up: ${warmed.failed} sockets refused (${warmed.firstError})`);
     const pids = nodes.map((n) => n.server.child.pid as number);
-    let baseline: { cpuMillis: number; seconds: number; publishes: number } | undefined;
-    if (latency && BASELINE_SECONDS > 0) {
-      const before = pids.map(cpuMillis);
-      const load = await publishLoad(nodes[0]!.base, admin, accounts, BASELINE_SECONDS, 1);
-      await sleep(1000);
-      const used = pids.reduce((sum, pid, i) => sum + cpuMillis(pid) - before[i]!, 0);
-      baseline = { cpuMillis: used, seconds: load.seconds + 1, publishes: load.records.length };
-      log(
-        `  push ${config.key}: no socket open: ${load.records.length} publishes, ` +
-          `${((used * 1000) / Math.max(1, load.records.length)).toFixed(0)} µs server CPU each`,
-      );
-    }
     await sleep(2000);
     const idle = await Promise.all(nodes.map(readMemory));
 
@@ -277,13 +280,15 @@ async function runConfig(config: Config, postgres: Postgres | undefined, latency
     if (!latency) return figure;
 
     for (const client of clients) client.reset();
-    const cpuBefore = pids.map(cpuMillis);
-    const load = await publishLoad(nodes[0]!.base, admin, accounts, SECONDS, 20261127);
-    // Frames still on their way (a debounced one waits up to DEBOUNCE_MS).
-    await sleep(DEBOUNCE_MS + 2000);
-    const elapsed = load.seconds + (DEBOUNCE_MS + 2000) / 1000;
-    const cpuUsed = pids.reduce((sum, pid, i) => sum + cpuMillis(pid) - cpuBefore[i]!, 0);
+    const main = await cpuOfLoad(pids, () => publishLoad(nodes[0]!.base, admin, accounts, SECONDS, 20261127));
+    const { load, cpuMillis: cpuUsed } = main;
     const reports = await Promise.all(clients.map((c) => c.report()));
+    // The same load with every socket closed (after the measured one: the code is as warm).
+    for (const client of clients.splice(0)) await client.close();
+    const baseline =
+      BASELINE_SECONDS > 0
+        ? await cpuOfLoad(pids, () => publishLoad(nodes[0]!.base, admin, accounts, BASELINE_SECONDS, 1))
+        : undefined;
     const sockets = reports.flatMap((r) => r.sockets);
     const delivered = sockets.reduce((n, s) => n + s.frames.length, 0);
     const summary = summarizeLatency(load.records, sockets, DEBOUNCE_MS);
@@ -298,9 +303,10 @@ async function runConfig(config: Config, postgres: Postgres | undefined, latency
       closedEarly: reports.reduce((n, r) => n + r.closedEarly, 0),
       cpuMillis: cpuUsed,
       cpuMicrosPerMessage: cpuMicrosPerMessage(cpuUsed, delivered),
-      baselineCpuMicrosPerPublish: baseline && baseline.publishes > 0 ? (baseline.cpuMillis * 1000) / baseline.publishes : null,
+      baselineCpuMicrosPerPublish:
+        baseline && baseline.load.records.length > 0 ? (baseline.cpuMillis * 1000) / baseline.load.records.length : null,
       deliveryCpuMicrosPerMessage: baseline
-        ? cpuMicrosPerMessage(cpuUsed - (baseline.cpuMillis / baseline.seconds) * elapsed, delivered)
+        ? cpuMicrosPerMessage(cpuUsed - (baseline.cpuMillis / baseline.seconds) * main.seconds, delivered)
         : null,
       target: config.nodes === 1 ? TARGET_P99_MS.oneNode : TARGET_P99_MS.twoNodes,
     };
