@@ -48,10 +48,17 @@ export interface PushNode {
 }
 
 /** A node on the prepared data directory (and database): `node --expose-gc -r gc-probe.cjs dist/main.js`. */
-export async function startPushNode(name: string, dataDir: string, databaseUrl: string | undefined): Promise<PushNode> {
+export async function startPushNode(
+  name: string,
+  dataDir: string,
+  databaseUrl: string | undefined,
+  /** BENCH_PROFILE: where `node --cpu-prof` writes the node's profile on exit. */
+  profileDir?: string,
+): Promise<PushNode> {
   const port = await freePort();
   const probeFile = path.join(dataDir, `gc-probe-${port}.json`);
   const [command, args] = serverCommand([
+    ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
     "--expose-gc",
     "-r",
     path.join(ROOT, "bench", "servers", "gc-probe.cjs"),

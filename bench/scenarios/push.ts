@@ -31,6 +31,7 @@ import { DEBOUNCE_MS } from "../../src/push/hub.js";
 import { openStorage } from "../../src/storage/connect.js";
 import { migrateToLatest } from "../../src/storage/migrate.js";
 import { adminQuery, databaseUrl, type Postgres } from "../lib/postgres.js";
+import { summarizeProfile } from "../lib/profile.js";
 import {
   ClientProcess,
   checkFileLimit,
@@ -48,7 +49,7 @@ import {
   type PublishRecord,
   summarizeLatency,
 } from "../lib/push-stats.js";
-import { log } from "../lib/settings.js";
+import { log, PROFILE, PROFILE_DIR } from "../lib/settings.js";
 import type { ClientAccount } from "../servers/push-clients.js";
 
 const SOCKETS = Number(process.env.PUSH_SOCKETS ?? 10_000);
@@ -206,6 +207,19 @@ async function cpuOfLoad(
   return { load, cpuMillis: used, seconds: load.seconds + (DEBOUNCE_MS + 2000) / 1000 };
 }
 
+/** BENCH_PROFILE=1: each node's profile (the whole run: handshakes, publishes, deliveries), summarised. */
+function printProfiles(key: string, nodes: number): void {
+  for (let i = 0; i < nodes; i++) {
+    const dir = path.join(PROFILE_DIR, `push-${key}-${i}`);
+    if (!fs.existsSync(dir)) continue;
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"))) {
+      process.stdout.write(
+        `\nCPU profile of push ${key} node ${i} (${path.join(dir, file)}):\n${summarizeProfile(path.join(dir, file), 25)}\n`,
+      );
+    }
+  }
+}
+
 async function runConfig(config: Config, postgres: Postgres | undefined, latency: boolean): Promise<PushFigure> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `keystream-push-${config.key}-`));
   let dbName: string | undefined;
@@ -224,8 +238,12 @@ async function runConfig(config: Config, postgres: Postgres | undefined, latency
     const { accounts, admin } = await seedPushAccounts(storage, dataDir, USERS);
     await storage.close();
     log(`  push ${config.key}: ${USERS} users with an app password seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
-    for (let i = 0; i < config.nodes; i++)
-      nodes.push(await startPushNode(config.nodes === 1 ? "node" : `node ${"AB"[i]}`, dataDir, url));
+    for (let i = 0; i < config.nodes; i++) {
+      const name = config.nodes === 1 ? "node" : `node ${"AB"[i]}`;
+      nodes.push(
+        await startPushNode(name, dataDir, url, PROFILE ? path.join(PROFILE_DIR, `push-${config.key}-${i}`) : undefined),
+      );
+    }
 
     // Warm-up: a few sockets on each node, authenticated and closed.
     const warm = new ClientProcess();
@@ -319,6 +337,7 @@ async function runConfig(config: Config, postgres: Postgres | undefined, latency
   } finally {
     for (const client of clients) await client.close().catch(() => undefined);
     for (const node of nodes) await node.server.stop().catch(() => undefined);
+    if (PROFILE) printProfiles(config.key, nodes.length);
     if (dbName && postgres)
       await adminQuery(postgres.adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
