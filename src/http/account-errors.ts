@@ -3,14 +3,15 @@ import { AccountError } from "../accounts/errors.js";
 import { html } from "./html.js";
 import { userTranslator } from "./i18n.js";
 import { ocsVersionOf, sendOcs } from "./ocs.js";
-import { formField, type SETTINGS_PAGES, sendSettingsPage } from "./routes/settings.js";
+import { formField, sendSettingsPage } from "./routes/settings.js";
+import type { SettingsPageName } from "./settings-sections.js";
 
 /**
  * Where a settings form shows a refused account change: its section of the settings page, in the
  * `route.config.accountRefusal` of the form's route.
  */
 export interface AccountRefusalPlace {
-  page: keyof typeof SETTINGS_PAGES;
+  page: SettingsPageName;
   sectionId: string;
   /** The id of the error paragraph, when the page's tests and scripts look for it. */
   elementId?: string;

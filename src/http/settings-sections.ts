@@ -4,13 +4,29 @@ import type { Translator } from "../i18n/index.js";
 import type { SafeHtml } from "./html.js";
 
 /**
+ * The settings pages: the personal one, and the administration console's areas, each its own URL
+ * (a section registers on the page it belongs to). `/index.php/settings/admin` leads to the first area.
+ */
+export const SETTINGS_PAGES = {
+  personal: { path: "/index.php/settings/personal", title: "pages:settings.personal.title" },
+  users: { path: "/index.php/settings/admin/users", title: "pages:settings.admin.area.users" },
+  groups: { path: "/index.php/settings/admin/groups", title: "pages:settings.admin.area.groups" },
+  applications: { path: "/index.php/settings/admin/applications", title: "pages:settings.admin.area.applications" },
+  security: { path: "/index.php/settings/admin/security", title: "pages:settings.admin.area.security" },
+  settings: { path: "/index.php/settings/admin/settings", title: "pages:settings.admin.area.settings" },
+} as const;
+
+export type SettingsPageName = keyof typeof SETTINGS_PAGES;
+
+/**
  * A section of the personal or admin settings page. Each module registers its own sections
  * (`app.settingsSections.push(...)`) next to the routes that handle their forms, so the settings
  * page itself never changes when a module is added.
  */
 export interface SettingsSection {
   id: string;
-  page: "personal" | "admin";
+  /** The personal page, or the administration console's area (`SETTINGS_PAGES`). */
+  page: SettingsPageName;
   /** Lower comes first. */
   order: number;
   render(context: SettingsContext): Promise<SafeHtml>;

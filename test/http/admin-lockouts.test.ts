@@ -15,7 +15,7 @@ import { createAppOn, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { createTestStorage, type TestStorage, testDatabaseDialect } from "../support/storage.js";
 
-const ADMIN = "/index.php/settings/admin";
+const ADMIN = "/index.php/settings/admin/security";
 const RESET = "/index.php/settings/admin/lockouts/reset";
 
 /** The rows of the admin page's throttled-addresses table: address, throttle, failures, state. */

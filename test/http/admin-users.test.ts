@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 
-const ADMIN = "/index.php/settings/admin";
+const ADMIN = "/index.php/settings/admin/users";
 const USERS = "/index.php/settings/users";
 
 describe("admin page: users", () => {

@@ -49,7 +49,7 @@ describe(`cookies are Secure and HSTS is sent when the site is https (${testData
     );
     assert.equal(login.statusCode, 303);
     answers.push(login);
-    const settings = await browser.get("/index.php/settings/admin", headers);
+    const settings = await browser.get("/index.php/settings/admin/applications", headers);
     answers.push(settings);
     const client = (await t.services.oauth.clients.list()).find((c) => c.name === WEB_CLIENT.name);
     assert.ok(client);
@@ -60,7 +60,7 @@ describe(`cookies are Secure and HSTS is sent when the site is https (${testData
     );
     assert.equal(regenerated.statusCode, 303, regenerated.body);
     answers.push(regenerated);
-    const shown = await browser.get("/index.php/settings/admin", headers);
+    const shown = await browser.get("/index.php/settings/admin/applications", headers);
     assert.match(shown.body, /id="oauth2-client-secret"/, "the flash was read");
     answers.push(shown);
     const cookies = new Map<string, string[]>();

@@ -31,7 +31,11 @@ const PAGES: Record<string, { url: string; as: "admin" | "anonymous" }> = {
   "/index.php/login": { url: "/index.php/login", as: "anonymous" },
   "/index.php/logout": { url: "/index.php/logout?requesttoken=wrong", as: "admin" },
   "/index.php/settings/personal": { url: "/index.php/settings/personal", as: "admin" },
-  "/index.php/settings/admin": { url: "/index.php/settings/admin", as: "admin" },
+  "/index.php/settings/admin/users": { url: "/index.php/settings/admin/users", as: "admin" },
+  "/index.php/settings/admin/groups": { url: "/index.php/settings/admin/groups", as: "admin" },
+  "/index.php/settings/admin/applications": { url: "/index.php/settings/admin/applications", as: "admin" },
+  "/index.php/settings/admin/security": { url: "/index.php/settings/admin/security", as: "admin" },
+  "/index.php/settings/admin/settings": { url: "/index.php/settings/admin/settings", as: "admin" },
   "/index.php/apps/oauth2/authorize": { url: authorizeUrl(WEB_CLIENT, { state: "x" }), as: "admin" },
   "/index.php/apps/oauth2/authorization-successful": { url: "/index.php/apps/oauth2/authorization-successful", as: "admin" },
   "/index.php/apps/oauth2/logout": { url: "/index.php/apps/oauth2/logout?requesttoken=wrong", as: "admin" },
@@ -81,6 +85,8 @@ const NOT_PAGES = new Set([
   // Forward authentication for reverse proxies (issue 13): status codes and headers, no page.
   "/index.php/apps/keystream/api/v1/auth-request",
   "/index.php/apps/activity",
+  // The administration console's address: a redirect to its first area.
+  "/index.php/settings/admin",
   "/index.php/apps/activity/api/v2/activity",
   "/index.php/apps/activity/api/v2/activity/filters",
   "/index.php/apps/activity/api/v2/activity/:filter",

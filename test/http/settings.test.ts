@@ -60,11 +60,26 @@ describe("settings pages", () => {
     assert.doesNotMatch((await alice.get("/index.php/settings/personal")).body, /Administration<\/a>/);
 
     const root = await loggedIn("root", "root password");
-    const page = await root.get("/index.php/settings/admin");
+    const landing = await root.get("/index.php/settings/admin");
+    assert.equal(landing.statusCode, 303);
+    assert.equal(landing.headers.location, "/index.php/settings/admin/users");
+    const page = await root.get("/index.php/settings/admin/users");
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<h2>Users<\/h2>/);
     assert.match(page.body, /<td data-label="Username">alice<\/td><td data-label="Full name">Alice A<\/td>/);
     assert.match((await root.get("/index.php/settings/personal")).body, /Administration<\/a>/);
+  });
+
+  it("the administration console: each area is its own page, reached from the area navigation", async () => {
+    const root = await loggedIn("root", "root password");
+    const page = await root.get("/index.php/settings/admin/applications");
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<title>Applications – Administration settings/);
+    assert.match(page.body, /<a href="\/index\.php\/settings\/admin\/applications" aria-current="page">Applications<\/a>/);
+    assert.match(page.body, /<a href="\/index\.php\/settings\/admin\/users">Users<\/a>/);
+    assert.doesNotMatch(page.body, /<h2>Users<\/h2>/, "the users area is on its own page");
+    const alice = await loggedIn("alice", "alice password");
+    assert.equal((await alice.get("/index.php/settings/admin/security")).statusCode, 403);
   });
 
   it("pages carry the security headers", async () => {

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { requestTokenOf } from "../support/browser-form.js";
 import { basic, loggedIn, oauthAppWithLoggedInAdmin, tokenRequest, WEB_CLIENT } from "./support.js";
 
-const ADMIN = "/index.php/settings/admin";
+const ADMIN = "/index.php/settings/admin/applications";
 const CLIENTS = "/index.php/apps/oauth2/clients";
 
 describe("admin page: editing a client and its secret", () => {

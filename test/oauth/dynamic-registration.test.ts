@@ -396,9 +396,9 @@ describe("dynamic client registration (RFC 7591), host setting oidc.dynamic_regi
     it("the admin page lists a registered client as such", async () => {
       await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
       const admin = await loggedIn(t, "root", "root password!");
-      const page = await admin.get("/index.php/settings/admin");
+      const page = await admin.get("/index.php/settings/admin/applications");
       const client = await registered(t);
-      const after = await admin.get("/index.php/settings/admin");
+      const after = await admin.get("/index.php/settings/admin/applications");
       assert.equal(after.statusCode, 200);
       const stored = `${client.client_name} (${client.client_id.slice(0, 8)})`;
       const row = new RegExp(`<tr><td data-label="Name">${stored.replace(/[()]/g, "\\$&")}</td>[\\s\\S]*?</tr>`).exec(after.body);

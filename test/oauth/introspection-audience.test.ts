@@ -156,7 +156,7 @@ describe("introspection callers (issue 16)", () => {
   it("the admin page's resource-server checkbox marks the new client, and its list shows the column", async () => {
     await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
     const admin = await loggedIn(t, "root", "root password!");
-    const page = await admin.get("/index.php/settings/admin");
+    const page = await admin.get("/index.php/settings/admin/applications");
     assert.match(page.body, /<th scope="col">Options<\/th>/, "the flags column (resource server among them)");
     assert.match(page.body, /<input type="checkbox" name="resource_server" value="1">/);
     const post = (name: string, extra: Record<string, string>) =>
@@ -170,7 +170,7 @@ describe("introspection callers (issue 16)", () => {
     assert.equal((await post("Plain web app", {})).statusCode, 200);
     assert.equal((await find("Gateway"))?.resourceServer, true);
     assert.equal((await find("Plain web app"))?.resourceServer, false);
-    const listed = await admin.get("/index.php/settings/admin");
+    const listed = await admin.get("/index.php/settings/admin/applications");
     const gatewayRow = listed.body.split("<tr>").find((row) => row.startsWith('<td data-label="Name">Gateway</td>'));
     assert.ok(gatewayRow);
     assert.match(gatewayRow, /<td data-label="Options">Resource server<\/td>/);

@@ -183,7 +183,7 @@ describe("registering a redirect URI RFC 6749 §3.1.2 forbids (issue 16)", () =>
   it("the admin page refuses a fragment or user information with 400 and the message, adding no client", async () => {
     const before = await clientCount();
     for (const [uri, message] of REFUSED) {
-      const page = await admin.get("/index.php/settings/admin");
+      const page = await admin.get("/index.php/settings/admin/applications");
       const response = await admin.post("/index.php/apps/oauth2/clients", {
         requesttoken: requestTokenOf(page.body),
         name: "Refused on the page",
@@ -203,7 +203,7 @@ describe("registering a redirect URI RFC 6749 §3.1.2 forbids (issue 16)", () =>
         { code: 0, out: `The client "Accepted ${n}" was added successfully, client id ${ID}${n}\n`, err: "" },
         uri,
       );
-      const page = await admin.get("/index.php/settings/admin");
+      const page = await admin.get("/index.php/settings/admin/applications");
       const response = await admin.post("/index.php/apps/oauth2/clients", {
         requesttoken: requestTokenOf(page.body),
         name: `Accepted on the page ${n}`,

@@ -21,12 +21,12 @@ describe("admin clients section (research A.8)", () => {
   const site = oauthAppWithLoggedInAdmin();
 
   const addForm = async (form: Record<string, string>) => {
-    const page = await site.admin.get("/index.php/settings/admin");
+    const page = await site.admin.get("/index.php/settings/admin/applications");
     return site.admin.post("/index.php/apps/oauth2/clients", { requesttoken: requestTokenOf(page.body), ...form });
   };
 
   it("lists the clients, the seeded defaults included, with their secrets hidden until asked for", async () => {
-    const page = await site.admin.get("/index.php/settings/admin");
+    const page = await site.admin.get("/index.php/settings/admin/applications");
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<h2>OAuth 2.0<\/h2>/);
     for (const text of ["Desktop Client", "Android", "iOS", WEB_CLIENT.name, WEB_CLIENT.clientId]) {
@@ -40,7 +40,10 @@ describe("admin clients section (research A.8)", () => {
     });
     assert.equal(shown.statusCode, 200);
     assert.match(shown.body, new RegExp(`id="oauth2-client-secret-value">${WEB_CLIENT.secret}<`), "shown when asked for");
-    assert.ok(!(await site.admin.get("/index.php/settings/admin")).body.includes(WEB_CLIENT.secret), "and hidden again");
+    assert.ok(
+      !(await site.admin.get("/index.php/settings/admin/applications")).body.includes(WEB_CLIENT.secret),
+      "and hidden again",
+    );
   });
 
   it("adds a client with a generated 64-character id and secret", async () => {
@@ -72,7 +75,7 @@ describe("admin clients section (research A.8)", () => {
 
   it("is admin only and CSRF-protected", async () => {
     const user = await loggedIn(site.t);
-    assert.equal((await user.get("/index.php/settings/admin")).statusCode, 403);
+    assert.equal((await user.get("/index.php/settings/admin/applications")).statusCode, 403);
     const page = await user.get("/index.php/settings/personal");
     const response = await user.post("/index.php/apps/oauth2/clients", {
       requesttoken: requestTokenOf(page.body),
@@ -94,7 +97,7 @@ describe("admin clients section (research A.8)", () => {
     const tokens = (await exchangeCode(site.t, await issueCode(site.t))).json();
     const client = (await site.t.services.oauth.clients.list()).find((c) => c.name === WEB_CLIENT.name);
     assert.ok(client);
-    const page = await site.admin.get("/index.php/settings/admin");
+    const page = await site.admin.get("/index.php/settings/admin/applications");
     const response = await site.admin.post(`/index.php/apps/oauth2/clients/${client.id}/delete`, {
       requesttoken: requestTokenOf(page.body),
     });

@@ -79,7 +79,7 @@ describe(`back-channel logout URI registration (${testDatabaseDialect})`, () => 
   it("the admin page's back-channel logout URI field registers it on add and edit, by the same rule", async () => {
     await t.services.users.create({ uid: "admin", password: "admin password 1", displayName: "Admin", isAdmin: true });
     const browser = await loggedIn(t, "admin", "admin password 1");
-    const page = await browser.get("/index.php/settings/admin");
+    const page = await browser.get("/index.php/settings/admin/applications");
     assert.match(
       page.body,
       /<label for="oauth2-backchannel-logout">[^<]+<\/label><input type="url" id="oauth2-backchannel-logout" name="backchannel_logout_uri"/,

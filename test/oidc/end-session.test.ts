@@ -169,7 +169,7 @@ describe(`post-logout redirect URI registration (issue 15, ${testDatabaseDialect
   it("the admin page's post-logout redirection URI field registers it, validated by the same rule", async () => {
     await t.services.users.create({ uid: "admin", password: "admin password 1", displayName: "Admin", isAdmin: true });
     const browser = await loggedIn(t, "admin", "admin password 1");
-    const page = await browser.get("/index.php/settings/admin");
+    const page = await browser.get("/index.php/settings/admin/applications");
     assert.match(page.body, /name="post_logout_redirect_uri"/);
     const token = requestTokenOf(page.body);
     const bad = await browser.post("/index.php/apps/oauth2/clients", {

@@ -51,7 +51,7 @@ describe("page layout", () => {
 
   it("the Administration link is shown to administrators only, and marked current on the admin page", async () => {
     const admin = await loggedIn(t, "root");
-    const page = await admin.get("/index.php/settings/admin");
+    const page = await admin.get("/index.php/settings/admin/users");
     assert.match(page.body, /<a href="\/index\.php\/settings\/admin" aria-current="page">Administration<\/a>/);
   });
 

@@ -99,7 +99,7 @@ describe("./occ twofactorauth:state, :disable, :enforce and the admin page's sec
     await enableTotp(node as TestApp, "alice");
     const admin = new FormClient(node.app, "192.0.2.20");
     assert.equal((await admin.login("root", PASSWORD)).statusCode, 303);
-    const page = await admin.get("/index.php/settings/admin");
+    const page = await admin.get("/index.php/settings/admin/users");
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<th scope="col">Second factors<\/th>/);
     const cell = /<td data-label="Second factors" id="factors-alice">([\s\S]*?)<\/td>/.exec(page.body)?.[1] ?? "";

@@ -308,10 +308,16 @@ export const TOUR: readonly TourStop[] = [
     },
   },
   {
-    name: "admin-settings",
+    name: "admin-users",
     visit: async (page, base) => {
       await logInAs(page, base, "root");
       await page.goto(`${base}/index.php/settings/admin`);
+    },
+  },
+  {
+    name: "admin-applications",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/settings/admin/applications`);
     },
   },
   {
@@ -323,6 +329,12 @@ export const TOUR: readonly TourStop[] = [
       await page.check('#oauth2-add-client input[name="trusted"]');
       await Promise.all([page.waitForNavigation(), page.click("#oauth2-add-client button[type=submit]")]);
       await page.waitForSelector("#oauth2-client-error");
+    },
+  },
+  {
+    name: "admin-security",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/settings/admin/security`);
     },
   },
   {

@@ -30,6 +30,11 @@ a:hover{color:var(--primary-dark)}
 .main-nav a{display:inline-flex;align-items:center;min-height:2.75rem;padding:0 .6rem;border-radius:var(--radius);text-decoration:none}
 .main-nav a:hover{background:#2b3f54}
 .main-nav a[aria-current=page]{background:#2b3f54;box-shadow:inset 0 -3px 0 #9fd3f5}
+.admin-nav{margin:0 0 1rem}
+.admin-nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:1px solid var(--border)}
+.admin-nav a{display:inline-flex;align-items:center;min-height:2.75rem;padding:0 .8rem;text-decoration:none;border-radius:var(--radius) var(--radius) 0 0}
+.admin-nav a:hover{background:#e8f1f8}
+.admin-nav a[aria-current=page]{font-weight:700;box-shadow:inset 0 -3px 0 var(--primary)}
 .account{margin-left:auto;display:flex;align-items:center;gap:.75rem;flex-wrap:wrap}
 .account form{margin:0}
 .account .who{font-size:.9rem}

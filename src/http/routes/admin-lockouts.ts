@@ -4,7 +4,8 @@ import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
 import { ADMIN_FORM, guarded } from "../plugins/route-guards.js";
 import { redirectWithFlash } from "../settings-flash.js";
-import { formatDate, formField, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
+import { SETTINGS_PAGES } from "../settings-sections.js";
+import { formatDate, formField, sendSettingsPage } from "./settings.js";
 
 const SECTION_ID = "lockouts";
 const RESET_PATH = "/index.php/settings/admin/lockouts/reset";
@@ -22,7 +23,7 @@ export async function adminLockoutRoutes(app: FastifyInstance): Promise<void> {
 
   app.settingsSections.push({
     id: SECTION_ID,
-    page: "admin",
+    page: "security",
     order: 30,
     render: async ({ csrfToken, flash, translator }) => {
       const { t } = translator;
@@ -68,11 +69,11 @@ ${failing.map(
             "client address throttle lifted on the admin page",
           );
           const message = html`<p class="notice" id="lockouts-notice">${t("settings:lockouts.lifted", { address: states[0]?.countedAs ?? address, count: failures })}</p>`;
-          return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.admin.path, { sectionId: SECTION_ID, message });
+          return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.security.path, { sectionId: SECTION_ID, message });
         } catch (error) {
           if (!(error instanceof InvalidAddressError)) throw error;
           const message = html`<p class="error" id="lockouts-error" role="alert">${t("settings:lockouts.notAnAddress", { address })}</p>`;
-          return sendSettingsPage(request, reply, principal, "admin", { sectionId: SECTION_ID, message }, 400);
+          return sendSettingsPage(request, reply, principal, "security", { sectionId: SECTION_ID, message }, 400);
         }
       });
     }),

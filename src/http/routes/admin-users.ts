@@ -25,7 +25,7 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
 
   app.settingsSections.push({
     id: SECTION_ID,
-    page: "admin",
+    page: "users",
     order: 0,
     render: async ({ principal, csrfToken, flash, formValues = {}, t }) => {
       const all = await users.list();
@@ -78,12 +78,12 @@ ${self ? "" : action(u.uid, "delete", t("settings:users.delete"), true)}
     change: (request: FastifyRequest, actor: string, principal: Principal) => Promise<(t: Translator["t"]) => SafeHtml>,
   ) => {
     const refill = path === USERS_PATH ? ["uid", "display_name", "email", "is_admin"] : undefined;
-    const accountRefusal = { page: "admin", sectionId: SECTION_ID, elementId: "users-error", refill } as const;
+    const accountRefusal = { page: "users", sectionId: SECTION_ID, elementId: "users-error", refill } as const;
     forms.post(path, { config: { accountRefusal } }, async (request, reply) => {
       const { principal } = request;
       const { t } = userTranslator(request, principal);
       const message = (await change(request, principal.user.uid, principal))(t);
-      return sendSettingsPage(request, reply, principal, "admin", {
+      return sendSettingsPage(request, reply, principal, "users", {
         sectionId: SECTION_ID,
         message: html`<p class="notice" id="users-notice">${message}</p>`,
       });

@@ -7,7 +7,8 @@ import { ADMIN_FORM, guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { copyButton } from "../settings-copy-script.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import type { SettingsContext } from "../settings-sections.js";
-import { formatDate, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
+import { SETTINGS_PAGES } from "../settings-sections.js";
+import { formatDate, sendSettingsPage } from "./settings.js";
 
 const CLIENTS_PATH = "/index.php/apps/oauth2/clients";
 
@@ -61,7 +62,7 @@ export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
   app.settingsSections.push(
     {
       id: "oauth2",
-      page: "admin",
+      page: "applications",
       order: 20,
       render: async ({ csrfToken, flash, formValues = {}, t }) => {
         const clients = await oauth.clients.list();
@@ -189,7 +190,7 @@ ${clients.map(
           request,
           reply,
           principal,
-          "admin",
+          "applications",
           { sectionId: "oauth2", message, formValues },
           result.ok ? 200 : 400,
         );
@@ -203,7 +204,14 @@ ${clients.map(
         const message = result.ok
           ? html`<p class="notice" id="oauth2-client-deleted">${t("pages:oauth.deleted", { name: result.value.name })}</p>`
           : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
-        return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 404);
+        return sendSettingsPage(
+          request,
+          reply,
+          principal,
+          "applications",
+          { sectionId: "oauth2", message },
+          result.ok ? 200 : 404,
+        );
       });
 
       // The edit form: checkbox semantics as the add form (present = true), through modify's checks.
@@ -231,7 +239,14 @@ ${clients.map(
         const message = result.ok
           ? html`<p class="notice" id="oauth2-client-saved">${t("settings:clients.saved", { name: result.value.name })}</p>`
           : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
-        return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, result.ok ? 200 : 400);
+        return sendSettingsPage(
+          request,
+          reply,
+          principal,
+          "applications",
+          { sectionId: "oauth2", message },
+          result.ok ? 200 : 400,
+        );
       });
 
       // Secrets are not on the page until asked for, one client at a time (shoulder-surfing, screenshots).
@@ -242,7 +257,7 @@ ${clients.map(
         const message = client
           ? secretNotice("oauth2-client-secret", t("settings:clients.secretOf", { name: client.name }), client.secret, t)
           : html`<p class="error" id="oauth2-client-error">${t("clientErrors:noSuchClient")}</p>`;
-        return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, client ? 200 : 404);
+        return sendSettingsPage(request, reply, principal, "applications", { sectionId: "oauth2", message }, client ? 200 : 404);
       });
 
       // Post/redirect/get, as for app passwords: a reload does not regenerate it again.
@@ -253,11 +268,11 @@ ${clients.map(
         const result = await oauth.clients.regenerateSecret(idParam(request));
         if (!result.ok) {
           const message = html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
-          return sendSettingsPage(request, reply, principal, "admin", { sectionId: "oauth2", message }, 404);
+          return sendSettingsPage(request, reply, principal, "applications", { sectionId: "oauth2", message }, 404);
         }
         const text = t("settings:clients.regenerated", { name: result.value.name });
         const message = secretNotice("oauth2-client-secret", text, result.value.secret, t);
-        return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.admin.path, { sectionId: "oauth2", message });
+        return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.applications.path, { sectionId: "oauth2", message });
       });
     }),
   );

@@ -7,7 +7,8 @@ import { confirmPasswordField } from "../pages/password-confirmation.js";
 import { passkeyScripts } from "../passkey-scripts.js";
 import { passwordConfirmationNeeded } from "../password-confirmation.js";
 import { CONFIRMED_SESSION_FORM, guarded, SESSION_FORM } from "../plugins/route-guards.js";
-import { formatDate, formField, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
+import { SETTINGS_PAGES } from "../settings-sections.js";
+import { formatDate, formField, sendSettingsPage } from "./settings.js";
 
 const PATH = `${SETTINGS_PAGES.personal.path}/passkeys`;
 const SECTION_ID = "passkeys";

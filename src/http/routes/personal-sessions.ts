@@ -3,7 +3,8 @@ import { sessionId } from "../../accounts/sessions.js";
 import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
 import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
-import { formatDate, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
+import { SETTINGS_PAGES } from "../settings-sections.js";
+import { formatDate, sendSettingsPage } from "./settings.js";
 
 const PATH = SETTINGS_PAGES.personal.path;
 

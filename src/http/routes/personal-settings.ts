@@ -5,7 +5,8 @@ import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
 import { throttledPasswordCheck } from "../password-confirmation.js";
 import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
-import { formField, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
+import { SETTINGS_PAGES } from "../settings-sections.js";
+import { formField, sendSettingsPage } from "./settings.js";
 
 const PATH = SETTINGS_PAGES.personal.path;
 

@@ -11,8 +11,9 @@ import { passwordConfirmationNeeded } from "../password-confirmation.js";
 import { CONFIRMED_ADMIN_FORM, CONFIRMED_SESSION_FORM, guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { qrCodeSvg } from "../qr-code.js";
 import { redirectWithFlash } from "../settings-flash.js";
+import { SETTINGS_PAGES } from "../settings-sections.js";
 import { TOTP_ISSUER } from "./second-factor-login.js";
-import { formField, SETTINGS_PAGES, sendSettingsPage } from "./settings.js";
+import { formField, sendSettingsPage } from "./settings.js";
 
 const PATH = `${SETTINGS_PAGES.personal.path}/second-factors`;
 const SECTION_ID = "second-factors";
@@ -178,7 +179,7 @@ ${recoveryPart}`;
         const message = ok
           ? html`<p class="notice" id="users-notice">${t("secondFactor:admin.removed", { provider: providerName(t, provider as ProviderId), uid })}</p>`
           : html`<p class="error" id="users-error">${t("secondFactor:admin.noSuch")}</p>`;
-        return sendSettingsPage(request, reply, principal, "admin", { sectionId: "users", message }, ok ? 200 : 404);
+        return sendSettingsPage(request, reply, principal, "users", { sectionId: "users", message }, ok ? 200 : 404);
       });
     }),
   );

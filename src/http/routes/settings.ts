@@ -10,7 +10,13 @@ import { passwordConfirmationNeeded } from "../password-confirmation.js";
 import { ADMIN_PAGE, CONFIRMED_SESSION_FORM, guarded, SESSION_FORM, SESSION_PAGE } from "../plugins/route-guards.js";
 import { COPY_SCRIPT_PATH, copyButton, copyScriptRoute } from "../settings-copy-script.js";
 import { redirectWithFlash, takeFlash } from "../settings-flash.js";
-import type { FormValues, SettingsContext, SettingsSection } from "../settings-sections.js";
+import {
+  type FormValues,
+  SETTINGS_PAGES,
+  type SettingsContext,
+  type SettingsPageName,
+  type SettingsSection,
+} from "../settings-sections.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -18,10 +24,8 @@ declare module "fastify" {
   }
 }
 
-export const SETTINGS_PAGES = {
-  personal: { path: "/index.php/settings/personal", title: "pages:settings.personal.title" },
-  admin: { path: "/index.php/settings/admin", title: "pages:settings.admin.title" },
-} as const;
+const ADMIN_HOME = "/index.php/settings/admin";
+const ADMIN_AREAS = ["users", "groups", "applications", "security", "settings"] as const satisfies readonly SettingsPageName[];
 
 /** A stored time for a table cell, in the reader's language and time zone, with the zone named. */
 export function formatDate(translator: Translator, epochSeconds: number | null): string {
@@ -42,7 +46,7 @@ export async function sendSettingsPage(
   request: FastifyRequest,
   reply: FastifyReply,
   principal: Principal,
-  page: keyof typeof SETTINGS_PAGES,
+  page: SettingsPageName,
   flash?: { sectionId: string; message: SafeHtml; formValues?: FormValues },
   status = 200,
 ): Promise<FastifyReply> {
@@ -65,18 +69,30 @@ export async function sendSettingsPage(
       return section.render(context).then((body) => html`<section id="${section.id}">${body}</section>`);
     }),
   );
-  const title = translator.t(SETTINGS_PAGES[page].title);
+  const heading = translator.t(SETTINGS_PAGES[page].title);
+  const admin = page !== "personal";
+  const title = admin ? `${heading} – ${translator.t("pages:settings.admin.title")}` : heading;
   return sendPage(
     reply,
     layout({
       translator,
       title,
       user: headerUser(principal),
-      current: page,
-      body: html`<h1>${title}</h1>${rendered}<script src="${COPY_SCRIPT_PATH}"></script>`,
+      current: admin ? "admin" : "personal",
+      body: html`${admin ? adminNavigation(request, translator, page) : ""}<h1>${heading}</h1>${rendered}<script src="${COPY_SCRIPT_PATH}"></script>`,
     }),
     status,
   );
+}
+
+/** The console's areas that have something to show, the current one marked for assistive technology. */
+function adminNavigation(request: FastifyRequest, translator: Translator, current: SettingsPageName): SafeHtml {
+  const { t } = translator;
+  const areas = ADMIN_AREAS.filter((area) => request.server.settingsSections.some((s) => s.page === area));
+  return html`<nav class="admin-nav" aria-label="${t("pages:settings.admin.title")}"><ul>${areas.map(
+    (area) =>
+      html`<li><a href="${SETTINGS_PAGES[area].path}"${area === current ? html` aria-current="page"` : ""}>${t(SETTINGS_PAGES[area].title)}</a></li>`,
+  )}</ul></nav>`;
 }
 
 export async function settingsRoutes(app: FastifyInstance): Promise<void> {
@@ -127,9 +143,10 @@ ${confirm ? confirmPasswordField(translator, "app-password") : ""}
 
   await app.register(
     guarded(ADMIN_PAGE, (pages) => {
-      pages.get(SETTINGS_PAGES.admin.path, async (request, reply) =>
-        sendSettingsPage(request, reply, request.principal, "admin"),
-      );
+      pages.get(ADMIN_HOME, async (_request, reply) => reply.redirect(SETTINGS_PAGES.users.path, 303));
+      for (const area of ADMIN_AREAS) {
+        pages.get(SETTINGS_PAGES[area].path, async (request, reply) => sendSettingsPage(request, reply, request.principal, area));
+      }
     }),
   );
 

@@ -93,6 +93,11 @@ export const pages: Messages<typeof source> = {
 
   "settings.personal.title": "Persönliche Einstellungen",
   "settings.admin.title": "Verwaltungseinstellungen",
+  "settings.admin.area.users": "Benutzer",
+  "settings.admin.area.groups": "Gruppen",
+  "settings.admin.area.applications": "Anwendungen",
+  "settings.admin.area.security": "Sicherheitsereignisse",
+  "settings.admin.area.settings": "Einstellungen",
   "settings.never": "nie",
   "settings.actions": "Aktionen",
   "appPasswords.heading": "App-Passwörter",

@@ -90,6 +90,11 @@ export const pages = {
 
   "settings.personal.title": "Personal settings",
   "settings.admin.title": "Administration settings",
+  "settings.admin.area.users": "Users",
+  "settings.admin.area.groups": "Groups",
+  "settings.admin.area.applications": "Applications",
+  "settings.admin.area.security": "Security events",
+  "settings.admin.area.settings": "Settings",
   "settings.never": "never",
   "settings.actions": "Actions",
   "appPasswords.heading": "App passwords",

@@ -89,6 +89,11 @@ export const pages: Messages<typeof source> = {
 
   "settings.personal.title": "Ajustes personales",
   "settings.admin.title": "Ajustes de administración",
+  "settings.admin.area.users": "Usuarios",
+  "settings.admin.area.groups": "Grupos",
+  "settings.admin.area.applications": "Aplicaciones",
+  "settings.admin.area.security": "Eventos de seguridad",
+  "settings.admin.area.settings": "Ajustes",
   "settings.never": "nunca",
   "settings.actions": "Acciones",
   "appPasswords.heading": "Contraseñas de aplicación",

@@ -90,6 +90,11 @@ export const pages: Messages<typeof source> = {
 
   "settings.personal.title": "Paramètres personnels",
   "settings.admin.title": "Paramètres d’administration",
+  "settings.admin.area.users": "Utilisateurs",
+  "settings.admin.area.groups": "Groupes",
+  "settings.admin.area.applications": "Applications",
+  "settings.admin.area.security": "Événements de sécurité",
+  "settings.admin.area.settings": "Paramètres",
   "settings.never": "jamais",
   "settings.actions": "Actions",
   "appPasswords.heading": "Mots de passe d’application",

@@ -89,6 +89,11 @@ export const pages: Messages<typeof source> = {
 
   "settings.personal.title": "Impostazioni personali",
   "settings.admin.title": "Impostazioni di amministrazione",
+  "settings.admin.area.users": "Utenti",
+  "settings.admin.area.groups": "Gruppi",
+  "settings.admin.area.applications": "Applicazioni",
+  "settings.admin.area.security": "Eventi di sicurezza",
+  "settings.admin.area.settings": "Impostazioni",
   "settings.never": "mai",
   "settings.actions": "Azioni",
   "appPasswords.heading": "Password per le app",

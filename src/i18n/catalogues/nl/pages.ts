@@ -88,6 +88,11 @@ export const pages: Messages<typeof source> = {
 
   "settings.personal.title": "Persoonlijke instellingen",
   "settings.admin.title": "Beheerinstellingen",
+  "settings.admin.area.users": "Gebruikers",
+  "settings.admin.area.groups": "Groepen",
+  "settings.admin.area.applications": "Toepassingen",
+  "settings.admin.area.security": "Beveiligingsgebeurtenissen",
+  "settings.admin.area.settings": "Instellingen",
   "settings.never": "nooit",
   "settings.actions": "Acties",
   "appPasswords.heading": "App-wachtwoorden",
