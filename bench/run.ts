@@ -31,6 +31,7 @@ import { goalText } from "./lib/goals.js";
 import { type Figure, measure, pairedRatio } from "./lib/measure.js";
 import { findPostgres, releasePostgres } from "./lib/postgres.js";
 import { summarizeProfile } from "./lib/profile.js";
+import { type PushFigure, pushTable } from "./lib/push-report.js";
 import { type Line, table } from "./lib/report.js";
 import type { BenchContext, ThroughputScenario } from "./lib/scenario.js";
 import { CONNECTIONS, DURATION, log, PIN, PROFILE, REPS, RESULTS, ROOT, STAMP, WARMUP, wants } from "./lib/settings.js";
@@ -39,7 +40,7 @@ import { activityScenario } from "./scenarios/activity.js";
 import { codeScenario } from "./scenarios/code.js";
 import { type FootprintFigure, footprintTable, runFootprint } from "./scenarios/footprint.js";
 import { type PagingRun, pagingLines, runPaging } from "./scenarios/paging.js";
-import { type PushFigure, pushTable, runPush } from "./scenarios/push.js";
+import { runPush } from "./scenarios/push.js";
 import { refreshScenario } from "./scenarios/refresh.js";
 import { userinfoScenario } from "./scenarios/userinfo.js";
 

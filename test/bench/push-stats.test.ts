@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { type PushFigure, pushTable } from "../../bench/lib/push-report.js";
 import { cpuMicrosPerMessage, kilobytesPerSocket, summarizeLatency } from "../../bench/lib/push-stats.js";
-import { type PushFigure, pushTable } from "../../bench/scenarios/push.js";
 
 describe("push bench arithmetic (bench/lib/push-stats.ts)", () => {
   it("measures each publish to the first frame on each of its user's sockets after the publish was sent", () => {
@@ -57,12 +57,13 @@ describe("push bench arithmetic (bench/lib/push-stats.ts)", () => {
   });
 });
 
-describe("push bench report (bench/scenarios/push.ts)", () => {
+describe("push bench report (bench/lib/push-report.ts)", () => {
   const reading = (kb: number) => ({ rssKb: kb, gcRssKb: kb, gcHeapKb: kb / 4 });
   const figure = (kbPerSocket: number, p99: number, missing: number): PushFigure => ({
     config: "SQLite, one node",
     sockets: 10,
     users: 5,
+    clientProcesses: 1,
     authenticated: 10,
     failed: 0,
     connectSeconds: 1,
@@ -94,7 +95,11 @@ describe("push bench report (bench/scenarios/push.ts)", () => {
       cpuMillis: 1,
       cpuMicrosPerMessage: 100,
       baselineCpuMicrosPerPublish: 150,
+      aboveBaselineCpuMicrosPerMessage: 30,
+      upkeepCpuMillisPerSecond: 1,
       deliveryCpuMicrosPerMessage: 25,
+      publishResponse: { p50: 2, p99: 5 },
+      baselinePublishResponse: { p50: 2, p99: 4 },
       target: 1000,
     },
   });
