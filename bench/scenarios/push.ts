@@ -203,7 +203,13 @@ async function runConfig(config: Config, postgres: Postgres | undefined, latency
 
     // Warm-up: a few sockets on each node, authenticated and closed.
     const warm = new ClientProcess();
-    const warmed = await warm.connect(socketPlan(accounts, nodes).flat().slice(0, WARMUP_SOCKETS), 20);
+    const warmAccounts = nodes.flatMap((node) =>
+      socketPlan(accounts, nodes)
+        .flat()
+        .filter((a) => a.url === node.wsUrl)
+        .slice(0, Math.ceil(WARMUP_SOCKETS / nodes.length)),
+    );
+    const warmed = await warm.connect(warmAccounts, 20);
     await warm.close();
     if (warmed.failed > 0) throw new Error(`push warm-up: ${warmed.failed} sockets refused (${warmed.firstError})`);
     const pids = nodes.map((n) => n.server.child.pid as number);
