@@ -275,6 +275,9 @@ async function runConfig(config: Config, postgres: Postgres | undefined, latency
       BASELINE_SECONDS > 0
         ? await cpuOfLoad(pids, () => publishLoad(nodes[0]!.base, admin, accounts, BASELINE_SECONDS, 1))
         : undefined;
+    // The no-socket run's CPU per publish (ms), its drain included: subtracted per publish, not per
+    // second, since the two runs are not of one length.
+    const perPublish = baseline && baseline.load.records.length > 0 ? baseline.cpuMillis / baseline.load.records.length : null;
     const sockets = reports.flatMap((r) => r.sockets);
     const delivered = sockets.reduce((n, s) => n + s.frames.length, 0);
     const summary = summarizeLatency(load.records, sockets, DEBOUNCE_MS);
@@ -289,15 +292,13 @@ async function runConfig(config: Config, postgres: Postgres | undefined, latency
       closedEarly: reports.reduce((n, r) => n + r.closedEarly, 0),
       cpuMillis: cpuUsed,
       cpuMicrosPerMessage: cpuMicrosPerMessage(cpuUsed, delivered),
-      baselineCpuMicrosPerPublish:
-        baseline && baseline.load.records.length > 0 ? (baseline.cpuMillis * 1000) / baseline.load.records.length : null,
-      aboveBaselineCpuMicrosPerMessage: baseline
-        ? cpuMicrosPerMessage(cpuUsed - (baseline.cpuMillis / baseline.seconds) * main.seconds, delivered)
-        : null,
+      baselineCpuMicrosPerPublish: perPublish === null ? null : perPublish * 1000,
+      aboveBaselineCpuMicrosPerMessage:
+        perPublish === null ? null : cpuMicrosPerMessage(cpuUsed - perPublish * load.records.length, delivered),
       upkeepCpuMillisPerSecond: upkeep,
       deliveryCpuMicrosPerMessage:
-        baseline && upkeep !== null
-          ? cpuMicrosPerMessage(cpuUsed - (baseline.cpuMillis / baseline.seconds + upkeep) * main.seconds, delivered)
+        perPublish !== null && upkeep !== null
+          ? cpuMicrosPerMessage(cpuUsed - perPublish * load.records.length - upkeep * main.seconds, delivered)
           : null,
       publishResponse: responseTimes(load.records),
       baselinePublishResponse: baseline ? responseTimes(baseline.load.records) : null,
