@@ -9,7 +9,8 @@
  * rounds of the ratio within a round. Prints a table and writes JSON to bench/results/.
  *
  *   npm run bench                          # everything (builds dist/ first)
- *   BENCH_ONLY=userinfo,code npm run bench  # some scenarios: footprint, userinfo, code, refresh, activity, paging
+ *   BENCH_ONLY=userinfo,code npm run bench  # some scenarios: footprint, userinfo, code, refresh, activity, paging,
+ *                                          # push-sockets, push-latency (scenarios/push.ts: PUSH_* settings there)
  *   BENCH_PROFILE=1 npm run bench          # Keystream nodes run with --cpu-prof; top functions printed
  *   BENCH_PG=0 npm run bench               # skip PostgreSQL
  *
@@ -30,6 +31,7 @@ import { goalText } from "./lib/goals.js";
 import { type Figure, measure, pairedRatio } from "./lib/measure.js";
 import { findPostgres, releasePostgres } from "./lib/postgres.js";
 import { summarizeProfile } from "./lib/profile.js";
+import { type PushFigure, pushTable } from "./lib/push-report.js";
 import { type Line, table } from "./lib/report.js";
 import type { BenchContext, ThroughputScenario } from "./lib/scenario.js";
 import { CONNECTIONS, DURATION, log, PIN, PROFILE, REPS, RESULTS, ROOT, STAMP, WARMUP, wants } from "./lib/settings.js";
@@ -38,6 +40,7 @@ import { activityScenario } from "./scenarios/activity.js";
 import { codeScenario } from "./scenarios/code.js";
 import { type FootprintFigure, footprintTable, runFootprint } from "./scenarios/footprint.js";
 import { type PagingRun, pagingLines, runPaging } from "./scenarios/paging.js";
+import { runPush } from "./scenarios/push.js";
 import { refreshScenario } from "./scenarios/refresh.js";
 import { userinfoScenario } from "./scenarios/userinfo.js";
 
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
   const figures: Record<string, Figure[]> = {};
   let paging: PagingRun[] = [];
   let footprint: FootprintFigure[] = [];
+  let push: PushFigure[] = [];
   const profiles: Record<string, string> = {};
   try {
     // First, while no other server runs: a start-up is measured on a quiet machine.
@@ -140,6 +144,10 @@ async function main(): Promise<void> {
       paging = await runPaging("sqlite", undefined);
       if (postgres) paging.push(...(await runPaging("postgres", postgres)));
     }
+    if (wants("push-sockets") || wants("push-latency")) {
+      log("scenario: push (idle websockets' memory; publish → notify_activity latency)");
+      push = await runPush(postgres, { sockets: wants("push-sockets"), latency: wants("push-latency") });
+    }
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     releasePostgres(postgres);
@@ -157,6 +165,7 @@ async function main(): Promise<void> {
     lines.length > 0 ? table(lines) : "",
     "",
     footprint.length > 0 ? `${footprintTable(footprint)}\n` : "",
+    push.length > 0 ? `${pushTable(push)}\n` : "",
     `wall time ${wallSeconds.toFixed(0)} s`,
   ]
     .filter((l, i) => l !== "" || i > 2)
@@ -177,6 +186,7 @@ async function main(): Promise<void> {
         figures,
         paging,
         footprint,
+        push,
         profiles,
         wallSeconds,
       },

@@ -37,29 +37,39 @@ export function acceptPushConnection(
   opened: (uid: string) => void = () => undefined,
 ): PushConnectionEvents {
   let user: string | undefined;
+  // Let go of once used: what it holds (the upgrade request) is not kept for the connection's life.
+  let pendingVerify: VerifyCredentials | undefined = verify;
   let state: "name" | "password" | "checking" | "open" | "closed" = "name";
   // Read after an await: the socket may have closed meanwhile.
   const closed = () => state === "closed";
+  // Dropped once stopped: an open connection keeps no timer object.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stopTimer = () => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
   const refuse = (message: string) => {
     state = "closed";
-    clearTimeout(timer);
+    stopTimer();
     socket.send(message);
     socket.close(CLOSE_POLICY, message.slice(5));
   };
-  const timer = setTimeout(() => {
+  timer = setTimeout(() => {
     if (state !== "open" && state !== "closed") refuse(AUTHENTICATION_TIMEOUT);
   }, timeoutMs);
   timer.unref();
   const check = async (name: string, password: string) => {
     let uid: string | undefined;
+    const verifying = pendingVerify;
+    pendingVerify = undefined;
     try {
-      uid = await verify(name, password);
+      uid = await verifying?.(name, password);
     } catch {
       uid = undefined;
     }
     if (closed()) return;
     if (uid === undefined) return refuse(INVALID_CREDENTIALS);
-    clearTimeout(timer);
+    stopTimer();
     await hub.start();
     if (closed()) return;
     if (!hub.add(uid, socket)) return refuse(TOO_MANY_CONNECTIONS);
@@ -84,7 +94,7 @@ export function acceptPushConnection(
     },
     closed() {
       state = "closed";
-      clearTimeout(timer);
+      stopTimer();
       hub.remove(socket);
     },
   };

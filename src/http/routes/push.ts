@@ -2,7 +2,7 @@ import { type IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { WebSocket, WebSocketServer } from "ws";
-import { acceptPushConnection } from "../../push/handshake.js";
+import { acceptPushConnection, type VerifyCredentials } from "../../push/handshake.js";
 import type { PushSocket } from "../../push/hub.js";
 import { baseUrl } from "../base-url.js";
 import { authenticateBasic } from "../plugins/authentication.js";
@@ -33,8 +33,8 @@ export function pushCapability(request: FastifyRequest): Record<string, unknown>
   };
 }
 
-/** The upgrade's socket and first bytes, held for the route while Fastify routes the request. */
-const upgrades = new WeakMap<IncomingMessage, { socket: Socket; head: Buffer }>();
+/** The upgrade's socket, first bytes and routing response, held for the route while Fastify routes the request. */
+const upgrades = new WeakMap<IncomingMessage, { socket: Socket; head: Buffer; response: ServerResponse }>();
 
 /** The websocket library, loaded at the first upgrade: an idle server never holds it. */
 let server: Promise<WebSocketServer> | undefined;
@@ -54,9 +54,9 @@ function websocketServer(): Promise<WebSocketServer> {
 export async function pushRoutes(app: FastifyInstance): Promise<void> {
   const { push } = app.services;
   app.server.on("upgrade", (raw: IncomingMessage, socket: Socket, head: Buffer) => {
-    upgrades.set(raw, { socket, head });
     const response = new ServerResponse(raw);
     response.assignSocket(socket);
+    upgrades.set(raw, { socket, head, response });
     app.routing(raw, response);
   });
   // Before the server stops taking connections: every socket is told the server goes away (1001).
@@ -73,7 +73,10 @@ export async function pushRoutes(app: FastifyInstance): Promise<void> {
     }
     const wss = await websocketServer();
     reply.hijack();
-    wss.handleUpgrade(request.raw, upgrade.socket, upgrade.head, (ws) => attach(app, request, ws));
+    // The socket is the websocket's from here: it no longer holds the routing response (and through
+    // it the request), which an idle connection would otherwise keep for its whole life.
+    upgrade.response.detachSocket(upgrade.socket);
+    wss.handleUpgrade(request.raw, upgrade.socket, upgrade.head, (ws) => attach(app, ws, credentialsVerifier(app, request)));
   });
 
   // A pre-auth token opens the user's push socket, which tells of activities and files: a token
@@ -87,15 +90,13 @@ export async function pushRoutes(app: FastifyInstance): Promise<void> {
   );
 }
 
-function attach(app: FastifyInstance, request: FastifyRequest, ws: WebSocket): void {
+/**
+ * The check of the credentials a socket sends. Made apart from `attach`: a closure there would
+ * keep the request alive for as long as the socket's own closures (the connection's life).
+ */
+function credentialsVerifier(app: FastifyInstance, request: FastifyRequest): VerifyCredentials {
   const { push, users } = app.services;
-  const socket: PushSocket = {
-    send: (text) => ws.send(text),
-    ping: () => ws.ping(),
-    close: (code, reason) => ws.close(code, reason),
-    terminate: () => ws.terminate(),
-  };
-  const verify = async (user: string, password: string): Promise<string | undefined> => {
+  return async (user, password) => {
     if (user === "") {
       const uid = push.preAuth.verify(password);
       return uid !== undefined && (await users.find(uid))?.enabled ? uid : undefined;
@@ -103,8 +104,19 @@ function attach(app: FastifyInstance, request: FastifyRequest, ws: WebSocket): v
     const result = await authenticateBasic(request, user, password);
     return "principal" in result ? result.principal.user.uid : undefined;
   };
+}
+
+function attach(app: FastifyInstance, ws: WebSocket, verify: VerifyCredentials): void {
+  const { push } = app.services;
+  const socket: PushSocket = {
+    send: (text) => ws.send(text),
+    ping: () => ws.ping(),
+    close: (code, reason) => ws.close(code, reason),
+    terminate: () => ws.terminate(),
+  };
+  // Logged through the server's logger, not the request's: the socket must not keep its request alive.
   const events = acceptPushConnection(push.hub, socket, verify, push.authenticationTimeoutMs, (uid) =>
-    request.log.info({ event: "push_authenticated", uid, sockets: push.hub.size }, "push socket authenticated"),
+    app.log.info({ event: "push_authenticated", uid, sockets: push.hub.size }, "push socket authenticated"),
   );
   ws.on("message", (data, isBinary) => {
     if (isBinary) return;
