@@ -101,9 +101,7 @@ export async function fillActivities(
   const uids = Array.from({ length: USERS }, (_, i) => `user${String(i).padStart(3, "0")}`);
   await db
     .insertInto("users")
-    .values(
-      uids.map((uid) => ({ uid, display_name: uid, email: null, password_hash: null, enabled: 1, created_at: 0 })),
-    )
+    .values(uids.map((uid) => ({ uid, display_name: uid, email: null, password_hash: null, enabled: 1, created_at: 0 })))
     .execute();
   const fillStarted = performance.now();
   // The target's rows interleaved with everyone else's, in transactions of TX_ROWS rows.
