@@ -12,6 +12,8 @@ import { FileLogFollower } from "./activity/file-log-follower.js";
 import { registerActivityJobs } from "./activity/jobs.js";
 import { oauthActivityEvents } from "./activity/security-events.js";
 import { ActivityService } from "./activity/service.js";
+import { AuditLog } from "./audit/recorder.js";
+import { auditHostSettingChanges, auditOAuthEvents, eventListeners } from "./audit/wiring.js";
 import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
 import { keyFileSecretBox, type SecretSealer } from "./crypto/secret-box.js";
@@ -48,6 +50,7 @@ import { SqlUserStore } from "./storage/account-user-store.js";
 import { SqlFileLogStore } from "./storage/activity-file-log-store.js";
 import { SqlIdempotencyStore } from "./storage/activity-idempotency-store.js";
 import { SqlActivityStore } from "./storage/activity-store.js";
+import { SqlAuditStore } from "./storage/audit-store.js";
 import { isDatabaseUnavailable } from "./storage/availability.js";
 import type { Storage } from "./storage/connect.js";
 import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
@@ -118,6 +121,8 @@ export interface Services {
   push: PushService;
   /** This process's Prometheus metrics (observability/metrics.ts); the HTTP layer records into it. */
   metrics: Metrics;
+  /** The audit log (src/audit): who signed in, who changed what; flushed before occ exits and the server stops. */
+  audit: AuditLog;
 }
 
 export interface ServiceOptions {
@@ -134,12 +139,15 @@ export function createServices(options: ServiceOptions): Services {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? pino({ level: "info" });
   const settings = options.settings ?? new HostSettings(dataDir, {}, log);
+  // Events are queued and appended in batches off the request's path (audit/recorder.ts).
+  const audit = new AuditLog(new SqlAuditStore(db), clock, log);
+  auditHostSettingChanges(settings, audit);
   const sessionStore = new SqlSessionStore(db);
   // Told when sessions end (OpenID Connect back-channel logout joins below).
   const sessionEndObservers: SessionEndObserver[] = [];
-  const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock, sessionEndObservers);
+  const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock, sessionEndObservers, audit);
   const preferences = new UserPreferences(new SqlPreferenceStore(db), users);
-  const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock);
+  const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock, audit);
   const sessions = new Sessions(sessionStore, clock, () => settings.get("session.lifetime"), sessionEndObservers);
   const authenticator = new Authenticator(users, appPasswords, sessions, settings);
   const passwordConfirmations = new PasswordConfirmations(new SqlPasswordConfirmationStore(db), clock);
@@ -192,6 +200,15 @@ export function createServices(options: ServiceOptions): Services {
       await secondFactorThrottle.purgeStale();
     },
   });
+  // The audit log's retention (host setting audit.retention_days), daily.
+  jobs.register({
+    name: "audit:retention",
+    intervalSeconds: () => 86_400,
+    run: async () => {
+      const deleted = await audit.purgeOlderThan(settings.get("audit.retention_days"));
+      if (deleted > 0) log.info({ event: "audit_expired", deleted }, "audit events past their retention deleted");
+    },
+  });
   const fileLogStore = new SqlFileLogStore(db);
   const fileLog = new FileLogFollower({ activity, cursors: fileLogStore, clock, log });
   registerActivityJobs(jobs, activity, fileLogStore, log);
@@ -199,9 +216,9 @@ export function createServices(options: ServiceOptions): Services {
   const sealer = keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE);
   // Second factors: TOTP secrets sealed with the same box as client secrets; the authentication
   // chain asks the registry whether the account password alone still proves a user (HTTP Basic).
-  const totp = new TotpFactor(new SqlTotpStore(db), sealer, clock);
-  const recoveryCodes = new RecoveryCodes(new SqlRecoveryCodeStore(db), clock);
-  const passkeys = new Passkeys(new SqlPasskeyStore(db), new SqlWebAuthnChallengeStore(db), clock);
+  const totp = new TotpFactor(new SqlTotpStore(db), sealer, clock, audit);
+  const recoveryCodes = new RecoveryCodes(new SqlRecoveryCodeStore(db), clock, audit);
+  const passkeys = new Passkeys(new SqlPasskeyStore(db), new SqlWebAuthnChallengeStore(db), clock, audit);
   const secondFactors = new SecondFactors(
     [totp, recoveryCodes, passkeys],
     {
@@ -224,7 +241,8 @@ export function createServices(options: ServiceOptions): Services {
     authenticator,
     sealer,
     tokenThrottle: tokenThrottleStore,
-    events: oauthActivityEvents(activity),
+    events: eventListeners(auditOAuthEvents(audit), oauthActivityEvents(activity)),
+    audit,
   });
   const avatars = new Avatars(new SqlAvatarStore(db), clock);
   // The private signing keys are sealed with the client-secret key file (docs/decisions.md).
@@ -243,7 +261,7 @@ export function createServices(options: ServiceOptions): Services {
   sessionEndObservers.push(oidc.backchannel);
   // Login Flow v2 keeps the granted app password sealed with the client-secret key file until the
   // poll (docs/decisions.md), and expired flows are purged with the app passwords nobody received.
-  const loginFlows = new LoginFlowService(new SqlLoginFlowStore(db), clock, sealer);
+  const loginFlows = new LoginFlowService(new SqlLoginFlowStore(db), clock, sealer, audit);
   jobs.register({
     name: "login-flow:expired",
     intervalSeconds: () => 600,
@@ -299,18 +317,22 @@ export function createServices(options: ServiceOptions): Services {
     recoveryCodes,
     passkeys,
     secondFactorThrottle,
-    addressThrottles: new AddressThrottles([
-      loginThrottle,
-      tokenThrottle,
-      loginFlowStartThrottle,
-      loginFlowPollThrottle,
-      deviceUserCodeThrottle,
+    addressThrottles: new AddressThrottles(
+      [
+        loginThrottle,
+        tokenThrottle,
+        loginFlowStartThrottle,
+        loginFlowPollThrottle,
+        deviceUserCodeThrottle,
 
-      registrationThrottle,
-      secondFactorThrottle,
-    ]),
+        registrationThrottle,
+        secondFactorThrottle,
+      ],
+      audit,
+    ),
     fileLog,
     push,
     metrics,
+    audit,
   };
 }

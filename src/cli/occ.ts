@@ -1,5 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { AccountError } from "../accounts/errors.js";
+import { runInAuditContext } from "../audit/context.js";
+import { OCC_ACTOR } from "../audit/domain/kinds.js";
 import { isEntryPoint } from "../entry-point.js";
 import { keystreamRelease, PRODUCT } from "../product.js";
 import { PRIVATE_UMASK } from "../storage/data-dir-permissions.js";
@@ -25,6 +27,9 @@ export const EXIT_SUCCESS = 0;
 export const EXIT_FAILURE = 1;
 /** The command line itself is wrong (unknown command or option, missing argument, bad option value). */
 export const EXIT_USAGE = 2;
+
+/** The audit context of an occ command: the actor is `occ`, there is no address or request. */
+const OCC_AUDIT_CONTEXT = { actor: () => OCC_ACTOR };
 
 /** Commands that touch no file and no database: anyone may run them (help and --version need no command). */
 const TOUCHES_NOTHING = new Set(["list", "completion"]);
@@ -82,7 +87,11 @@ export async function runOcc(argv: string[], context = new CommandContext()): Pr
     if (!TOUCHES_NOTHING.has(command.name())) context.assertRunsAsOwner(argv);
   });
   try {
-    await program.parseAsync(argv.length === 0 ? ["list"] : helpOfUnknownCommandAsUnknown(program, argv), { from: "user" });
+    const parse = () =>
+      program.parseAsync(argv.length === 0 ? ["list"] : helpOfUnknownCommandAsUnknown(program, argv), { from: "user" });
+    // What a command changes is audited as done by occ (audit/context.ts); `serve` runs the server,
+    // whose requests carry their own context.
+    await (argv[0] === "serve" ? parse() : runInAuditContext(OCC_AUDIT_CONTEXT, parse));
     return EXIT_SUCCESS;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -1,4 +1,5 @@
 import { newAppPassword } from "../accounts/app-passwords.js";
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { randomAlphanumeric, sha256Hex } from "../crypto/secrets.js";
@@ -20,6 +21,7 @@ export class LoginFlowService {
     private readonly store: LoginFlowStore,
     private readonly clock: Clock,
     private readonly sealer: SecretSealer,
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
 
   /** Starts a flow for the application that calls itself `clientName`, from `clientAddress`. */
@@ -47,9 +49,11 @@ export class LoginFlowService {
    * Grants the flow to `user`: creates an app password named after the client (in the same
    * transaction) and keeps it sealed for the poll. False when the flow is no longer live and pending.
    */
-  grant(loginToken: string, user: GrantingUser): Promise<boolean> {
-    return this.store.grant(sha256Hex(loginToken), this.live(), (clientName) => {
+  async grant(loginToken: string, user: GrantingUser): Promise<boolean> {
+    let appPasswordName = "";
+    const granted = await this.store.grant(sha256Hex(loginToken), this.live(), (clientName) => {
       const { record, secret } = newAppPassword(user.uid, clientName, this.clock.nowSeconds());
+      appPasswordName = record.name;
       return {
         uid: user.uid,
         loginName: user.loginName,
@@ -57,6 +61,10 @@ export class LoginFlowService {
         sealedAppPassword: this.sealer.encrypt(secret),
       };
     });
+    if (granted) {
+      this.audit.record("login_flow.granted", { uid: user.uid, subject: { type: "app_password", id: appPasswordName } });
+    }
+    return granted;
   }
 
   cancel(loginToken: string): Promise<boolean> {

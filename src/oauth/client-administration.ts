@@ -1,3 +1,4 @@
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import { randomAlphanumeric } from "../crypto/secrets.js";
 import { inEnglish } from "../i18n/index.js";
 import {
@@ -39,7 +40,16 @@ export class ClientAdministration {
     private readonly clients: ClientStore,
     private readonly now: () => number,
     private readonly log: Logger,
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
+
+  private recorded(
+    kind: "client.added" | "client.modified" | "client.deleted" | "client.secret_regenerated",
+    client: OAuthClient,
+    detail?: Record<string, unknown>,
+  ): void {
+    this.audit.record(kind, { subject: { type: "client", id: client.clientId }, detail: { name: client.name, ...detail } });
+  }
 
   list(): Promise<OAuthClient[]> {
     return this.clients.list();
@@ -121,6 +131,7 @@ export class ClientAdministration {
       { event: "oauth2_client_added", client: client.clientId, name: client.name, resourceServer: client.resourceServer },
       `The client "${client.name}" has been added.`,
     );
+    this.recorded("client.added", client);
     return { ok: true, value: client };
   }
 
@@ -130,6 +141,12 @@ export class ClientAdministration {
    * too, so add-client's localhost trust rule cannot be sidestepped by a modify-client after it.
    */
   async modify(name: string, key: string, value: string, forceTrust = false): Promise<AdminResult<OAuthClient>> {
+    const result = await this.modifyOne(name, key, value, forceTrust);
+    if (result.ok) this.recorded("client.modified", result.value, { fields: [key] });
+    return result;
+  }
+
+  private async modifyOne(name: string, key: string, value: string, forceTrust: boolean): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findByName(name);
     if (!client) return refused(clientProblem("noSuchName", { name }));
     if (!isModifiableKey(key)) return refused(clientProblem("invalidKey", { key }));
@@ -228,21 +245,31 @@ export class ClientAdministration {
     let client = await this.clients.findById(id);
     if (!client) return refused(clientProblem("noSuchClient"));
     const order = [...MODIFIABLE_KEYS.filter((k) => k !== "name"), "name" as const];
+    const changed: ModifiableKey[] = [];
+    let outcome: AdminResult<OAuthClient> = { ok: true, value: client };
     for (const key of order) {
       const value = values[key];
       if (value === undefined || value === ClientAdministration.currentValue(client, key)) continue;
-      const result = await this.modify(client.name, key, value, forceTrust);
-      if (!result.ok) return result;
+      const result = await this.modifyOne(client.name, key, value, forceTrust);
+      if (!result.ok) {
+        outcome = result;
+        break;
+      }
       client = result.value;
+      changed.push(key);
     }
-    return { ok: true, value: client };
+    // One event for the form, naming the fields it changed (those before a refusal stay changed).
+    if (changed.length > 0) this.recorded("client.modified", client, { fields: changed });
+    return outcome;
   }
 
   /** A new generated secret for a client (the old one stops working at once), through `modify`. */
   async regenerateSecret(id: number): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findById(id);
     if (!client) return refused(clientProblem("noSuchClient"));
-    return this.modify(client.name, "client-secret", randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH));
+    const result = await this.modifyOne(client.name, "client-secret", randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH), false);
+    if (result.ok) this.recorded("client.secret_regenerated", result.value);
+    return result;
   }
 
   /** One client by its internal id (the admin page's "show secret"). */
@@ -270,6 +297,7 @@ export class ClientAdministration {
       { event: "oauth2_client_deleted", client: client.clientId, name: client.name },
       `The client "${client.name}" has been deleted.`,
     );
+    this.recorded("client.deleted", client);
     return { ok: true, value: client };
   }
 }

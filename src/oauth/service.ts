@@ -1,5 +1,6 @@
 import type { BearerTokenResolver } from "../accounts/authentication.js";
 import type { User } from "../accounts/ports.js";
+import type { AuditTrail } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { sha256Hex } from "../crypto/secrets.js";
@@ -73,6 +74,8 @@ export interface OAuthServiceOptions {
   /** Seals the grace-window pair (the client-secret box). */
   sealer: SecretSealer;
   events?: OAuthEvents | undefined;
+  /** The audit log: client administration, grants authorized and revoked, refresh-token reuse. */
+  audit?: AuditTrail | undefined;
 }
 
 /** The OAuth 2.0 authorization service (no HTTP here; routes in src/http/routes/oauth-*.ts call it). */
@@ -89,7 +92,7 @@ export class OAuthService implements BearerTokenResolver {
     this.events = options.events;
     this.store = options.clients;
     this.grants = options.grants;
-    this.clients = new ClientAdministration(options.clients, () => options.clock.nowSeconds(), options.log);
+    this.clients = new ClientAdministration(options.clients, () => options.clock.nowSeconds(), options.log, options.audit);
     this.devices = new DeviceAuthorizations({
       clients: options.clients,
       store: options.devices,
@@ -206,6 +209,7 @@ export class OAuthService implements BearerTokenResolver {
       sealer: this.options.sealer,
       log,
       idTokens: this.idTokens,
+      audit: this.options.audit,
     };
   }
 

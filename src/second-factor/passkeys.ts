@@ -7,6 +7,7 @@ import type {
   RegistrationResponseJSON,
   VerifiedRegistrationResponse,
 } from "@simplewebauthn/server";
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import type { PasskeyRecord, PasskeyStore, WebAuthnChallengeStore } from "./ports.js";
 import type { ChallengeContext, SecondFactorProvider } from "./providers.js";
@@ -91,6 +92,7 @@ export class Passkeys implements SecondFactorProvider {
     private readonly store: PasskeyStore,
     private readonly challenges: WebAuthnChallengeStore,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
 
   list(uid: string): Promise<PasskeyRecord[]> {
@@ -172,7 +174,13 @@ export class Passkeys implements SecondFactorProvider {
       createdAt: this.clock.nowSeconds(),
       lastUsedAt: null,
     };
-    return (await this.store.add(passkey)) ? { ok: true, passkey } : { ok: false, refusal: "duplicate" };
+    if (!(await this.store.add(passkey))) return { ok: false, refusal: "duplicate" };
+    this.audit.record("second_factor.enabled", {
+      uid,
+      subject: { type: "factor", id: "webauthn" },
+      detail: { factor: "webauthn", name: passkey.name },
+    });
+    return { ok: true, passkey };
   }
 
   /**
@@ -244,11 +252,23 @@ export class Passkeys implements SecondFactorProvider {
     return (await this.authenticate({ kind: "second_factor", uid }, answer, context.origin)) !== undefined;
   }
 
-  remove(uid: string, id: string): Promise<boolean> {
-    return this.store.remove(uid, id);
+  async remove(uid: string, id: string): Promise<boolean> {
+    const removed = await this.store.remove(uid, id);
+    if (removed) this.disabled(uid, { one: true });
+    return removed;
   }
 
-  disableFor(uid: string): Promise<boolean> {
-    return this.store.removeAll(uid);
+  async disableFor(uid: string): Promise<boolean> {
+    const removed = await this.store.removeAll(uid);
+    if (removed) this.disabled(uid, { one: false });
+    return removed;
+  }
+
+  private disabled(uid: string, which: { one: boolean }): void {
+    this.audit.record("second_factor.disabled", {
+      uid,
+      subject: { type: "factor", id: "webauthn" },
+      detail: { factor: "webauthn", all: !which.one },
+    });
   }
 }

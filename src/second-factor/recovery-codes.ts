@@ -1,3 +1,4 @@
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import { newRecoveryCodes, recoveryCodeHash } from "./domain/recovery-codes.js";
 import type { RecoveryCodeCounts, RecoveryCodeStore } from "./ports.js";
@@ -15,12 +16,18 @@ export class RecoveryCodes implements SecondFactorProvider {
   constructor(
     private readonly store: RecoveryCodeStore,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
 
   /** A new set for the user (the old one void), as the user is shown it once. */
   async regenerate(uid: string): Promise<string[]> {
     const codes = newRecoveryCodes();
     await this.store.replace(uid, codes.map(recoveryCodeHash), this.clock.nowSeconds());
+    this.audit.record("second_factor.enabled", {
+      uid,
+      subject: { type: "factor", id: "backup_codes" },
+      detail: { factor: "backup_codes" },
+    });
     return codes;
   }
 
@@ -41,7 +48,15 @@ export class RecoveryCodes implements SecondFactorProvider {
     return this.store.use(uid, recoveryCodeHash(code), this.clock.nowSeconds());
   }
 
-  disableFor(uid: string): Promise<boolean> {
-    return this.store.deleteAll(uid);
+  async disableFor(uid: string): Promise<boolean> {
+    const disabled = await this.store.deleteAll(uid);
+    if (disabled) {
+      this.audit.record("second_factor.disabled", {
+        uid,
+        subject: { type: "factor", id: "backup_codes" },
+        detail: { factor: "backup_codes" },
+      });
+    }
+    return disabled;
   }
 }

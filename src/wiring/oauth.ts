@@ -1,5 +1,6 @@
 import type { Authenticator } from "../accounts/authentication.js";
 import type { UserDirectory } from "../accounts/users.js";
+import type { AuditTrail } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
@@ -30,6 +31,7 @@ export interface OAuthSetup {
   /** The token endpoint's throttle store: its reservation rides with the first read, its settlement with the issue. */
   tokenThrottle: SqlThrottleStore;
   events?: OAuthEvents;
+  audit?: AuditTrail;
 }
 
 /**
@@ -51,6 +53,7 @@ export function createOAuthService(setup: OAuthSetup): OAuthService {
     refreshReuseGrace: () => setup.settings.get("oauth2.refresh_reuse_grace"),
     sealer: setup.sealer,
     events: setup.events,
+    audit: setup.audit,
   });
   setup.authenticator.useBearerResolver(oauth);
   setup.jobs.register({

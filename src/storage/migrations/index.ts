@@ -25,6 +25,7 @@ import { backchannelLogoutMigration } from "./2026_11_27_0021_backchannel_logout
 
 import { secondFactorsMigration } from "./2026_11_27_0023_second_factors.js";
 import { passkeysMigration } from "./2026_11_27_0024_passkeys.js";
+import { auditLogMigration } from "./2026_11_27_0027_audit_log.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -56,5 +57,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
 
     "2026_11_27_0023_second_factors": secondFactorsMigration(),
     "2026_11_27_0024_passkeys": passkeysMigration(),
+
+    "2026_11_27_0027_audit_log": auditLogMigration(dialect),
   };
 }

@@ -1,0 +1,27 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * Who acts and from where, for the audit events recorded while a request (or an occ command)
+ * runs: set once by the front end that starts the work (the HTTP app's `onRequest` hook, occ's
+ * runner) and read by the recorder, so no domain method carries it as a parameter
+ * (docs/decisions.md "Audit log: the request context").
+ */
+export interface AuditContext {
+  /** The acting user once known (read when an event is recorded: the request's principal is found after the hook). */
+  actor(): string | undefined;
+  address?: string | undefined;
+  userAgent?: string | undefined;
+  requestId?: string | undefined;
+}
+
+const contexts = new AsyncLocalStorage<AuditContext>();
+
+/** Runs `work` (and everything it awaits or schedules) in `context`. */
+export function runInAuditContext<T>(context: AuditContext, work: () => T): T {
+  return contexts.run(context, work);
+}
+
+/** The context of the work running now, if a front end set one. */
+export function currentAuditContext(): AuditContext | undefined {
+  return contexts.getStore();
+}
