@@ -17,6 +17,7 @@ import { activityLegacyRoutes } from "./http/routes/activity-legacy.js";
 import { activityPageRoutes } from "./http/routes/activity-page.js";
 import { activityPublishRoutes } from "./http/routes/activity-publish.js";
 import { activitySettingsRoutes } from "./http/routes/activity-settings.js";
+import { adminAuditRoutes } from "./http/routes/admin-audit.js";
 import { adminLockoutRoutes } from "./http/routes/admin-lockouts.js";
 import { adminUserRoutes } from "./http/routes/admin-users.js";
 import { assetRoutes } from "./http/routes/assets.js";
@@ -135,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(personalSessionsRoutes);
   await app.register(adminUserRoutes);
   await app.register(adminLockoutRoutes);
+  await app.register(adminAuditRoutes);
   await app.register(ocsUserRoutes);
   await app.register(ocsAppPasswordRoutes);
   await app.register(oauthRoutes);

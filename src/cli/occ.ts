@@ -13,7 +13,7 @@ import { registerDbCommands } from "./commands/db.js";
 import { registerMaintenanceCommands } from "./commands/maintenance.js";
 import { registerOAuth2Commands } from "./commands/oauth2.js";
 import { registerOidcCommands } from "./commands/oidc.js";
-import { registerSecurityCommands } from "./commands/security.js";
+import { registerSecurityAuditCommand, registerSecurityCommands } from "./commands/security.js";
 import { registerStatusCommand } from "./commands/status.js";
 import { registerTwoFactorAuthCommands } from "./commands/twofactorauth.js";
 import { registerUserCommands } from "./commands/user.js";
@@ -70,6 +70,7 @@ export function buildProgram(context: CommandContext): Command {
   registerAvatarCommands(program, context);
   registerActivityCommands(program, context);
   registerSecurityCommands(program, context);
+  registerSecurityAuditCommand(program, context);
   registerTwoFactorAuthCommands(program, context);
   pointUsageHintsToHelp(program);
   return program;

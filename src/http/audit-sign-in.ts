@@ -39,5 +39,10 @@ export function auditSignInFailure(
 
 /** A session ended by its user (logout, RP-initiated logout) or by them for their other sessions. */
 export function auditSessionEnded(request: FastifyRequest, uid: string, how: "logout" | "rp_logout" | "others", count = 1): void {
-  request.server.services.audit.record("session.ended", { uid, subject: { type: "session", id: how }, detail: { how, count } });
+  request.server.services.audit.record("session.ended", {
+    uid,
+    actor: uid,
+    subject: { type: "session", id: how },
+    detail: { how, count },
+  });
 }

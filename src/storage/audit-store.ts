@@ -61,6 +61,7 @@ export class SqlAuditStore implements AuditStore {
     let select = this.db.selectFrom("audit_log").selectAll();
     const { uid } = query;
     if (uid !== undefined) select = select.where((eb) => eb.or([eb("uid", "=", uid), eb("actor", "=", uid)]));
+    if (query.concerning !== undefined) select = select.where("uid", "=", query.concerning);
     if (query.kind !== undefined) select = select.where("kind", "=", query.kind);
     if (query.since !== undefined) select = select.where("at", ">=", query.since);
     if (query.until !== undefined) select = select.where("at", "<", query.until);

@@ -4,10 +4,12 @@ import { type AuditKind, isAuditKind } from "./kinds.js";
 export interface AuditQuery {
   /** Events that concern this user, or that this user (an actor) caused. */
   uid?: string | undefined;
+  /** Events that concern this user only (a user's own view: not what they did to others). */
+  concerning?: string | undefined;
   kind?: AuditKind | undefined;
   /** Epoch seconds, inclusive. */
   since?: number | undefined;
-  /** Epoch seconds, exclusive. */
+  /** Epoch seconds, exclusive (a date given as text: through the end of that day). */
   until?: number | undefined;
   /** Keyset paging: only events older than the event with this id (the "older" link's cursor). */
   before?: number | undefined;
@@ -68,7 +70,11 @@ export function parseAuditQuery(text: AuditQueryText, defaultLimit = DEFAULT_PAG
   const sinceText = present(text.since);
   const untilText = present(text.until);
   const since = sinceText === undefined ? undefined : parseAuditTime(sinceText, "since");
-  const until = untilText === undefined ? undefined : parseAuditTime(untilText, "until");
+  // "Until 2026-11-27" includes that day, as a person reads a date range.
+  const until =
+    untilText === undefined
+      ? undefined
+      : parseAuditTime(untilText, "until") + (/^\d{4}-\d{2}-\d{2}$/.test(untilText) ? 86_400 : 0);
   const beforeText = present(text.before);
   if (beforeText !== undefined && !/^\d{1,15}$/.test(beforeText))
     throw new AuditQueryError("before", "before must be an event id");

@@ -84,6 +84,10 @@ strong.user-code{font-family:ui-monospace,monospace;font-size:1.25rem;letter-spa
 .notice{background:#e6f4ea;color:#1e5631;border-color:#2e7d46}
 .muted{color:var(--muted);font-size:.95rem}
 fieldset.plain{border:0;margin:0;padding:0}
+.audit-filters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end}
+.audit-filters>div{flex:1 1 10rem}
+.audit-filters .actions{flex:0 0 auto;display:flex;gap:.5rem;align-items:center;margin:.9rem 0 0}
+.audit-detail{font-size:.85rem;overflow-wrap:anywhere}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .site-footer{text-align:center;color:var(--muted);font-size:.85rem;padding:1rem}
 .subnav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:0 0 1rem}

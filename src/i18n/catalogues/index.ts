@@ -1,6 +1,7 @@
 import type { Language } from "../languages.js";
 import { accountErrors as deAccountErrors } from "./de/account-errors.js";
 import { activity as deActivity } from "./de/activity.js";
+import { audit as deAudit } from "./de/audit.js";
 import { clientErrors as deClientErrors } from "./de/client-errors.js";
 import { device as deDevice } from "./de/device.js";
 import { loginFlow as deLoginFlow } from "./de/login-flow.js";
@@ -10,6 +11,7 @@ import { secondFactor as deSecondFactor } from "./de/second-factor.js";
 import { settings as deSettings } from "./de/settings.js";
 import { accountErrors as enAccountErrors } from "./en/account-errors.js";
 import { activity as enActivity } from "./en/activity.js";
+import { audit as enAudit } from "./en/audit.js";
 import { clientErrors as enClientErrors } from "./en/client-errors.js";
 import { device as enDevice } from "./en/device.js";
 import { loginFlow as enLoginFlow } from "./en/login-flow.js";
@@ -19,6 +21,7 @@ import { secondFactor as enSecondFactor } from "./en/second-factor.js";
 import { settings as enSettings } from "./en/settings.js";
 import { accountErrors as esAccountErrors } from "./es/account-errors.js";
 import { activity as esActivity } from "./es/activity.js";
+import { audit as esAudit } from "./es/audit.js";
 import { clientErrors as esClientErrors } from "./es/client-errors.js";
 import { device as esDevice } from "./es/device.js";
 import { loginFlow as esLoginFlow } from "./es/login-flow.js";
@@ -28,6 +31,7 @@ import { secondFactor as esSecondFactor } from "./es/second-factor.js";
 import { settings as esSettings } from "./es/settings.js";
 import { accountErrors as frAccountErrors } from "./fr/account-errors.js";
 import { activity as frActivity } from "./fr/activity.js";
+import { audit as frAudit } from "./fr/audit.js";
 import { clientErrors as frClientErrors } from "./fr/client-errors.js";
 import { device as frDevice } from "./fr/device.js";
 import { loginFlow as frLoginFlow } from "./fr/login-flow.js";
@@ -37,6 +41,7 @@ import { secondFactor as frSecondFactor } from "./fr/second-factor.js";
 import { settings as frSettings } from "./fr/settings.js";
 import { accountErrors as itAccountErrors } from "./it/account-errors.js";
 import { activity as itActivity } from "./it/activity.js";
+import { audit as itAudit } from "./it/audit.js";
 import { clientErrors as itClientErrors } from "./it/client-errors.js";
 import { device as itDevice } from "./it/device.js";
 import { loginFlow as itLoginFlow } from "./it/login-flow.js";
@@ -46,6 +51,7 @@ import { secondFactor as itSecondFactor } from "./it/second-factor.js";
 import { settings as itSettings } from "./it/settings.js";
 import { accountErrors as nlAccountErrors } from "./nl/account-errors.js";
 import { activity as nlActivity } from "./nl/activity.js";
+import { audit as nlAudit } from "./nl/audit.js";
 import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
 import { device as nlDevice } from "./nl/device.js";
 import { loginFlow as nlLoginFlow } from "./nl/login-flow.js";
@@ -70,6 +76,7 @@ export const CATALOGUES = {
     accountErrors: enAccountErrors,
     clientErrors: enClientErrors,
     device: enDevice,
+    audit: enAudit,
   },
   de: {
     pages: dePages,
@@ -81,6 +88,7 @@ export const CATALOGUES = {
     accountErrors: deAccountErrors,
     clientErrors: deClientErrors,
     device: deDevice,
+    audit: deAudit,
   },
   fr: {
     pages: frPages,
@@ -92,6 +100,7 @@ export const CATALOGUES = {
     accountErrors: frAccountErrors,
     clientErrors: frClientErrors,
     device: frDevice,
+    audit: frAudit,
   },
   es: {
     pages: esPages,
@@ -103,6 +112,7 @@ export const CATALOGUES = {
     accountErrors: esAccountErrors,
     clientErrors: esClientErrors,
     device: esDevice,
+    audit: esAudit,
   },
   it: {
     pages: itPages,
@@ -114,6 +124,7 @@ export const CATALOGUES = {
     accountErrors: itAccountErrors,
     clientErrors: itClientErrors,
     device: itDevice,
+    audit: itAudit,
   },
   nl: {
     pages: nlPages,
@@ -125,6 +136,7 @@ export const CATALOGUES = {
     accountErrors: nlAccountErrors,
     clientErrors: nlClientErrors,
     device: nlDevice,
+    audit: nlAudit,
   },
 } as const satisfies Record<Language, Record<string, Record<string, string>>>;
 
