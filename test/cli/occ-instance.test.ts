@@ -48,6 +48,7 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "activity:import-file-log": ["/dev/null"],
     "security:bruteforce:attempts": ["192.0.2.1"],
     "security:bruteforce:reset": ["192.0.2.1"],
+    "security:audit": [],
     "twofactorauth:state": ["nobody"],
     "twofactorauth:disable": ["nobody", "totp"],
     "db:convert-type": ["pgsql", "nobody", "127.0.0.1", "nowhere"],
