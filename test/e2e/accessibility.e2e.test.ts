@@ -70,6 +70,7 @@ describe("accessibility scan of every page (axe-core, WCAG 2.2 AA)", { skip: bro
       "admin-users",
       "admin-applications",
       "admin-security",
+      "admin-security-audit-filtered",
       "oidc-logout-confirm",
       "logged-out",
       "logout-link-invalid",
