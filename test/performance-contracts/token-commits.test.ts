@@ -51,6 +51,8 @@ describe("a token request commits its throttle settlement with the tokens it iss
 
   it("a code exchange commits twice: the throttle reservation, then the tokens with the settlement", async () => {
     const code = await issueCode(t);
+    // The audit events of the sign-in and consent before it are written now, not inside the count.
+    await t.services.audit.flush();
     const before = walCommits(t.testStorage.dataDir);
     const response = await exchangeCode(t, code);
     assert.equal(response.statusCode, 200, response.body);
@@ -63,6 +65,8 @@ describe("a token request commits its throttle settlement with the tokens it iss
 
   it("a refresh rotation commits twice: the throttle reservation, then the new pair with the settlement", async () => {
     const tokens = (await exchangeCode(t, await issueCode(t))).json();
+    // The audit events of the sign-in and consent before it are written now, not inside the count.
+    await t.services.audit.flush();
     const before = walCommits(t.testStorage.dataDir);
     const response = await refresh(t, tokens.refresh_token);
     assert.equal(response.statusCode, 200, response.body);
