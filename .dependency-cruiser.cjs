@@ -8,7 +8,7 @@
  */
 
 /** Domain folders: the rules of the product, written against their own ports. */
-const DOMAIN_FOLDERS = ["accounts", "oauth", "oidc", "activity", "login-flow", "security", "jobs", "second-factor", "push", "audit"];
+const DOMAIN_FOLDERS = ["accounts", "oauth", "oidc", "activity", "login-flow", "security", "jobs", "second-factor", "push", "groups", "audit"];
 /** Support: what any layer may use, depending on nothing of the product. */
 const SUPPORT_FOLDERS = ["crypto", "collections", "config", "i18n", "observability"];
 const SUPPORT_FILES = ["clock.ts", "product.ts", "entry-point.ts", "start-up-memory.ts"];

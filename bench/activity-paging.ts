@@ -102,7 +102,7 @@ export async function fillActivities(
   await db
     .insertInto("users")
     .values(
-      uids.map((uid) => ({ uid, display_name: uid, email: null, password_hash: null, enabled: 1, is_admin: 0, created_at: 0 })),
+      uids.map((uid) => ({ uid, display_name: uid, email: null, password_hash: null, enabled: 1, created_at: 0 })),
     )
     .execute();
   const fillStarted = performance.now();

@@ -18,6 +18,7 @@ import { activityPageRoutes } from "./http/routes/activity-page.js";
 import { activityPublishRoutes } from "./http/routes/activity-publish.js";
 import { activitySettingsRoutes } from "./http/routes/activity-settings.js";
 import { adminAuditRoutes } from "./http/routes/admin-audit.js";
+import { adminHostSettingsRoutes } from "./http/routes/admin-host-settings.js";
 import { adminLockoutRoutes } from "./http/routes/admin-lockouts.js";
 import { adminUserRoutes } from "./http/routes/admin-users.js";
 import { assetRoutes } from "./http/routes/assets.js";
@@ -135,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(passkeySettingsRoutes);
   await app.register(personalSessionsRoutes);
   await app.register(adminUserRoutes);
+  await app.register(adminHostSettingsRoutes);
   await app.register(adminLockoutRoutes);
   await app.register(adminAuditRoutes);
   await app.register(ocsUserRoutes);

@@ -18,6 +18,7 @@ import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
 import { keyFileSecretBox, type SecretSealer } from "./crypto/secret-box.js";
 import { keyFileSigner, type ValueSigner } from "./crypto/value-signer.js";
+import { Groups } from "./groups/service.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import { LoginFlowService } from "./login-flow/service.js";
 import type { OAuthService } from "./oauth/service.js";
@@ -53,6 +54,7 @@ import { SqlActivityStore } from "./storage/activity-store.js";
 import { SqlAuditStore } from "./storage/audit-store.js";
 import { isDatabaseUnavailable } from "./storage/availability.js";
 import type { Storage } from "./storage/connect.js";
+import { SqlGroupStore } from "./storage/group-store.js";
 import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
@@ -78,6 +80,8 @@ export interface Services {
   /** Signs the login form's CSRF cookie (http/login-form-token.ts), with a key derived from the same key file. */
   loginFormSigner: ValueSigner;
   users: UserDirectory;
+  /** Groups (ownCloud's occ group:*); membership of `admin` makes an administrator. */
+  groups: Groups;
   preferences: UserPreferences;
   appPasswords: AppPasswords;
   sessions: Sessions;
@@ -146,6 +150,9 @@ export function createServices(options: ServiceOptions): Services {
   // Told when sessions end (OpenID Connect back-channel logout joins below).
   const sessionEndObservers: SessionEndObserver[] = [];
   const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock, sessionEndObservers, audit);
+  const groups = new Groups(new SqlGroupStore(db, storage.dialect), users, clock);
+  // The last administrator is never deleted (nor removed from `admin`, Groups.removeMember).
+  users.useDeletionGuard((uid) => groups.refuseDeletingLastAdmin(uid));
   const preferences = new UserPreferences(new SqlPreferenceStore(db), users);
   const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock, audit);
   const sessions = new Sessions(sessionStore, clock, () => settings.get("session.lifetime"), sessionEndObservers);
@@ -293,6 +300,7 @@ export function createServices(options: ServiceOptions): Services {
     sealer,
     loginFormSigner,
     users,
+    groups,
     preferences,
     appPasswords,
     sessions,

@@ -42,3 +42,18 @@ export async function replacePassword(
   for (const credentials of options.endDeviceCredentials ?? []) ended += await credentials.endAllOf(uid);
   return ended;
 }
+
+/**
+ * Ends every way `uid` is signed in: each browser session, then each device credential (app
+ * passwords and OAuth grants with their tokens, services.ts `deviceCredentials`). The account,
+ * its password and its second factors stay. Returns how many sessions and credentials ended.
+ */
+export async function endEverySignIn(
+  sessions: Sessions,
+  credentials: readonly DeviceCredentials[],
+  uid: string,
+): Promise<{ sessions: number; credentials: number }> {
+  const ended = { sessions: await sessions.endAllOf(uid), credentials: 0 };
+  for (const kind of credentials) ended.credentials += await kind.endAllOf(uid);
+  return ended;
+}

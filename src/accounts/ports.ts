@@ -13,6 +13,7 @@ export interface User {
   /** True only when an administrator marked `email` verified; false again once the address changes. */
   emailVerified: boolean;
   enabled: boolean;
+  /** Membership of the group `admin` (src/groups), read with the user. */
   isAdmin: boolean;
   createdAt: number;
   /** Their own language (`core lang`), or null to follow the browser (src/i18n/negotiation.ts). */
@@ -31,6 +32,30 @@ export interface ProfileChanges {
   emailVerified?: boolean;
 }
 
+/** A user as the administrators' listings show them: with the last sign-in. */
+export interface UserListing extends User {
+  /** The last completed browser login or app password use (users.last_login_at); null: none recorded. */
+  lastLoginAt: number | null;
+}
+
+/** One page of a search of the users. */
+export interface UserSearch {
+  /**
+   * Text the uid, display name or address contains, compared without regard to case (ASCII letters);
+   * empty or absent: every user.
+   */
+  text?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+export interface UserSearchPage {
+  /** The page's users, ordered by uid. */
+  users: UserListing[];
+  /** How many users match in all. */
+  total: number;
+}
+
 /** What an insert did: wrote the user, or wrote nothing because the uid is a deleted user's. */
 export type UserInsertOutcome = "inserted" | "uid_of_deleted_user";
 
@@ -41,6 +66,7 @@ export interface UserStore {
    * accounts/domain/email.ts `emailKey`, in one transaction with the deleted user names:
    * - the uid is a deleted user's (see `delete`): writes nothing and answers `uid_of_deleted_user`,
    *   unless `reuseDeletedUid`, which removes the uid from the deleted names and inserts;
+   * - `user.isAdmin`: the user joins the group `admin` in the same transaction;
    * - the uid exists, or another user holds the address: rejects, writing nothing (the primary key
    *   and the unique address key decide a race between two writes; the caller tells the cases apart
    *   by reading again).
@@ -61,6 +87,16 @@ export interface UserStore {
   findWithPasswordHash(uid: string): Promise<{ user: User; passwordHash: string | null } | undefined>;
   /** Every user, ordered by uid. */
   list(): Promise<User[]>;
+  /**
+   * One page of the users matching `search.text` (uid, display name or address containing it,
+   * `%` and `_` meaning themselves), ordered by uid, and how many match: two statements, the
+   * page and the count, never every row.
+   */
+  search(search: UserSearch): Promise<UserSearchPage>;
+  /** The user with the last sign-in, or undefined when there is none. */
+  findListing(uid: string): Promise<UserListing | undefined>;
+  /** How many users there are; reads no column but the key, so it answers on a database not migrated yet. */
+  count(): Promise<number>;
   /** Replaces the password hash; a uid without a row changes nothing. */
   setPasswordHash(uid: string, passwordHash: string): Promise<void>;
   /** Sets the enabled flag; a uid without a row changes nothing. Sessions are not touched here. */
@@ -140,6 +176,7 @@ export interface SessionEndObserver {
 
 /** Browser sessions (table sessions), keyed by the SHA-256 hex of the cookie value. */
 export interface SessionStore {
+  /** Writes the session; a complete login (`pending` null) also records it as its user's last sign-in. */
   insert(session: NewSessionRecord): Promise<void>;
   /**
    * The session stored under `idHash`, expired or not (the caller decides liveness), or undefined.
@@ -205,7 +242,7 @@ export interface AppPasswordStore {
    * statement, prepared once.
    */
   findByTokenHash(tokenHash: string): Promise<{ id: number; uid: string; lastUsedAt: number | null } | undefined>;
-  /** Records a use of app password `id` at `at`. */
+  /** Records a use of app password `id` at `at`, also as its user's last sign-in. */
   markUsed(id: number, at: number): Promise<void>;
   /**
    * Deletes every app password of `uid` in one statement (and, by cascade, the Login Flow v2 grants

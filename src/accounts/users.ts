@@ -3,7 +3,16 @@ import type { Clock } from "../clock.js";
 import { emailKey } from "./domain/email.js";
 import { AccountError } from "./errors.js";
 import { dummyPasswordHash, hashPassword, passwordProblem, verifyPassword } from "./passwords.js";
-import type { ProfileChanges, SessionEndObserver, SessionStore, User, UserStore } from "./ports.js";
+import type {
+  ProfileChanges,
+  SessionEndObserver,
+  SessionStore,
+  User,
+  UserListing,
+  UserSearch,
+  UserSearchPage,
+  UserStore,
+} from "./ports.js";
 import { notifyEnded } from "./sessions.js";
 
 /** ownCloud's user-name rule: letters, digits and `_.@-'` and space; at most 64 characters. */
@@ -53,6 +62,8 @@ function validateProfile(displayName: string | undefined, email: string | undefi
 }
 
 export class UserDirectory {
+  private readonly deletionGuards: Array<(uid: string) => Promise<void>> = [];
+
   constructor(
     private readonly store: UserStore,
     private readonly sessions: SessionStore,
@@ -128,6 +139,27 @@ export class UserDirectory {
     return this.store.list();
   }
 
+  /** One page of the users whose uid, display name or address contains `search.text` (UserStore.search). */
+  search(search: UserSearch): Promise<UserSearchPage> {
+    return this.store.search(search);
+  }
+
+  /** The user with the last sign-in; AccountError `no_such_user` when there is none. */
+  async requireListing(uid: string): Promise<UserListing> {
+    const user = await this.store.findListing(uid);
+    if (!user) throw new AccountError("no_such_user", "noSuchUser", { uid });
+    return user;
+  }
+
+  count(): Promise<number> {
+    return this.store.count();
+  }
+
+  /** A rule a deletion must pass first (the groups' "never the last administrator"), set by the composition root. */
+  useDeletionGuard(guard: (uid: string) => Promise<void>): void {
+    this.deletionGuards.push(guard);
+  }
+
   /**
    * Checks a password. Unknown users and users without a password cost one argon2 verification
    * too, so response time does not reveal which accounts exist.
@@ -194,6 +226,7 @@ export class UserDirectory {
    * deleted user names: `create` refuses it from then on unless told to reuse it.
    */
   async delete(uid: string): Promise<void> {
+    for (const guard of this.deletionGuards) await guard(uid);
     if (!(await this.store.delete(uid, this.clock.nowSeconds()))) {
       throw new AccountError("no_such_user", "noSuchUser", { uid });
     }

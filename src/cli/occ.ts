@@ -3,6 +3,7 @@ import { AccountError } from "../accounts/errors.js";
 import { runInAuditContext } from "../audit/context.js";
 import { OCC_ACTOR } from "../audit/domain/kinds.js";
 import { isEntryPoint } from "../entry-point.js";
+import { GroupError } from "../groups/errors.js";
 import { keystreamRelease, PRODUCT } from "../product.js";
 import { PRIVATE_UMASK } from "../storage/data-dir-permissions.js";
 import { registerActivityCommands } from "./commands/activity.js";
@@ -10,6 +11,7 @@ import { registerAvatarCommands } from "./commands/avatar.js";
 import { registerCompletionCommand } from "./commands/completion.js";
 import { registerConfigCommands } from "./commands/config.js";
 import { registerDbCommands } from "./commands/db.js";
+import { registerGroupCommands } from "./commands/group.js";
 import { registerMaintenanceCommands } from "./commands/maintenance.js";
 import { registerOAuth2Commands } from "./commands/oauth2.js";
 import { registerOidcCommands } from "./commands/oidc.js";
@@ -17,6 +19,7 @@ import { registerSecurityAuditCommand, registerSecurityCommands } from "./comman
 import { registerStatusCommand } from "./commands/status.js";
 import { registerTwoFactorAuthCommands } from "./commands/twofactorauth.js";
 import { registerUserCommands } from "./commands/user.js";
+import { registerUserInfoCommands } from "./commands/user-info.js";
 import { registerUserSettingCommand } from "./commands/user-setting.js";
 import { CommandContext, CommandError } from "./context.js";
 import { configureHelpLayout, helpOfUnknownCommandAsUnknown, pointUsageHintsToHelp, registerListCommand } from "./help.js";
@@ -61,7 +64,9 @@ export function buildProgram(context: CommandContext): Command {
   registerStatusCommand(program, context);
   registerCompletionCommand(program, context);
   registerUserCommands(program, context);
+  registerUserInfoCommands(program, context);
   registerUserSettingCommand(program, context);
+  registerGroupCommands(program, context);
   registerConfigCommands(program, context);
   registerMaintenanceCommands(program, context);
   registerDbCommands(program, context);
@@ -99,9 +104,10 @@ export async function runOcc(argv: string[], context = new CommandContext()): Pr
       // Commander already printed its message (or the help / the version, with exit code 0).
       return error.exitCode === 0 ? EXIT_SUCCESS : EXIT_USAGE;
     }
-    const known = error instanceof CommandError || error instanceof AccountError;
+    const known = error instanceof CommandError || error instanceof AccountError || error instanceof GroupError;
     const message = error instanceof Error ? error.message : String(error);
-    context.err(`${known ? "" : "error: "}${message.split("\n")[0]}\n`);
+    // An empty CommandError: the command already said on stderr what failed (group:add-member).
+    if (message !== "" || !known) context.err(`${known ? "" : "error: "}${message.split("\n")[0]}\n`);
     return EXIT_FAILURE;
   } finally {
     await context.close();

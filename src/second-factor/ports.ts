@@ -57,8 +57,11 @@ export interface RecoveryCodeStore {
 
 /** Which providers each of several users has on, for the administrator's users table. */
 export interface SecondFactorOverview {
-  /** uid → ids of the providers the user has on (only users with at least one appear). */
-  enabledByUser(): Promise<Map<string, string[]>>;
+  /**
+   * uid → ids of the providers the user has on (only users with at least one appear); with `uids`,
+   * only those users are read (a page of the users table).
+   */
+  enabledByUser(uids?: readonly string[]): Promise<Map<string, string[]>>;
 }
 
 /** A registered passkey (WebAuthn public key credential source, W3C WebAuthn Level 3 §4). */

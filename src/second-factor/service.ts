@@ -85,8 +85,8 @@ export class SecondFactors {
     return this.provider(id)?.disableFor(uid);
   }
 
-  /** uid → the provider ids each user has on (users with none are absent). */
-  enabledByUser(): Promise<Map<string, string[]>> {
-    return this.overview.enabledByUser();
+  /** uid → the provider ids each user has on (users with none are absent); with `uids`, only theirs. */
+  enabledByUser(uids?: readonly string[]): Promise<Map<string, string[]>> {
+    return this.overview.enabledByUser(uids);
   }
 }

@@ -63,7 +63,13 @@ export class SqlAppPasswordStore implements AppPasswordStore {
   }
 
   async markUsed(id: number, at: number): Promise<void> {
-    await this.db.updateTable("app_passwords").set({ last_used_at: at }).where("id", "=", id).execute();
+    const used = await this.db
+      .updateTable("app_passwords")
+      .set({ last_used_at: at })
+      .where("id", "=", id)
+      .returning("uid")
+      .executeTakeFirst();
+    if (used) await this.db.updateTable("users").set({ last_login_at: at }).where("uid", "=", used.uid).execute();
   }
 
   async deleteAllOf(uid: string): Promise<number> {

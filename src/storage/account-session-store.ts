@@ -56,6 +56,9 @@ export class SqlSessionStore implements SessionStore {
         second_factor_pending: session.pending ?? null,
       })
       .execute();
+    if (session.uid !== null && (session.pending ?? null) === null) {
+      await this.db.updateTable("users").set({ last_login_at: session.createdAt }).where("uid", "=", session.uid).execute();
+    }
   }
 
   async findByIdHash(idHash: string): Promise<StoredSession | undefined> {

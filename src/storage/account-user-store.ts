@@ -1,14 +1,36 @@
+import { sql } from "kysely";
 import { emailKey } from "../accounts/domain/email.js";
-import type { ProfileChanges, User, UserInsertOutcome, UserStore } from "../accounts/ports.js";
+import type {
+  ProfileChanges,
+  User,
+  UserInsertOutcome,
+  UserListing,
+  UserSearch,
+  UserSearchPage,
+  UserStore,
+} from "../accounts/ports.js";
+import { ADMIN_GROUP } from "../groups/domain/group-id.js";
 import type { Db } from "./database.js";
 import { PreparedQuery, transaction } from "./prepared.js";
 import type { UsersTable } from "./schema/accounts.js";
 
 /** The users columns a User is made of. */
-type UserColumns = Pick<
-  UsersTable,
-  "uid" | "display_name" | "email" | "enabled" | "is_admin" | "created_at" | "language" | "timezone"
-> & { email_verified: number };
+type UserColumns = Pick<UsersTable, "uid" | "display_name" | "email" | "enabled" | "created_at" | "language" | "timezone"> & {
+  email_verified: number;
+  /** Membership of `admin` (isAdminOf): 1/0 on SQLite, a boolean on PostgreSQL. */
+  is_admin: number | boolean;
+};
+
+/**
+ * Whether the user `uidColumn` names is a member of `admin`, as the column `is_admin` of the
+ * statement that reads the user: being an administrator has one source, the group (migration 0026),
+ * and costs no statement of its own (an indexed EXISTS on group_members' primary key).
+ */
+export function isAdminOf(uidColumn: string) {
+  return sql<
+    number | boolean
+  >`EXISTS (SELECT 1 FROM group_members m WHERE m.gid = ${ADMIN_GROUP} AND m.uid = ${sql.ref(uidColumn)})`.as("is_admin");
+}
 
 /** A users row as the domain's User (also for stores that read the user with another row). */
 export function userFromRow(row: UserColumns): User {
@@ -18,24 +40,18 @@ export function userFromRow(row: UserColumns): User {
     email: row.email,
     emailVerified: row.email_verified === 1,
     enabled: row.enabled === 1,
-    isAdmin: row.is_admin === 1,
+    isAdmin: Number(row.is_admin) === 1,
     createdAt: row.created_at,
     language: row.language,
     timeZone: row.timezone,
   };
 }
 
-const USER_COLUMNS = [
-  "uid",
-  "display_name",
-  "email",
-  "email_verified",
-  "enabled",
-  "is_admin",
-  "created_at",
-  "language",
-  "timezone",
-] as const;
+function listingFromRow(row: UserColumns & { last_login_at: number | string | null }): UserListing {
+  return { ...userFromRow(row), lastLoginAt: row.last_login_at === null ? null : Number(row.last_login_at) };
+}
+
+const USER_COLUMNS = ["uid", "display_name", "email", "email_verified", "enabled", "created_at", "language", "timezone"] as const;
 
 /** Users (table users) and the user names of deleted accounts (table deleted_uids). */
 export class SqlUserStore implements UserStore {
@@ -43,7 +59,9 @@ export class SqlUserStore implements UserStore {
   private readonly byUid: PreparedQuery<{ uid: string }, UserColumns>;
 
   constructor(private readonly db: Db) {
-    this.byUid = new PreparedQuery((slot) => db.selectFrom("users").select(USER_COLUMNS).where("uid", "=", slot("uid")));
+    this.byUid = new PreparedQuery((slot) =>
+      db.selectFrom("users").select(USER_COLUMNS).select(isAdminOf("users.uid")).where("uid", "=", slot("uid")),
+    );
   }
 
   insert(user: User, passwordHash: string | null, options: { reuseDeletedUid: boolean }): Promise<UserInsertOutcome> {
@@ -64,12 +82,12 @@ export class SqlUserStore implements UserStore {
           email_verified: user.emailVerified ? 1 : 0,
           password_hash: passwordHash,
           enabled: user.enabled ? 1 : 0,
-          is_admin: user.isAdmin ? 1 : 0,
           created_at: user.createdAt,
           language: user.language,
           timezone: user.timeZone,
         })
         .execute();
+      if (user.isAdmin) await trx.insertInto("group_members").values({ gid: ADMIN_GROUP, uid: user.uid }).execute();
       return "inserted";
     });
   }
@@ -96,14 +114,62 @@ export class SqlUserStore implements UserStore {
   }
 
   async findWithPasswordHash(uid: string): Promise<{ user: User; passwordHash: string | null } | undefined> {
-    const row = await this.db.selectFrom("users").selectAll().where("uid", "=", uid).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("users")
+      .selectAll()
+      .select(isAdminOf("users.uid"))
+      .where("uid", "=", uid)
+      .executeTakeFirst();
     return row && { user: userFromRow(row), passwordHash: row.password_hash };
   }
 
   async list(): Promise<User[]> {
-    // Every column there is: `./occ status` counts the users of a database not migrated yet.
-    const rows = await this.db.selectFrom("users").selectAll().orderBy("uid").execute();
+    const rows = await this.db.selectFrom("users").select(USER_COLUMNS).select(isAdminOf("users.uid")).orderBy("uid").execute();
     return rows.map(userFromRow);
+  }
+
+  async search(search: UserSearch): Promise<UserSearchPage> {
+    const text = search.text?.trim().toLowerCase() ?? "";
+    // LIKE with its wildcards escaped: what the administrator typed is matched as it is.
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    let matching = this.db.selectFrom("users");
+    if (text !== "") {
+      matching = matching.where((eb) =>
+        eb.or(
+          (["uid", "display_name", "email"] as const).map(
+            (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
+          ),
+        ),
+      );
+    }
+    const rows = await matching
+      .select([...USER_COLUMNS, "last_login_at"])
+      .select(isAdminOf("users.uid"))
+      .orderBy("uid")
+      .limit(search.limit)
+      .offset(search.offset)
+      .execute();
+    const count = await matching.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+    return { users: rows.map(listingFromRow), total: Number(count.n) };
+  }
+
+  async findListing(uid: string): Promise<UserListing | undefined> {
+    const row = await this.db
+      .selectFrom("users")
+      .select([...USER_COLUMNS, "last_login_at"])
+      .select(isAdminOf("users.uid"))
+      .where("uid", "=", uid)
+      .executeTakeFirst();
+    return row && listingFromRow(row);
+  }
+
+  async count(): Promise<number> {
+    // No column but the key: `./occ status` counts the users of a database not migrated yet.
+    const row = await this.db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async setPasswordHash(uid: string, passwordHash: string): Promise<void> {

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { AccountsTables } from "./schema/accounts.js";
 import type { ActivityTables } from "./schema/activity.js";
 import type { AuditTables } from "./schema/audit.js";
+import type { GroupTables } from "./schema/groups.js";
 import type { LoginFlowTables } from "./schema/login-flow.js";
 import type { OAuthTables } from "./schema/oauth.js";
 import type { OAuthDeviceTables } from "./schema/oauth-device.js";
@@ -19,7 +20,8 @@ export type Database = AccountsTables &
   OAuthDeviceTables &
   SecondFactorTables &
   PasskeyTables &
-  AuditTables;
+  AuditTables &
+  GroupTables;
 
 export type Db = Kysely<Database>;
 export type DbOrTx = Kysely<Database> | Transaction<Database>;

@@ -1,4 +1,5 @@
 import type { CodeRecord, RefreshTokenRecord } from "../oauth/ports.js";
+import { isAdminOf } from "./account-user-store.js";
 import type { Db } from "./database.js";
 import { PreparedQuery, type SlotFactory } from "./prepared.js";
 import type { UsersTable } from "./schema/accounts.js";
@@ -74,7 +75,8 @@ export function grantStatements(db: Db) {
         // PostgreSQL one round trip instead of two. By primary key; `data` is not read.
         .leftJoin("user_avatars as v", "v.uid", "u.uid")
         .select(["a.id", "a.grant_id", "c.client_id", "a.created_at", "a.expires_at", "g.scope"])
-        .select(["u.uid", "u.display_name", "u.email", "u.enabled", "u.is_admin", "u.created_at as user_created_at"])
+        .select(["u.uid", "u.display_name", "u.email", "u.enabled", "u.created_at as user_created_at"])
+        .select(isAdminOf("u.uid"))
         .select(["u.email_verified", "u.language", "u.timezone", "v.content_type as avatar_content_type"])
         .where("a.token_hash", "=", slot("tokenHash")),
     ),
@@ -212,6 +214,7 @@ export interface RefreshRow extends GrantIdentityRow {
 
 export interface AccessRow extends Omit<UsersTable, "created_at" | "password_hash" | "email_key" | "email_verified"> {
   email_verified: number;
+  is_admin: number | boolean;
   id: number;
   grant_id: number;
   client_id: string;

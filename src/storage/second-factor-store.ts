@@ -117,10 +117,13 @@ export class SqlRecoveryCodeStore implements RecoveryCodeStore {
 export class SqlSecondFactorOverview implements SecondFactorOverview {
   constructor(private readonly db: Db) {}
 
-  async enabledByUser(): Promise<Map<string, string[]>> {
-    const totp = await this.db.selectFrom("second_factor_totp").select("uid").where("enabled", "=", 1).execute();
-    const codes = await this.db.selectFrom("second_factor_recovery_codes").select("uid").distinct().execute();
-    const passkeys = await this.db.selectFrom("webauthn_credentials").select("uid").distinct().execute();
+  async enabledByUser(uids?: readonly string[]): Promise<Map<string, string[]>> {
+    if (uids?.length === 0) return new Map();
+    const only = <Q extends { where: (column: "uid", op: "in", values: readonly string[]) => Q }>(query: Q): Q =>
+      uids === undefined ? query : query.where("uid", "in", uids);
+    const totp = await only(this.db.selectFrom("second_factor_totp").select("uid").where("enabled", "=", 1)).execute();
+    const codes = await only(this.db.selectFrom("second_factor_recovery_codes").select("uid").distinct()).execute();
+    const passkeys = await only(this.db.selectFrom("webauthn_credentials").select("uid").distinct()).execute();
     const byUser = new Map<string, string[]>();
     const add = (uid: string, id: string) => byUser.set(uid, [...(byUser.get(uid) ?? []), id]);
     for (const { uid } of totp) add(uid, "totp");

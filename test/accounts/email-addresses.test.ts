@@ -82,7 +82,6 @@ describe(`accounts: e-mail addresses (${testDatabaseDialect})`, () => {
       email_key: "direct@example.com",
       password_hash: null,
       enabled: 1,
-      is_admin: 0,
       created_at: 0,
     });
     await db.insertInto("users").values(row("direct-1")).execute();

@@ -18,7 +18,7 @@ describe("stream queries use keyset range scans (EXPLAIN QUERY PLAN)", {
     s = await createTestStorage();
     await s.storage.db
       .insertInto("users")
-      .values({ uid: "u", display_name: "u", email: null, password_hash: null, enabled: 1, is_admin: 0, created_at: 0 })
+      .values({ uid: "u", display_name: "u", email: null, password_hash: null, enabled: 1, created_at: 0 })
       .execute();
     await sql`ANALYZE`.execute(s.storage.db);
   });
@@ -78,8 +78,8 @@ describe("PostgreSQL: a user's first page uses the per-user index, whatever the 
   before(async () => {
     s = await createTestStorage();
     const db = s.storage.db;
-    await sql`INSERT INTO users (uid, display_name, enabled, is_admin, created_at)
-      SELECT 'u' || g, 'u' || g, 1, 0, 0 FROM generate_series(0, 99) g`.execute(db);
+    await sql`INSERT INTO users (uid, display_name, enabled, created_at)
+      SELECT 'u' || g, 'u' || g, 1, 0 FROM generate_series(0, 99) g`.execute(db);
     await sql`INSERT INTO activity (timestamp, app, type, "user", affecteduser, is_self, category, subject, subjectparams, messageparams)
       SELECT 1000000 + g, 'files', 'file_changed', 'u0', 'u0', 1, 'files', 'changed_self', '[]', '[]' FROM generate_series(1, 10000) g`.execute(
       db,

@@ -12,6 +12,7 @@ import { commandTree, emptyDirectory, treeOf } from "./support.js";
 /** Commands that add something: they may start a new instance (and say so). */
 const INSTANCE_CREATORS = new Set([
   "user:add",
+  "group:add",
   "oauth2:add-client",
   "config:system:set",
   "twofactorauth:enforce",
@@ -26,6 +27,7 @@ const NO_INSTANCE = new Set(["list", "completion", "serve"]);
 function instanceCommandArguments(avatarFile: string): Record<string, string[]> {
   return {
     "user:list": [],
+    "user:info": ["nobody"],
     "user:delete": ["nobody"],
     "user:disable": ["nobody"],
     "user:enable": ["nobody"],
@@ -35,6 +37,11 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "user:modify": ["nobody", "email", "nobody@example.com"],
     "user:set-avatar": ["nobody", avatarFile],
     "user:remove-avatar": ["nobody"],
+    "group:delete": ["nobody"],
+    "group:list": [],
+    "group:list-members": ["admin"],
+    "group:add-member": ["admin", "--member=nobody"],
+    "group:remove-member": ["admin", "--member=nobody"],
     "config:list": [],
     "config:system:get": ["maintenance"],
     "config:system:delete": ["maintenance"],
@@ -134,8 +141,8 @@ describe("./occ and the instance it opens", () => {
       assert.equal(again.code, 0, again.err);
       assert.equal(again.err, "", "an existing instance is not announced");
       assert.deepEqual(JSON.parse((await runOccInProcess(["user:list", "--output=json"], place)).out), {
-        first: "first",
-        second: "second",
+        first: { displayName: "first" },
+        second: { displayName: "second" },
       });
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

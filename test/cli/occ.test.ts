@@ -110,7 +110,7 @@ describe("./occ (the real executable, on the test's storage)", () => {
     assert.match(plain.stdout, /^ {2}- root: root$/m);
     const json = await occ(["user:list", "--output=json"]);
     assert.equal(json.code, 0);
-    assert.deepEqual(JSON.parse(json.stdout), { alice: "Alice A", root: "root" });
+    assert.deepEqual(JSON.parse(json.stdout), { alice: { displayName: "Alice A" }, root: { displayName: "root" } });
     const bad = await occ(["user:list", "--output=xml"]);
     assert.equal(bad.code, 2, "a bad option value is a usage error");
     assert.match(bad.stderr, /option '--output <format>' argument 'xml' is invalid/);

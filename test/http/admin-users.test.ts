@@ -33,8 +33,9 @@ describe("admin page: users", () => {
       email: "bob@example.com",
       password: "bob password",
     });
-    assert.equal(response.statusCode, 200);
-    assert.match(response.body, /id="users-notice">The user bob was created\./);
+    assert.equal(response.statusCode, 303, "post/redirect/get");
+    assert.equal(response.headers.location, `${ADMIN}#users`);
+    assert.match((await root.get(ADMIN)).body, /id="users-notice" role="status">The user bob was created\./);
     const bob = await t.services.users.require("bob");
     assert.equal(bob.displayName, "Bob B");
     assert.equal(bob.isAdmin, false);
@@ -109,18 +110,19 @@ describe("admin page: users", () => {
     await t.services.users.create({ uid: "carol", password: "carol password" });
     const carol = await loggedIn("carol", "carol password");
     const disabled = await root.post(`${USERS}/carol/disable`, { requesttoken: await rootToken() });
-    assert.equal(disabled.statusCode, 200);
+    assert.equal(disabled.statusCode, 303);
     assert.equal((await t.services.users.require("carol")).enabled, false);
     assert.equal((await carol.get("/index.php/settings/personal")).statusCode, 303, "signed out");
     const enabled = await root.post(`${USERS}/carol/enable`, { requesttoken: await rootToken() });
-    assert.equal(enabled.statusCode, 200);
+    assert.equal(enabled.statusCode, 303);
     await loggedIn("carol", "carol password");
   });
 
   it("an administrator deletes a user", async () => {
     await t.services.users.create({ uid: "dave", password: "dave password" });
     const response = await root.post(`${USERS}/dave/delete`, { requesttoken: await rootToken() });
-    assert.equal(response.statusCode, 200);
+    assert.equal(response.statusCode, 303);
+    assert.equal(response.headers.location, `${ADMIN}#users`, "back to the users area: the user's page is gone");
     assert.equal(await t.services.users.find("dave"), undefined);
     const again = await root.post(`${USERS}/dave/delete`, { requesttoken: await rootToken() });
     assert.equal(again.statusCode, 404);
@@ -139,7 +141,7 @@ describe("admin page: users", () => {
     await t.services.users.create({ uid: "erin", password: "erin password" });
     const erin = await loggedIn("erin", "erin password");
     const response = await root.post(`${USERS}/erin/password`, { requesttoken: await rootToken(), password: "reset password" });
-    assert.equal(response.statusCode, 200);
+    assert.equal(response.statusCode, 303);
     assert.ok(await t.services.users.checkPassword("erin", "reset password"));
     assert.equal((await erin.get("/index.php/settings/personal")).statusCode, 303, "signed out");
     const tooShort = await root.post(`${USERS}/erin/password`, { requesttoken: await rootToken(), password: "short" });

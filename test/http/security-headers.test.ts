@@ -36,6 +36,7 @@ const PAGES: Record<string, { url: string; as: "admin" | "anonymous" }> = {
   "/index.php/settings/admin/applications": { url: "/index.php/settings/admin/applications", as: "admin" },
   "/index.php/settings/admin/security": { url: "/index.php/settings/admin/security", as: "admin" },
   "/index.php/settings/admin/settings": { url: "/index.php/settings/admin/settings", as: "admin" },
+  "/index.php/settings/admin/users/:uid": { url: "/index.php/settings/admin/users/root", as: "admin" },
   "/index.php/apps/oauth2/authorize": { url: authorizeUrl(WEB_CLIENT, { state: "x" }), as: "admin" },
   "/index.php/apps/oauth2/authorization-successful": { url: "/index.php/apps/oauth2/authorization-successful", as: "admin" },
   "/index.php/apps/oauth2/logout": { url: "/index.php/apps/oauth2/logout?requesttoken=wrong", as: "admin" },
@@ -51,6 +52,8 @@ const PAGES: Record<string, { url: string; as: "admin" | "anonymous" }> = {
 
 /** Extra page states of a route: error pages are pages too. */
 const MORE_PAGES: Array<{ url: string; as: "admin" | "anonymous" }> = [
+  { url: "/index.php/settings/admin/users/nobody", as: "admin" },
+  { url: "/index.php/settings/admin/users?q=nobody&page=2", as: "admin" },
   { url: "/index.php/apps/oauth2/authorize?client_id=unknown", as: "admin" },
   { url: authorizeUrl(WEB_CLIENT, { user: "somebody-else" }), as: "admin" },
   { url: "/index.php/apps/oauth2/end-session", as: "anonymous" },

@@ -56,7 +56,7 @@ describe("settings pages", () => {
     const refused = await alice.get("/index.php/settings/admin");
     assert.equal(refused.statusCode, 403);
     assert.match(refused.body, /This page is for administrators/);
-    assert.doesNotMatch(refused.body, /<h2>Users<\/h2>/);
+    assert.doesNotMatch(refused.body, /id="user-list"/);
     assert.doesNotMatch((await alice.get("/index.php/settings/personal")).body, /Administration<\/a>/);
 
     const root = await loggedIn("root", "root password");
@@ -65,8 +65,11 @@ describe("settings pages", () => {
     assert.equal(landing.headers.location, "/index.php/settings/admin/users");
     const page = await root.get("/index.php/settings/admin/users");
     assert.equal(page.statusCode, 200);
-    assert.match(page.body, /<h2>Users<\/h2>/);
-    assert.match(page.body, /<td data-label="Username">alice<\/td><td data-label="Full name">Alice A<\/td>/);
+    assert.match(page.body, /<h1>Users<\/h1>/);
+    assert.match(
+      page.body,
+      /<td data-label="Username" class="wrap-anywhere"><a href="\/index\.php\/settings\/admin\/users\/alice">alice<\/a><\/td><td data-label="Full name" class="wrap-anywhere">Alice A<\/td>/,
+    );
     assert.match((await root.get("/index.php/settings/personal")).body, /Administration<\/a>/);
   });
 
@@ -77,7 +80,7 @@ describe("settings pages", () => {
     assert.match(page.body, /<title>Applications – Administration settings/);
     assert.match(page.body, /<a href="\/index\.php\/settings\/admin\/applications" aria-current="page">Applications<\/a>/);
     assert.match(page.body, /<a href="\/index\.php\/settings\/admin\/users">Users<\/a>/);
-    assert.doesNotMatch(page.body, /<h2>Users<\/h2>/, "the users area is on its own page");
+    assert.doesNotMatch(page.body, /id="user-list"/, "the users area is on its own page");
     const alice = await loggedIn("alice", "alice password");
     assert.equal((await alice.get("/index.php/settings/admin/security")).statusCode, 403);
   });

@@ -102,10 +102,15 @@ describe("./occ twofactorauth:state, :disable, :enforce and the admin page's sec
     const page = await admin.get("/index.php/settings/admin/users");
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<th scope="col">Second factors<\/th>/);
-    const cell = /<td data-label="Second factors" id="factors-alice">([\s\S]*?)<\/td>/.exec(page.body)?.[1] ?? "";
-    assert.match(cell, /Authenticator app \(TOTP\)/);
-    assert.match(cell, /action="\/index.php\/settings\/users\/alice\/second-factors\/totp\/disable"/);
-    assert.match(cell, /aria-label="Remove Authenticator app \(TOTP\) of alice"/);
+    const cell =
+      /<a href="\/index\.php\/settings\/admin\/users\/alice">alice<\/a>[\s\S]*?<td data-label="Second factors">([^<]*)<\/td>/.exec(
+        page.body,
+      )?.[1] ?? "";
+    assert.match(cell, /^Authenticator app \(TOTP\)/);
+    const userPage = await admin.get("/index.php/settings/admin/users/alice");
+    const section = /<section id="user-factors">([\s\S]*?)<\/section>/.exec(userPage.body)?.[1] ?? "";
+    assert.match(section, /action="\/index.php\/settings\/users\/alice\/second-factors\/totp\/disable"/);
+    assert.match(section, /aria-label="Remove Authenticator app \(TOTP\) of alice"/);
     node.clock.advance(31 * 60);
     const action = "/index.php/settings/users/alice/second-factors/totp/disable";
     const asked = await admin.post(action, { requesttoken: requestTokenOf(page.body) });
@@ -113,8 +118,9 @@ describe("./occ twofactorauth:state, :disable, :enforce and the admin page's sec
     assert.match(asked.body, /id="confirm-password-form"/);
     assert.equal(await node.services.secondFactors.hasSecondFactor("alice"), true);
     const removed = await admin.post(action, { requesttoken: requestTokenOf(page.body), confirm_password: PASSWORD });
-    assert.equal(removed.statusCode, 200, removed.body);
-    assert.match(removed.body, /id="users-notice"/);
+    assert.equal(removed.statusCode, 303, "post/redirect/get, back to the user's page");
+    assert.equal(removed.headers.location, "/index.php/settings/admin/users/alice#user-notice");
+    assert.match((await admin.get("/index.php/settings/admin/users/alice")).body, /id="user-notice" role="status">/);
     assert.equal(await node.services.secondFactors.hasSecondFactor("alice"), false);
     const user = new FormClient(node.app, "192.0.2.21");
     assert.ok(!String((await user.login("alice", PASSWORD)).headers.location).startsWith(CHALLENGE), "the password alone again");

@@ -279,7 +279,7 @@ describe(`migration 0007 (${testDatabaseDialect})`, () => {
 async function seedGrant(db: Kysely<Database>): Promise<number> {
   await db
     .insertInto("users")
-    .values({ uid: "alice", display_name: "Alice", email: null, password_hash: null, enabled: 1, is_admin: 0, created_at: 0 })
+    .values({ uid: "alice", display_name: "Alice", email: null, password_hash: null, enabled: 1, created_at: 0 })
     .execute();
   const client = await db
     .insertInto("oauth2_clients")

@@ -123,7 +123,6 @@ describe("storage: SQLite WAL checkpoints on a worker thread", () => {
           email: null,
           password_hash: null,
           enabled: 1,
-          is_admin: 0,
           created_at: 0,
         })
         .execute();

@@ -33,7 +33,7 @@ export const LONG_CLIENT: TestClient = {
  */
 export async function seedTour(t: TestApp): Promise<void> {
   await t.services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" });
-  await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob Builder" });
+  await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob Builder", email: "bob@example.com" });
   await t.services.users.create({ uid: "root", password: PASSWORD, displayName: "Rory Admin", isAdmin: true });
   await addClient(t, WEB_CLIENT);
   await addClient(t, { ...DESKTOP_CLIENT, trusted: true });
@@ -312,6 +312,49 @@ export const TOUR: readonly TourStop[] = [
     visit: async (page, base) => {
       await logInAs(page, base, "root");
       await page.goto(`${base}/index.php/settings/admin`);
+    },
+  },
+  {
+    // The users area searched: the search kept in its box, the matching rows.
+    name: "admin-users-search",
+    visit: async (page) => {
+      await page.fill("#user-search", "li");
+      await Promise.all([page.waitForNavigation(), page.click("#user-search-form button[type=submit]")]);
+      await page.waitForSelector("#user-list");
+    },
+  },
+  {
+    // One user's page after a change: the notice at the top (post/redirect/get).
+    name: "admin-user",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/settings/admin/users/alice`);
+      await page.fill("#user-display-name", "Alice Pleasance Liddell");
+      await Promise.all([page.waitForNavigation(), page.click("#user-profile-form button[type=submit]")]);
+      await page.waitForSelector("#user-notice");
+    },
+  },
+  {
+    // A refused address (another account's) on a user's page: the reason at the top, the form as sent.
+    name: "admin-user-refused",
+    visit: async (page) => {
+      await page.fill("#user-email", "BOB@example.com");
+      await Promise.all([page.waitForNavigation(), page.click("#user-profile-form button[type=submit]")]);
+      await page.waitForSelector("#user-error");
+    },
+  },
+  {
+    name: "admin-settings",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/settings/admin/settings`);
+    },
+  },
+  {
+    // A host setting refused with occ's message, the value kept in its field.
+    name: "admin-settings-refused",
+    visit: async (page) => {
+      await page.fill("#setting-session-lifetime-value", "ten minutes");
+      await Promise.all([page.waitForNavigation(), page.click("#setting-session-lifetime button[type=submit]")]);
+      await page.waitForSelector("#host-settings-error");
     },
   },
   {

@@ -65,7 +65,7 @@ export function registerStatusCommand(program: Command, context: CommandContext)
         database: storage.dialect,
         database_location: storage.describe.replace(/^sqlite:/, ""),
         database_reachable: true,
-        users: (await services.users.list()).length,
+        users: await services.users.count(),
         maintenance: services.settings.get("maintenance"),
         host_settings_problem: services.settings.problem() ?? null,
         pending_migrations: await pendingMigrations(storage),

@@ -1,7 +1,10 @@
 import type { Command } from "commander";
 import { replacePassword } from "../../accounts/password-change.js";
+import { validGid } from "../../groups/domain/group-id.js";
+import { GroupError } from "../../groups/errors.js";
 import { type CommandContext, CommandError } from "../context.js";
 import { type OutputFormat, outputOption, printData } from "../output.js";
+import { collect } from "./group.js";
 
 /** ownCloud's convention: `--password-from-env` reads the password from OC_PASS. */
 function passwordFromEnvironment(): string {
@@ -22,7 +25,8 @@ export function registerUserCommands(program: Command, context: CommandContext):
     .option("--display-name <name>", "full name shown in the interface")
     .option("--email <email>", "email address")
     .option("--password-from-env", "read the password from the environment variable OC_PASS")
-    .option("--admin", "make the user an administrator")
+    .option("--admin", "make the user an administrator (a member of the group admin)")
+    .option("-g, --group <group>", "add the user to this group, created when missing (repeatable)", collect, [])
     .option(
       "--reuse-deleted-name",
       "give the name of a deleted user to this new account: applications the deleted user signed in to will take it for them",
@@ -30,10 +34,20 @@ export function registerUserCommands(program: Command, context: CommandContext):
     .action(
       async (
         uid: string,
-        options: { displayName?: string; email?: string; passwordFromEnv?: boolean; admin?: boolean; reuseDeletedName?: boolean },
+        options: {
+          displayName?: string;
+          email?: string;
+          passwordFromEnv?: boolean;
+          admin?: boolean;
+          reuseDeletedName?: boolean;
+          group: string[];
+        },
       ) => {
         const password = options.passwordFromEnv ? passwordFromEnvironment() : undefined;
-        const { users } = await context.open({ create: true });
+        // Every group name is checked before the user is written: a refused command leaves nothing behind.
+        const invalid = options.group.find((gid) => !validGid(gid));
+        if (invalid !== undefined) throw new GroupError("invalid_gid", "invalidGid", { gid: invalid });
+        const { users, groups } = await context.open({ create: true });
         const user = await users.create({
           uid,
           password,
@@ -43,6 +57,15 @@ export function registerUserCommands(program: Command, context: CommandContext):
           reuseDeletedUid: options.reuseDeletedName,
         });
         context.print(`The user "${user.uid}" was created successfully`);
+        // As ownCloud's user:add (owncloud/core core/Command/User/Add.php): a missing group is created.
+        for (const gid of options.group) {
+          if (!(await groups.find(gid))) {
+            await groups.create(gid);
+            context.print(`Created group "${gid}"`);
+          }
+          await groups.addMember(gid, user.uid);
+          context.print(`User "${user.uid}" added to group "${gid}"`);
+        }
         if (password === undefined) {
           context.print(
             "No password was set: the user can log in only after `./occ user:resetpassword` or with an app password.",
@@ -50,17 +73,6 @@ export function registerUserCommands(program: Command, context: CommandContext):
         }
       },
     );
-
-  program
-    .command("user:list")
-    .summary("list users")
-    .description("List the users: user name and display name.")
-    .addOption(outputOption())
-    .action(async (options: { output: OutputFormat }) => {
-      const { users } = await context.open();
-      const all = await users.list();
-      printData(context, options.output, Object.fromEntries(all.map((u) => [u.uid, u.displayName])));
-    });
 
   program
     .command("user:delete")

@@ -50,7 +50,7 @@ section:first-of-type h2{margin-top:.5rem}
 p{margin:.6rem 0}
 label{display:block;margin:.9rem 0 .3rem;font-weight:600}
 label.check{display:flex;align-items:center;gap:.6rem;font-weight:400;margin:.5rem 0}
-input[type=text],input[type=password],input[type=email],input[type=url],select{width:100%;min-height:2.75rem;padding:.5rem .75rem;
+input[type=text],input[type=password],input[type=email],input[type=url],input[type=search],input[type=number],select{width:100%;min-height:2.75rem;padding:.5rem .75rem;
 font:inherit;color:var(--ink);background:#fff;border:1px solid var(--border);border-radius:var(--radius)}
 input[type=file]{font:inherit;max-width:100%}
 input[type=file]::file-selector-button{font:inherit;min-height:2.5rem;margin-right:.75rem;padding:.4rem 1rem;border:1px solid var(--primary);border-radius:var(--radius);background:#fff;color:var(--primary);cursor:pointer}
@@ -70,6 +70,7 @@ th{font-size:.85rem;text-transform:uppercase;letter-spacing:.03em;color:var(--mu
 td.narrow{width:2.5rem}
 td form{margin:0}
 .wrap-anywhere,td code{overflow-wrap:anywhere;word-break:break-word}
+td.email{overflow-wrap:break-word}
 code{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"DejaVu Sans Mono",monospace;font-size:.9em;background:var(--bg);padding:.1rem .3rem;border-radius:4px}
 code.secret{word-break:break-all;display:inline-block}
 details.secret summary{cursor:pointer;color:var(--primary);min-height:1.5rem}
@@ -104,6 +105,18 @@ ol.activity-stream img{width:24px;height:24px;margin-top:.1rem;flex:none}
 .qr-code{margin:.75rem 0}
 .qr-code svg{display:block;width:220px;height:220px;max-width:100%;background:#fff}
 ol.recovery-codes{columns:2;font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"DejaVu Sans Mono",monospace;padding-left:2rem}
+.search-row{display:flex;flex-wrap:wrap;gap:.5rem}
+.search-row input{flex:1 1 16rem;width:auto}
+.pager ul{list-style:none;padding:0;margin:1rem 0;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.25rem}
+.pager a{display:inline-flex;align-items:center;min-height:2.75rem}
+.host-setting{padding:.25rem 0 .75rem;border-bottom:1px solid var(--line)}
+.host-setting h3{margin:1rem 0 .25rem}
+.host-setting p{margin:.3rem 0}
+.setting-form{display:flex;flex-wrap:wrap;align-items:flex-end;gap:.5rem .75rem}
+.setting-form .setting-field{flex:1 1 18rem}
+.setting-form label{margin:.4rem 0 .3rem}
+.setting-form .setting-buttons{display:flex;flex-wrap:wrap;gap:.5rem}
+.setting-form p{flex-basis:100%}
 .factor-list{list-style:none;padding:0;margin:0}
 .factor-list li{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:.2rem 0}
 @media (max-width:40rem){

@@ -3,6 +3,7 @@ import type { Principal } from "../../accounts/authentication.js";
 import type { Translator } from "../../i18n/index.js";
 import { totpKeyUri } from "../../second-factor/domain/totp.js";
 import { isProviderId, type ProviderId } from "../../second-factor/providers.js";
+import { USER_NOTICE_ID, userPagePath } from "../admin-user-paths.js";
 import { html, type SafeHtml } from "../html.js";
 import { userTranslator } from "../i18n.js";
 import { confirmPasswordField } from "../pages/password-confirmation.js";
@@ -176,10 +177,15 @@ ${recoveryPart}`;
             "second factor disabled by an administrator",
           );
         }
-        const message = ok
-          ? html`<p class="notice" id="users-notice">${t("secondFactor:admin.removed", { provider: providerName(t, provider as ProviderId), uid })}</p>`
-          : html`<p class="error" id="users-error">${t("secondFactor:admin.noSuch")}</p>`;
-        return sendSettingsPage(request, reply, principal, "users", { sectionId: "users", message }, ok ? 200 : 404);
+        if (!ok) {
+          const message = html`<p class="error" id="users-error">${t("secondFactor:admin.noSuch")}</p>`;
+          return sendSettingsPage(request, reply, principal, "users", { sectionId: "users", message }, 404);
+        }
+        // Post/redirect/get: back to the user's page, which says what happened at the top.
+        return redirectWithFlash(request, reply, principal, userPagePath(uid), {
+          sectionId: USER_NOTICE_ID,
+          message: html`<p class="notice" id="${USER_NOTICE_ID}" role="status">${t("secondFactor:admin.removed", { provider: providerName(t, provider as ProviderId), uid })}</p>`,
+        });
       });
     }),
   );

@@ -85,6 +85,32 @@ export async function sendSettingsPage(
   );
 }
 
+/**
+ * A page of the administration console that is not an area's list of sections (one user's page):
+ * the area navigation with `area` current, then `heading` and `body`.
+ */
+export function sendAdminPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+  area: SettingsPageName,
+  content: { heading: string; body: SafeHtml },
+  status = 200,
+): FastifyReply {
+  const translator = userTranslator(request, principal);
+  return sendPage(
+    reply,
+    layout({
+      translator,
+      title: `${content.heading} – ${translator.t("pages:settings.admin.title")}`,
+      user: headerUser(principal),
+      current: "admin",
+      body: html`${adminNavigation(request, translator, area)}<h1>${content.heading}</h1>${content.body}<script src="${COPY_SCRIPT_PATH}"></script>`,
+    }),
+    status,
+  );
+}
+
 /** The console's areas that have something to show, the current one marked for assistive technology. */
 function adminNavigation(request: FastifyRequest, translator: Translator, current: SettingsPageName): SafeHtml {
   const { t } = translator;

@@ -25,7 +25,9 @@ import { backchannelLogoutMigration } from "./2026_11_27_0021_backchannel_logout
 
 import { secondFactorsMigration } from "./2026_11_27_0023_second_factors.js";
 import { passkeysMigration } from "./2026_11_27_0024_passkeys.js";
+import { groupsMigration } from "./2026_11_27_0026_groups.js";
 import { auditLogMigration } from "./2026_11_27_0027_audit_log.js";
+import { lastLoginMigration } from "./2026_11_27_0028_last_login.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -58,6 +60,8 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_27_0023_second_factors": secondFactorsMigration(),
     "2026_11_27_0024_passkeys": passkeysMigration(),
 
+    "2026_11_27_0026_groups": groupsMigration(),
     "2026_11_27_0027_audit_log": auditLogMigration(dialect),
+    "2026_11_27_0028_last_login": lastLoginMigration(),
   };
 }

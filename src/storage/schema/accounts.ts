@@ -11,7 +11,6 @@ export interface UsersTable {
   password_hash: string | null;
   /** 1 = enabled, 0 = disabled (integers: portable across SQLite and PostgreSQL). */
   enabled: number;
-  is_admin: number;
   created_at: EpochSeconds;
   /** `core lang` (occ user:setting): a catalogue language code, or null to follow the browser. */
   language: string | null;
@@ -24,6 +23,8 @@ export interface UsersTable {
   email_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** 1 when an administrator marked the address verified; back to 0 when the address changes. */
   email_verified: ColumnType<number, number | undefined, number>;
+  /** The last completed browser login or app password use (migration 0028); null: none since. */
+  last_login_at: ColumnType<EpochSeconds | null, EpochSeconds | null | undefined, EpochSeconds | null>;
 }
 
 /** The user names of deleted accounts (migration 0017): not given to a new account unless asked. */

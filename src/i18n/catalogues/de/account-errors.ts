@@ -12,6 +12,8 @@ export const accountErrors: Messages<typeof source> = {
     'Der Benutzername „{{uid}}“ gehörte einem gelöschten Konto: Die Anwendungen, bei denen sich dieses Konto angemeldet hat, würden ein neues Konto dieses Namens für das alte halten. Um den Namen bewusst einem neuen Konto zu geben: ./occ user:add --reuse-deleted-name "{{uid}}"',
   noSuchUser: "Den Benutzer „{{uid}}“ gibt es nicht.",
   ownAccount: "Sie können Ihr eigenes Konto hier nicht deaktivieren oder löschen.",
+  ownAdminRole: "Ihre eigene Administratorrolle können Sie hier nicht entfernen; das kann ein anderer Administrator.",
+  ownSignIns: "Ihre eigenen Sitzungen und Tokens können Sie hier nicht beenden; nutzen Sie Ihre persönlichen Einstellungen.",
   passwordTooShort: "Das Passwort muss mindestens {{min}} Zeichen lang sein.",
   passwordTooLong: "Das Passwort darf höchstens {{max}} Zeichen lang sein.",
   avatarTooLarge: "Ein Profilbild muss ein PNG- oder JPEG-Bild von höchstens {{kib}} KiB sein.",

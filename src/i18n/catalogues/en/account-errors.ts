@@ -13,6 +13,8 @@ export const accountErrors = {
     'the user name "{{uid}}" belonged to a deleted account: the applications that account signed in to would take a new account of that name for it. To give the name to a new account on purpose: ./occ user:add --reuse-deleted-name "{{uid}}"',
   noSuchUser: 'the user "{{uid}}" does not exist',
   ownAccount: "you cannot disable or delete your own account here",
+  ownAdminRole: "you cannot remove your own administrator role here: another administrator can",
+  ownSignIns: "you cannot end your own sessions and tokens here: use your personal settings",
   passwordTooShort: "the password must be at least {{min}} characters",
   passwordTooLong: "the password must be at most {{max}} characters",
   avatarTooLarge: "an avatar must be a PNG or JPEG image of at most {{kib}} KiB",

@@ -12,6 +12,8 @@ export const accountErrors: Messages<typeof source> = {
     'El nombre de usuario «{{uid}}» pertenecía a una cuenta eliminada: las aplicaciones en las que esa cuenta inició sesión tomarían una cuenta nueva con ese nombre por la antigua. Para dar el nombre a una cuenta nueva de forma deliberada: ./occ user:add --reuse-deleted-name "{{uid}}"',
   noSuchUser: "El usuario «{{uid}}» no existe.",
   ownAccount: "Aquí no puedes desactivar ni eliminar tu propia cuenta.",
+  ownAdminRole: "Aquí no puedes quitarte tu propio rol de administrador; puede hacerlo otro administrador.",
+  ownSignIns: "Aquí no puedes terminar tus propias sesiones y tokens; usa tu configuración personal.",
   passwordTooShort: "La contraseña debe tener al menos {{min}} caracteres.",
   passwordTooLong: "La contraseña debe tener como máximo {{max}} caracteres.",
   avatarTooLarge: "Una foto de perfil debe ser una imagen PNG o JPEG de {{kib}} KiB como máximo.",

@@ -12,6 +12,8 @@ export const accountErrors: Messages<typeof source> = {
     'Le nom d’utilisateur « {{uid}} » appartenait à un compte supprimé : les applications auxquelles ce compte s’est connecté prendraient un nouveau compte de ce nom pour l’ancien. Pour donner ce nom à un nouveau compte en connaissance de cause : ./occ user:add --reuse-deleted-name "{{uid}}"',
   noSuchUser: "L’utilisateur « {{uid}} » n’existe pas.",
   ownAccount: "Vous ne pouvez pas désactiver ni supprimer votre propre compte ici.",
+  ownAdminRole: "Vous ne pouvez pas retirer ici votre propre rôle d’administrateur ; un autre administrateur le peut.",
+  ownSignIns: "Vous ne pouvez pas mettre fin ici à vos propres sessions et jetons ; utilisez vos paramètres personnels.",
   passwordTooShort: "Le mot de passe doit compter au moins {{min}} caractères.",
   passwordTooLong: "Le mot de passe doit compter au plus {{max}} caractères.",
   avatarTooLarge: "Une photo de profil doit être une image PNG ou JPEG de {{kib}} Kio au plus.",

@@ -12,6 +12,8 @@ export const accountErrors: Messages<typeof source> = {
     'Il nome utente «{{uid}}» apparteneva a un account eliminato: le applicazioni a cui quell’account ha effettuato l’accesso scambierebbero un nuovo account con quel nome per quello vecchio. Per dare il nome a un nuovo account di proposito: ./occ user:add --reuse-deleted-name "{{uid}}"',
   noSuchUser: "L’utente «{{uid}}» non esiste.",
   ownAccount: "Qui non puoi disattivare né eliminare il tuo account.",
+  ownAdminRole: "Qui non puoi toglierti il ruolo di amministratore; può farlo un altro amministratore.",
+  ownSignIns: "Qui non puoi terminare le tue sessioni e i tuoi token; usa le tue impostazioni personali.",
   passwordTooShort: "La password deve avere almeno {{min}} caratteri.",
   passwordTooLong: "La password deve avere al massimo {{max}} caratteri.",
   avatarTooLarge: "Un’immagine del profilo deve essere un’immagine PNG o JPEG di al massimo {{kib}} KiB.",

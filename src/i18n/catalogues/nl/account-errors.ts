@@ -12,6 +12,8 @@ export const accountErrors: Messages<typeof source> = {
     'De gebruikersnaam ‘{{uid}}’ hoorde bij een verwijderd account: de applicaties waarbij dat account zich aanmeldde, zouden een nieuw account met die naam voor het oude aanzien. Om de naam bewust aan een nieuw account te geven: ./occ user:add --reuse-deleted-name "{{uid}}"',
   noSuchUser: "De gebruiker ‘{{uid}}’ bestaat niet.",
   ownAccount: "Je eigen account kun je hier niet uitschakelen of verwijderen.",
+  ownAdminRole: "Je eigen beheerdersrol kun je hier niet intrekken; een andere beheerder kan dat wel.",
+  ownSignIns: "Je eigen sessies en tokens kun je hier niet beëindigen; gebruik je persoonlijke instellingen.",
   passwordTooShort: "Het wachtwoord moet minstens {{min}} tekens lang zijn.",
   passwordTooLong: "Het wachtwoord mag hoogstens {{max}} tekens lang zijn.",
   avatarTooLarge: "Een profielfoto moet een PNG- of JPEG-afbeelding van hoogstens {{kib}} KiB zijn.",

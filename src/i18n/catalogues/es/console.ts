@@ -1,0 +1,67 @@
+import type { adminConsole as source } from "../en/console.js";
+import type { Messages } from "../types.js";
+
+export const adminConsole: Messages<typeof source> = {
+  "users.search": "Buscar usuarios",
+  "users.searchHint": "Parte de un nombre de usuario, un nombre completo o una dirección de correo.",
+  "users.searchButton": "Buscar",
+  "users.clear": "Mostrar todos",
+  "users.showing": "Usuarios {{first}}–{{last}} de {{total}}",
+  "users.none": "Todavía no hay usuarios.",
+  "users.noMatch": "Ningún usuario coincide con «{{text}}».",
+  "users.pages": "Páginas de la lista de usuarios",
+  "users.previous": "Página anterior",
+  "users.next": "Página siguiente",
+  "users.pageOf": "Página {{page}} de {{pages}}",
+  "users.groups": "Grupos",
+  "users.lastLogin": "Último inicio de sesión",
+  "users.openUser": "Abrir la página de {{uid}}",
+  "user.title": "Usuario {{uid}}",
+  "user.back": "← Todos los usuarios",
+  "user.account": "Cuenta",
+  "user.created": "Creada",
+  "user.verified": "verificada",
+  "user.unverified": "sin verificar",
+  "user.sessions": "Sesiones del navegador",
+  "user.appPasswords": "Contraseñas de aplicación",
+  "user.applications": "Aplicaciones autorizadas",
+  "user.emailHint":
+    "Una dirección cambiada queda sin verificar hasta que se confirme que pertenece al usuario (./occ user:modify --verified). Vacía: sin dirección.",
+  "user.profileSaved": "Se guardaron el nombre completo y la dirección de correo de {{uid}}.",
+  "user.isAdmin": "Este usuario es administrador: puede abrir esta consola.",
+  "user.isNotAdmin": "Este usuario no es administrador.",
+  "user.selfRole": "Aquí no puedes quitarte tu propio rol de administrador.",
+  "user.promote": "Hacer administrador",
+  "user.demote": "Quitar el rol de administrador",
+  "user.promoted": "{{uid}} ahora es administrador.",
+  "user.demoted": "{{uid}} ya no es administrador.",
+  "user.signOutTitle": "Sesiones y tokens",
+  "user.signOutIntro":
+    "Termina de una vez, en todos los servidores, todas las sesiones del navegador, contraseñas de aplicación y aplicaciones autorizadas (con sus tokens) de este usuario. Sus clientes de escritorio y móviles deberán iniciar sesión de nuevo; la cuenta y su contraseña se mantienen.",
+  "user.signOut": "Terminar todas las sesiones y tokens",
+  "user.selfSignOut": "Tus propias sesiones y tokens: consulta tu configuración personal.",
+  "user.signedOut":
+    "Se terminaron todos los inicios de sesión de {{uid}} (sesiones del navegador: {{sessions}}; contraseñas de aplicación y aplicaciones autorizadas: {{credentials}}).",
+  "user.passwordHint":
+    "Al menos 8 caracteres. Las sesiones del navegador del usuario terminan; las contraseñas de aplicación y las aplicaciones autorizadas se mantienen.",
+  "user.stateTitle": "Desactivar o eliminar",
+  "user.deleteHint":
+    "Desactivar cierra la sesión del usuario y rechaza sus inicios de sesión hasta que se active de nuevo. Eliminar borra la cuenta con sus sesiones, contraseñas de aplicación, autorizaciones y actividades; el nombre de usuario queda reservado.",
+  "settings.title": "Configuración del servidor",
+  "settings.intro":
+    "Los mismos ajustes que ./occ config:system:set y ./occ config:list, guardados en {{file}}; un cambio se aplica enseguida en todos los servidores y se comprueba exactamente como lo comprueba occ.",
+  "settings.current": "Valor actual",
+  "settings.isDefault": "predeterminado",
+  "settings.default": "Valor predeterminado",
+  "settings.newValue": "Nuevo valor de {{name}}",
+  "settings.expected": "Se acepta: {{expected}}.",
+  "settings.reset": "Volver al valor predeterminado",
+  "settings.resetNamed": "Devolver {{name}} a su valor predeterminado",
+  "settings.readOnly":
+    "Solo se cambia en la línea de comandos: {{command}} (el modo de mantenimiento también cierra esta página).",
+  "settings.changed": "{{name}} ahora es {{value}}.",
+  "settings.wasReset": "{{name}} volvió a su valor predeterminado, {{value}}.",
+  "settings.wasDefault": "{{name}} no estaba definido: se aplica su valor predeterminado, {{value}}.",
+  "settings.refused": "{{name}} no se cambió:",
+  "settings.unknown": "No hay ningún ajuste «{{name}}» que se pueda cambiar aquí.",
+};

@@ -1,0 +1,67 @@
+import type { adminConsole as source } from "../en/console.js";
+import type { Messages } from "../types.js";
+
+export const adminConsole: Messages<typeof source> = {
+  "users.search": "Cerca utenti",
+  "users.searchHint": "Parte di un nome utente, di un nome completo o di un indirizzo email.",
+  "users.searchButton": "Cerca",
+  "users.clear": "Mostra tutti",
+  "users.showing": "Utenti {{first}}–{{last}} di {{total}}",
+  "users.none": "Non ci sono ancora utenti.",
+  "users.noMatch": "Nessun utente corrisponde a «{{text}}».",
+  "users.pages": "Pagine dell’elenco utenti",
+  "users.previous": "Pagina precedente",
+  "users.next": "Pagina successiva",
+  "users.pageOf": "Pagina {{page}} di {{pages}}",
+  "users.groups": "Gruppi",
+  "users.lastLogin": "Ultimo accesso",
+  "users.openUser": "Apri la pagina di {{uid}}",
+  "user.title": "Utente {{uid}}",
+  "user.back": "← Tutti gli utenti",
+  "user.account": "Account",
+  "user.created": "Creato",
+  "user.verified": "verificato",
+  "user.unverified": "non verificato",
+  "user.sessions": "Sessioni del browser",
+  "user.appPasswords": "Password per le app",
+  "user.applications": "Applicazioni autorizzate",
+  "user.emailHint":
+    "Un indirizzo modificato resta non verificato finché non si conferma che appartiene all’utente (./occ user:modify --verified). Vuoto: nessun indirizzo.",
+  "user.profileSaved": "Il nome completo e l’indirizzo email di {{uid}} sono stati salvati.",
+  "user.isAdmin": "Questo utente è un amministratore: può aprire questa console.",
+  "user.isNotAdmin": "Questo utente non è un amministratore.",
+  "user.selfRole": "Qui non puoi toglierti il ruolo di amministratore.",
+  "user.promote": "Rendi amministratore",
+  "user.demote": "Togli il ruolo di amministratore",
+  "user.promoted": "{{uid}} ora è un amministratore.",
+  "user.demoted": "{{uid}} non è più un amministratore.",
+  "user.signOutTitle": "Sessioni e token",
+  "user.signOutIntro":
+    "Termina in una volta sola, su ogni server, tutte le sessioni del browser, le password per le app e le applicazioni autorizzate (con i loro token) di questo utente. I suoi client desktop e mobili dovranno accedere di nuovo; l’account e la sua password restano.",
+  "user.signOut": "Termina tutte le sessioni e i token",
+  "user.selfSignOut": "Le tue sessioni e i tuoi token: vedi le tue impostazioni personali.",
+  "user.signedOut":
+    "Tutti gli accessi di {{uid}} sono stati terminati (sessioni del browser: {{sessions}}; password per le app e applicazioni autorizzate: {{credentials}}).",
+  "user.passwordHint":
+    "Almeno 8 caratteri. Le sessioni del browser dell’utente terminano; le password per le app e le applicazioni autorizzate restano.",
+  "user.stateTitle": "Disattiva o elimina",
+  "user.deleteHint":
+    "Disattivare disconnette l’utente e rifiuta i suoi accessi finché non viene riattivato. Eliminare rimuove l’account con le sue sessioni, password per le app, autorizzazioni e attività; il nome utente resta riservato.",
+  "settings.title": "Impostazioni del server",
+  "settings.intro":
+    "Le stesse impostazioni di ./occ config:system:set e ./occ config:list, salvate in {{file}}; una modifica vale subito su ogni server ed è verificata esattamente come la verifica occ.",
+  "settings.current": "Valore attuale",
+  "settings.isDefault": "predefinito",
+  "settings.default": "Valore predefinito",
+  "settings.newValue": "Nuovo valore di {{name}}",
+  "settings.expected": "Accettato: {{expected}}.",
+  "settings.reset": "Torna al valore predefinito",
+  "settings.resetNamed": "Riporta {{name}} al valore predefinito",
+  "settings.readOnly":
+    "Si cambia solo dalla riga di comando: {{command}} (la modalità di manutenzione chiude anche questa pagina).",
+  "settings.changed": "{{name}} ora è {{value}}.",
+  "settings.wasReset": "{{name}} è tornato al valore predefinito, {{value}}.",
+  "settings.wasDefault": "{{name}} non era impostato: vale il valore predefinito, {{value}}.",
+  "settings.refused": "{{name}} non è stato modificato:",
+  "settings.unknown": "Non esiste un’impostazione «{{name}}» modificabile qui.",
+};
