@@ -18,6 +18,7 @@ import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
 import { keyFileSecretBox, type SecretSealer } from "./crypto/secret-box.js";
 import { keyFileSigner, type ValueSigner } from "./crypto/value-signer.js";
+import { GroupError } from "./groups/errors.js";
 import { Groups } from "./groups/service.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import { LoginFlowService } from "./login-flow/service.js";
@@ -127,6 +128,20 @@ export interface Services {
   metrics: Metrics;
   /** The audit log (src/audit): who signed in, who changed what; flushed before occ exits and the server stops. */
   audit: AuditLog;
+}
+
+/** Groups as OAuth client administration asks for them: a comma-separated list resolved, or what to say. */
+function groupLists(groups: Groups) {
+  return {
+    async resolve(text: string) {
+      try {
+        return { gids: await groups.existingGroupList(text) };
+      } catch (error) {
+        if (error instanceof GroupError) return { problem: error.phrase, message: error.message };
+        throw error;
+      }
+    },
+  };
 }
 
 export interface ServiceOptions {
@@ -250,6 +265,7 @@ export function createServices(options: ServiceOptions): Services {
     tokenThrottle: tokenThrottleStore,
     events: eventListeners(auditOAuthEvents(audit), oauthActivityEvents(activity)),
     audit,
+    groups: groupLists(groups),
   });
   const avatars = new Avatars(new SqlAvatarStore(db), clock);
   // The private signing keys are sealed with the client-secret key file (docs/decisions.md).
@@ -262,6 +278,7 @@ export function createServices(options: ServiceOptions): Services {
     oauth,
     sealer,
     sidSigner: keyFileSigner(dataDir, CLIENT_SECRET_KEY_FILE, "oidc session id"),
+    groups,
     jobs,
     log,
   });

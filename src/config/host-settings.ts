@@ -115,6 +115,22 @@ export const hostSettingDefinitions = {
     0,
     60,
   ),
+  "oauth2.new_clients_allowed_groups": stringSetting(
+    "The allowed groups a new OAuth2 client starts with, comma-separated (for example admin: deny by default); empty: everyone may use it, as in ownCloud.",
+    "",
+    {
+      expected: "comma-separated group names",
+      normalize: (text) =>
+        [
+          ...new Set(
+            text
+              .split(",")
+              .map((item) => item.trim())
+              .filter(Boolean),
+          ),
+        ].join(","),
+    },
+  ),
   "oauth2.cleanup_interval": integerSetting(
     "Seconds between runs of the oauth2:cleanup job, which deletes codes and tokens a week after expiry.",
     86_400,

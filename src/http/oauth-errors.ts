@@ -4,7 +4,7 @@ import type { AuthorizationCheck } from "../oauth/authorize.js";
 import type { OAuthError } from "../oauth/domain/errors.js";
 import { sendAuthorizationResponse } from "./authorization-response.js";
 import { sendPage } from "./pages/layout.js";
-import { authorizeErrorPage, type PageUser, switchUserPage } from "./pages/oauth.js";
+import { authorizeErrorPage, notAvailablePage, type PageUser, switchUserPage } from "./pages/oauth.js";
 
 /** RFC 6749 §5.1: token responses are never cached. */
 export function noStore(reply: FastifyReply): FastifyReply {
@@ -65,5 +65,16 @@ export function sendAuthorizationFailure(
       return sendPage(reply, switchUserPage(context.translator, context.user, check.requestedUser, context.logoutUrl));
     case "redirect":
       return sendAuthorizationResponse(reply, check.response, context.translator);
+    case "not_available":
+      return sendPage(
+        reply,
+        notAvailablePage({
+          translator: context.translator,
+          clientName: check.clientName,
+          user: context.user,
+          reference: reply.request.id,
+        }),
+        403,
+      );
   }
 }

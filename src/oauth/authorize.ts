@@ -41,7 +41,19 @@ export type AuthorizationCheck =
   | { kind: "invalid"; reason: InvalidReason; clientName: string | null; detail: string }
   | { kind: "switch_user"; requestedUser: string }
   /** An error answered at the validated redirect URI, in the request's response mode. */
-  | { kind: "redirect"; response: AuthorizationResponse; detail: string }
+  | {
+      kind: "redirect";
+      response: AuthorizationResponse;
+      detail: string;
+      /** Set when the refusal is the client's allowed groups (`access_denied`): the audit trail's "refused by group". */
+      refusedByGroups?: true;
+    }
+  /**
+   * The client's allowed groups do not admit the user, and the client is an ownCloud or Nextcloud
+   * client (account access), which shows no error it receives at its redirect URI: a page says the
+   * application is not available to them. Every other client gets `access_denied` at its redirect URI.
+   */
+  | { kind: "not_available"; clientName: string; detail: string }
   | { kind: "valid"; request: AuthorizationRequest };
 
 /** The query of an authorization request, as the HTTP layer parsed it (strings, arrays, absent). */
@@ -73,12 +85,21 @@ function optionalString(query: AuthorizationQuery, name: string): string | undef
  *    the granted scope by the sign-in scopes that disclose the claims it asks for, so the consent
  *    page, a trusted client's trusted scopes and `prompt=none` judge what will be disclosed, and
  *    the ID token and UserInfo (which answer by the grant's scope) carry them. Without `openid`
- *    none of them is looked at, so an ownCloud client's request is judged by steps 1–7 alone.
+ *    none of them is looked at, so an ownCloud client's request is judged by steps 1–7 (and 9) alone;
+ * 9. with a user known (`admitted`), the client's allowed groups (docs/oauth2.md): a user in none of
+ *    them gets `access_denied` at the redirect URI (RFC 6749 §4.1.2.1, §4.2.2.1), or for an ownCloud
+ *    or Nextcloud client the "not available" page. No code, no grant.
  */
 export async function checkAuthorizationRequest(
   clients: ClientStore,
   query: AuthorizationQuery,
-  options: { issuer: string; currentUid?: string | undefined; userExists?: (uid: string) => Promise<boolean> },
+  options: {
+    issuer: string;
+    currentUid?: string | undefined;
+    userExists?: (uid: string) => Promise<boolean>;
+    /** Whether the client admits the user the request would be granted to (absent: not asked, nobody known yet). */
+    admitted?: ((client: OAuthClient) => Promise<boolean>) | undefined;
+  },
 ): Promise<AuthorizationCheck> {
   const responseType = optionalString(query, "response_type");
   const clientId = optionalString(query, "client_id");
@@ -132,7 +153,11 @@ export async function checkAuthorizationRequest(
   }
 
   const { mode, invalid } = responseModeFor(responseType, responseMode);
-  const refusal = (error: string, description: string | undefined, detail: string): AuthorizationCheck => ({
+  const refusal = (
+    error: string,
+    description: string | undefined,
+    detail: string,
+  ): Extract<AuthorizationCheck, { kind: "redirect" }> => ({
     kind: "redirect",
     response: { redirectUri, mode, parameters: { error, error_description: description, state, iss: options.issuer } },
     detail,
@@ -159,6 +184,12 @@ export async function checkAuthorizationRequest(
 
   const openid = checkOpenIdRequest(query);
   if (!openid.ok) return refusal(openid.error, openid.description, `Invalid OpenID Connect request: ${openid.description}`);
+
+  if (options.admitted && !(await options.admitted(client))) {
+    const detail = `The client ${client.clientId} does not admit this user (allowed groups)`;
+    if (client.accountAccess === true) return { kind: "not_available", clientName: client.name, detail };
+    return { ...refusal("access_denied", "This application is not available to this user.", detail), refusedByGroups: true };
+  }
 
   return {
     kind: "valid",

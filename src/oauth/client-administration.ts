@@ -19,7 +19,7 @@ import {
   trustRefused,
   validateNewClient,
 } from "./domain/client-rules.js";
-import type { ClientStore, OAuthClient } from "./ports.js";
+import type { ClientStore, GroupLists, OAuthClient } from "./ports.js";
 
 /**
  * An operator action's outcome: the value, or what was wrong: `problem` for a page to say in its reader's
@@ -34,12 +34,26 @@ interface Logger {
   info(obj: object, msg: string): void;
 }
 
+/**
+ * Who may use a client: its allowed groups (docs/oauth2.md "Who may use an application"). Without
+ * groups (a store used alone, in tests of other rules) every list but the empty one is refused.
+ */
+export interface ClientAccessOptions {
+  groups?: GroupLists | undefined;
+  /** Host setting `oauth2.new_clients_allowed_groups`: the list a new client starts with ("" everyone). */
+  newClientsAllowedGroups?: (() => string) | undefined;
+}
+
+/** The key of `oauth2:modify-client` that sets the allowed groups (a comma-separated list, "" everyone). */
+export const ALLOWED_GROUPS_KEY = "allowed-groups";
+
 /** Adding, changing and removing clients, for `occ oauth2:*` and the admin page alike. */
 export class ClientAdministration {
   constructor(
     private readonly clients: ClientStore,
     private readonly now: () => number,
     private readonly log: Logger,
+    private readonly access: ClientAccessOptions = {},
     private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
 
@@ -55,13 +69,59 @@ export class ClientAdministration {
     return this.clients.list();
   }
 
+  /** The allowed groups of each client, by internal id; a client everyone may use is absent. */
+  allowedGroups(clients: readonly OAuthClient[]): Promise<Map<number, string[]>> {
+    return this.clients.allowedGroups(clients.map((c) => c.id));
+  }
+
+  /**
+   * An allowed-groups list as written (comma-separated), resolved to existing groups; undefined
+   * (absent) means the host setting `oauth2.new_clients_allowed_groups`, which a new client starts with.
+   */
+  async resolveAllowedGroups(text: string | undefined): Promise<AdminResult<string[]>> {
+    const given = text ?? this.access.newClientsAllowedGroups?.() ?? "";
+    if (given.trim() === "") return { ok: true, value: [] };
+    const resolved = this.access.groups
+      ? await this.access.groups.resolve(given)
+      : { problem: clientProblem("invalidKey", { key: ALLOWED_GROUPS_KEY }) };
+    if ("problem" in resolved) {
+      const problem = resolved.problem;
+      const message = inEnglish(problem);
+      return { ok: false, problem, message: text === undefined ? `oauth2.new_clients_allowed_groups: ${message}` : message };
+    }
+    return { ok: true, value: resolved.gids };
+  }
+
+  /**
+   * Sets the client's allowed groups ("" everyone). Whoever is in none of them loses their grants
+   * at this client at once (ClientStore.setAllowedGroups).
+   */
+  async setAllowedGroups(client: OAuthClient, text: string): Promise<AdminResult<OAuthClient>> {
+    const gids = await this.resolveAllowedGroups(text);
+    if (!gids.ok) return gids;
+    const ended = await this.clients.setAllowedGroups(client.id, gids.value);
+    this.log.info(
+      {
+        event: "oauth2_client_allowed_groups",
+        client: client.clientId,
+        name: client.name,
+        groups: gids.value,
+        grantsEnded: ended,
+      },
+      `The allowed groups of the client "${client.name}" have been changed.`,
+    );
+    return { ok: true, value: client };
+  }
+
   /**
    * `oauth2:add-client` (docs/upstream/owncloud-oauth2.md A.5): value checks, name, identifier, then the
    * localhost trust rule.
    */
-  async add(input: NewClientArguments): Promise<AdminResult<OAuthClient>> {
+  async add(input: NewClientArguments & { allowedGroups?: string | undefined }): Promise<AdminResult<OAuthClient>> {
     const validated = validateNewClient(input);
     if ("problem" in validated) return refused(validated.problem);
+    const allowedGroups = await this.resolveAllowedGroups(input.allowedGroups);
+    if (!allowedGroups.ok) return allowedGroups;
     const { fields } = validated;
     if (await this.clients.findByName(fields.name)) return refused(clientProblem("nameTaken", { name: fields.name }));
     if (await this.clients.findByClientId(fields.clientId))
@@ -69,7 +129,7 @@ export class ClientAdministration {
     if (trustRefused(fields.redirectUri, fields.trusted, parseLenientBoolean(input.forceTrust))) {
       return refused(clientProblem("localhostTrusted"));
     }
-    return this.insert(fields);
+    return this.insert(fields, allowedGroups.value);
   }
 
   /**
@@ -89,6 +149,8 @@ export class ClientAdministration {
     trustedScopes?: string;
     /** Empty: none (OpenID Connect back-channel logout). */
     backchannelLogoutUri?: string;
+    /** Comma-separated; empty: everyone; absent: the host setting `oauth2.new_clients_allowed_groups`. */
+    allowedGroups?: string | undefined;
   }): Promise<AdminResult<OAuthClient>> {
     const name = input.name.trim();
     const redirectUri = input.redirectUri.trim();
@@ -107,26 +169,32 @@ export class ClientAdministration {
     const trustedScopes = input.trustedScopes ?? "";
     const trustedScopesProblem = fieldProblem("trusted-scopes", trustedScopes);
     if (trustedScopesProblem) return refused(trustedScopesProblem);
+    const allowedGroups = await this.resolveAllowedGroups(input.allowedGroups);
+    if (!allowedGroups.ok) return allowedGroups;
     if (await this.clients.findByName(name)) return refused(clientProblem("nameExists", { name }));
     if (trustRefused(redirectUri, input.trusted, false)) return refused(clientProblem("localhostTrusted"));
-    return this.insert({
-      name,
-      redirectUri,
-      clientId: randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH),
-      secret: randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH),
-      allowSubdomains: input.allowSubdomains,
-      trusted: input.trusted,
-      resourceServer: input.resourceServer,
-      ...(input.accountAccess ? { accountAccess: true } : {}),
-      ...(postLogoutRedirectUri === "" ? {} : { postLogoutRedirectUri }),
-      ...trustedScopesField(trustedScopes),
-      ...(backchannelLogoutUri === "" ? {} : { backchannelLogoutUri }),
-    });
+    return this.insert(
+      {
+        name,
+        redirectUri,
+        clientId: randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH),
+        secret: randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH),
+        allowSubdomains: input.allowSubdomains,
+        trusted: input.trusted,
+        resourceServer: input.resourceServer,
+        ...(input.accountAccess ? { accountAccess: true } : {}),
+        ...(postLogoutRedirectUri === "" ? {} : { postLogoutRedirectUri }),
+        ...trustedScopesField(trustedScopes),
+        ...(backchannelLogoutUri === "" ? {} : { backchannelLogoutUri }),
+      },
+      allowedGroups.value,
+    );
   }
 
-  private async insert(fields: ClientFields): Promise<AdminResult<OAuthClient>> {
+  private async insert(fields: ClientFields, allowedGroups: readonly string[]): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.insert(fields, this.now());
     if (!client) return refused(clientProblem("nameTaken", { name: fields.name }));
+    if (allowedGroups.length > 0) await this.clients.setAllowedGroups(client.id, allowedGroups);
     this.log.info(
       { event: "oauth2_client_added", client: client.clientId, name: client.name, resourceServer: client.resourceServer },
       `The client "${client.name}" has been added.`,
@@ -149,6 +217,7 @@ export class ClientAdministration {
   private async modifyOne(name: string, key: string, value: string, forceTrust: boolean): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findByName(name);
     if (!client) return refused(clientProblem("noSuchName", { name }));
+    if (key === ALLOWED_GROUPS_KEY) return this.setAllowedGroups(client, value);
     if (!isModifiableKey(key)) return refused(clientProblem("invalidKey", { key }));
     const problem = fieldProblem(key, value);
     if (problem) return refused(problem);
@@ -239,11 +308,21 @@ export class ClientAdministration {
    */
   async modifyById(
     id: number,
-    values: Partial<Record<ModifiableKey, string>>,
+    values: Partial<Record<ModifiableKey | typeof ALLOWED_GROUPS_KEY, string>>,
     forceTrust = false,
   ): Promise<AdminResult<OAuthClient>> {
     let client = await this.clients.findById(id);
     if (!client) return refused(clientProblem("noSuchClient"));
+    const allowed = values[ALLOWED_GROUPS_KEY];
+    if (allowed !== undefined) {
+      const current = (await this.clients.allowedGroups([id])).get(id) ?? [];
+      const wanted = await this.resolveAllowedGroups(allowed);
+      if (!wanted.ok) return wanted;
+      if ([...wanted.value].sort().join(",") !== current.join(",")) {
+        const result = await this.setAllowedGroups(client, allowed);
+        if (!result.ok) return result;
+      }
+    }
     const order = [...MODIFIABLE_KEYS.filter((k) => k !== "name"), "name" as const];
     const changed: ModifiableKey[] = [];
     let outcome: AdminResult<OAuthClient> = { ok: true, value: client };

@@ -1,4 +1,5 @@
 import type { User } from "../accounts/ports.js";
+import type { Phrase } from "../i18n/index.js";
 import type { ThrottleBucket } from "../security/domain/throttle-policy.js";
 import type { PendingSettlement, ReservedCounts } from "../security/ports.js";
 import type { ClientFields } from "./domain/client-rules.js";
@@ -54,6 +55,26 @@ export interface ClientStore {
    * use (or registration, when never used) is at or before `cutoff`; returns how many went.
    */
   removeUnusedRegistered(cutoff: number): Promise<number>;
+  /** The groups each client admits, by internal id, ordered; a client that admits everyone is absent. */
+  allowedGroups(ids: readonly number[]): Promise<Map<number, string[]>>;
+  /**
+   * Replaces the client's allowed groups (empty: everyone, as ownCloud) and, in the same
+   * transaction, deletes the grants (their codes and tokens cascade) of users in none of them, so
+   * their refresh and access tokens stop at once on every node; returns how many grants ended. The
+   * groups must exist (a foreign key refuses others, writing nothing).
+   */
+  setAllowedGroups(id: number, gids: readonly string[]): Promise<number>;
+  /** Whether the client admits the user: it names no group, or the user is a member of one. One statement. */
+  admits(id: number, uid: string): Promise<boolean>;
+}
+
+/**
+ * What client administration needs of groups (src/groups provides it through the composition root):
+ * an allowed-groups list as an administrator writes it, comma-separated, resolved to existing group ids.
+ */
+export interface GroupLists {
+  /** The ids, trimmed, without duplicates ("" is the empty list); an unknown or invalid id is refused with what to say. */
+  resolve(text: string): Promise<{ gids: string[] } | { problem: Phrase; message: string }>;
 }
 
 /** The values to write for a new token pair (hashes only; the plain values go to the client). */

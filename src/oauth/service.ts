@@ -29,6 +29,7 @@ import type {
   ClientStore,
   DeviceAuthorizationStore,
   GrantStore,
+  GroupLists,
   IdTokenMinter,
   OAuthClient,
   ReadAhead,
@@ -76,6 +77,10 @@ export interface OAuthServiceOptions {
   events?: OAuthEvents | undefined;
   /** The audit log: client administration, grants authorized and revoked, refresh-token reuse. */
   audit?: AuditTrail | undefined;
+  /** Resolves allowed-groups lists (src/groups); without it no client can be given allowed groups. */
+  groups?: GroupLists | undefined;
+  /** Host setting `oauth2.new_clients_allowed_groups`: what a new client's allowed groups start as. */
+  newClientsAllowedGroups?: (() => string) | undefined;
 }
 
 /** The OAuth 2.0 authorization service (no HTTP here; routes in src/http/routes/oauth-*.ts call it). */
@@ -92,7 +97,13 @@ export class OAuthService implements BearerTokenResolver {
     this.events = options.events;
     this.store = options.clients;
     this.grants = options.grants;
-    this.clients = new ClientAdministration(options.clients, () => options.clock.nowSeconds(), options.log, options.audit);
+    this.clients = new ClientAdministration(
+      options.clients,
+      () => options.clock.nowSeconds(),
+      options.log,
+      { groups: options.groups, newClientsAllowedGroups: options.newClientsAllowedGroups },
+      options.audit,
+    );
     this.devices = new DeviceAuthorizations({
       clients: options.clients,
       store: options.devices,
@@ -111,12 +122,24 @@ export class OAuthService implements BearerTokenResolver {
    * docs/upstream/owncloud-oauth2.md A.2.2; `currentUid` enables the switch-user rule (GET only, as ownCloud). `issuer`
    * (RFC 9207) goes into every redirect the request leads to.
    */
-  checkAuthorization(query: AuthorizationQuery, issuer: string, currentUid?: string): Promise<AuthorizationCheck> {
+  checkAuthorization(
+    query: AuthorizationQuery,
+    issuer: string,
+    currentUid?: string,
+    /** The user the request would be granted to: refused unless the client admits them (its allowed groups). */
+    grantee: string | undefined = currentUid,
+  ): Promise<AuthorizationCheck> {
     return checkAuthorizationRequest(this.store, query, {
       issuer,
       currentUid,
       userExists: async (uid) => (await this.options.users.find(uid)) !== undefined,
+      ...(grantee === undefined ? {} : { admitted: (client: OAuthClient) => this.store.admits(client.id, grantee) }),
     });
+  }
+
+  /** Whether the client admits the user (its allowed groups, docs/oauth2.md): asked before any grant is written. */
+  admits(client: OAuthClient, uid: string): Promise<boolean> {
+    return this.store.admits(client.id, uid);
   }
 
   /**
@@ -150,8 +173,16 @@ export class OAuthService implements BearerTokenResolver {
   }
 
   /** RFC 7591 §3.1 dynamic registration (the HTTP layer checks that the host setting allows it). */
-  register(metadata: unknown): Promise<RegistrationResponse | RegistrationError> {
-    return registerClient(this.store, metadata, this.options.clock.nowSeconds(), this.options.log);
+  async register(metadata: unknown): Promise<RegistrationResponse | RegistrationError> {
+    // A registered client starts with the allowed groups of a new client, as an added one does.
+    const allowed = await this.clients.resolveAllowedGroups(undefined);
+    if (!allowed.ok) throw new Error(allowed.message);
+    const registered = await registerClient(this.store, metadata, this.options.clock.nowSeconds(), this.options.log);
+    if (allowed.value.length > 0 && "client_id" in registered) {
+      const client = await this.store.findByClientId(registered.client_id);
+      if (client) await this.store.setAllowedGroups(client.id, allowed.value);
+    }
+    return registered;
   }
 
   /** OpenID Connect's ID tokens (src/oidc), wired after construction like the events listener. */

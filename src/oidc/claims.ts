@@ -32,11 +32,14 @@ export interface ClaimsSubject {
   emailVerified: boolean;
   /** Absolute URL of the avatar; undefined when the user has none. */
   pictureUrl: string | undefined;
+  /** The ids of the user's groups (src/groups); read only for a scope with `groups`, else undefined. */
+  groups?: string[] | undefined;
 }
 
 /**
  * OIDC Core §5.4: `profile` → `name`, `preferred_username`, `picture` (when there is one);
- * `email` → `email`, `email_verified` (when there is an address). `email_verified` is true only
+ * `email` → `email`, `email_verified` (when there is an address); `groups` → `groups`, the ids
+ * of the user's groups, an array (empty when in none), as Keycloak, Authelia and Pocket ID name it. `email_verified` is true only
  * for an address an administrator marked verified: Keystream itself never proves that a user
  * controls an address (docs/decisions.md).
  */
@@ -49,6 +52,7 @@ export function scopedUserClaims(subject: ClaimsSubject, scope: string | null | 
     picture: subject.pictureUrl,
     email: subject.email ?? undefined,
     email_verified: subject.email === null ? undefined : subject.emailVerified,
+    groups: subject.groups,
   };
   const claims: Record<string, unknown> = {};
   for (const [name, disclosedBy] of Object.entries(USER_CLAIM_SCOPES) as Array<[UserClaimName, string | null]>) {

@@ -1,7 +1,7 @@
 import { avatarUrlFor } from "../accounts/avatars.js";
 import type { User } from "../accounts/ports.js";
 import type { Clock } from "../clock.js";
-import { isOpenIdScope } from "../oauth/domain/scope.js";
+import { isOpenIdScope, scopeValues } from "../oauth/domain/scope.js";
 import type { GrantIdentity, IdTokenMinter, RequestOrigin } from "../oauth/ports.js";
 import type { BackchannelLogout } from "./backchannel-logout.js";
 import { type ClaimsSubject, scopedUserClaims } from "./claims.js";
@@ -18,6 +18,8 @@ export interface OpenIdProviderOptions {
   clients: { findByClientId(clientId: string): Promise<{ name: string; postLogoutRedirectUri?: string | null } | undefined> };
   /** Back-channel logout: the ID tokens' `sid`, and which client got one in which session. */
   backchannel: BackchannelLogout;
+  /** The ids of the user's groups (src/groups), for the `groups` claim. */
+  groupsOf?: ((uid: string) => Promise<string[]>) | undefined;
 }
 
 /**
@@ -46,7 +48,7 @@ export class OpenIdProvider implements IdTokenMinter {
     const claims = idTokenClaims({
       issuer: input.origin.issuer,
       clientId: input.clientId,
-      subject: await this.subjectOf(user, input.origin.baseUrl),
+      subject: await this.subjectOf(user, input.origin.baseUrl, undefined, identity.scope),
       scope: identity.scope as string,
       authTime: identity.authTime,
       nonce: input.withNonce ? identity.nonce : null,
@@ -81,7 +83,7 @@ export class OpenIdProvider implements IdTokenMinter {
     avatarExtension?: string | null,
   ): Promise<Record<string, unknown> | undefined> {
     if (!isOpenIdScope(scope)) return undefined;
-    return scopedUserClaims(await this.subjectOf(user, origin.baseUrl, avatarExtension), scope);
+    return scopedUserClaims(await this.subjectOf(user, origin.baseUrl, avatarExtension, scope), scope);
   }
 
   /** RP-Initiated Logout 1.0 (src/oidc/end-session.ts decides). */
@@ -97,14 +99,30 @@ export class OpenIdProvider implements IdTokenMinter {
     });
   }
 
-  /** `avatarExtension`: the avatar's, when already read (null: none); undefined: asked for here. */
-  private async subjectOf(user: User, baseUrl: string, avatarExtension?: string | null): Promise<ClaimsSubject> {
+  /**
+   * `avatarExtension`: the avatar's, when already read (null: none); undefined: asked for here. The
+   * groups are read (one statement) only when `scope` has `groups`.
+   */
+  private async subjectOf(
+    user: User,
+    baseUrl: string,
+    avatarExtension: string | null | undefined,
+    scope: string | null | undefined,
+  ): Promise<ClaimsSubject> {
+    const groups = scopeValues(scope).has("groups") && this.options.groupsOf ? await this.options.groupsOf(user.uid) : undefined;
     const pictureUrl =
       avatarExtension === undefined
         ? await this.options.pictureUrl(baseUrl, user.uid)
         : avatarExtension === null
           ? undefined
           : avatarUrlFor(baseUrl, user.uid, avatarExtension);
-    return { uid: user.uid, displayName: user.displayName, email: user.email, emailVerified: user.emailVerified, pictureUrl };
+    return {
+      uid: user.uid,
+      displayName: user.displayName,
+      email: user.email,
+      emailVerified: user.emailVerified,
+      pictureUrl,
+      groups,
+    };
   }
 }

@@ -1,7 +1,8 @@
-import type { Selectable, Updateable } from "kysely";
+import { type Selectable, sql, type Updateable } from "kysely";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import type { ClientFields } from "../oauth/domain/client-rules.js";
 import type { ClientStore, OAuthClient } from "../oauth/ports.js";
+import { endGrantsOutsideAllowedGroups } from "./access-rules.js";
 import type { Db } from "./database.js";
 import { PreparedQuery, transaction } from "./prepared.js";
 import type { OAuthClientsTable } from "./schema/oauth.js";
@@ -46,6 +47,7 @@ export class KyselyClientStore implements ClientStore {
   private readonly openedSecrets = new Map<string, string>();
   /** Every token request looks its client up by client_id (see PreparedQuery). */
   private readonly byClientId: PreparedQuery<{ clientId: string }, Selectable<OAuthClientsTable>>;
+  private readonly admitsQuery: PreparedQuery<{ id: number; uid: string }, { admitted: number | boolean }>;
 
   constructor(
     private readonly db: Db,
@@ -55,6 +57,14 @@ export class KyselyClientStore implements ClientStore {
   ) {
     this.byClientId = new PreparedQuery((slot) =>
       db.selectFrom("oauth2_clients").select(CLIENT_COLUMNS).where("client_id", "=", slot("clientId")),
+    );
+    // Every authorization asks: no allowed group at all, or a membership of one of them.
+    this.admitsQuery = new PreparedQuery((slot) =>
+      db.selectNoFrom(
+        sql<number | boolean>`CASE WHEN NOT EXISTS (SELECT 1 FROM oauth2_client_groups WHERE client_id = ${slot("id")})
+            OR EXISTS (SELECT 1 FROM oauth2_client_groups cg JOIN group_members m ON m.gid = cg.gid
+              WHERE cg.client_id = ${slot("id")} AND m.uid = ${slot("uid")}) THEN 1 ELSE 0 END`.as("admitted"),
+      ),
     );
   }
 
@@ -235,5 +245,40 @@ export class KyselyClientStore implements ClientStore {
     await this.seeded();
     const result = await this.db.deleteFrom("oauth2_clients").where("id", "=", id).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
+  }
+
+  async allowedGroups(ids: readonly number[]): Promise<Map<number, string[]>> {
+    const byClient = new Map<number, string[]>();
+    if (ids.length === 0) return byClient;
+    const rows = await this.db
+      .selectFrom("oauth2_client_groups")
+      .select(["client_id", "gid"])
+      .where("client_id", "in", [...ids])
+      .orderBy("client_id")
+      .orderBy("gid")
+      .execute();
+    for (const row of rows) {
+      const id = Number(row.client_id);
+      byClient.set(id, [...(byClient.get(id) ?? []), row.gid]);
+    }
+    return byClient;
+  }
+
+  setAllowedGroups(id: number, gids: readonly string[]): Promise<number> {
+    return transaction(this.db, async (trx) => {
+      await trx.deleteFrom("oauth2_client_groups").where("client_id", "=", id).execute();
+      if (gids.length > 0) {
+        await trx
+          .insertInto("oauth2_client_groups")
+          .values(gids.map((gid) => ({ client_id: id, gid })))
+          .execute();
+      }
+      return endGrantsOutsideAllowedGroups(trx, { clientId: id });
+    });
+  }
+
+  async admits(id: number, uid: string): Promise<boolean> {
+    const row = await this.admitsQuery.first(this.db, { id, uid });
+    return Number(row?.admitted) === 1;
   }
 }

@@ -6,6 +6,7 @@ import type { HostSettings } from "../config/host-settings.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import type { JobScheduler } from "../jobs/scheduler.js";
 import { DEFAULT_CLIENTS } from "../oauth/domain/default-clients.js";
+import type { GroupLists } from "../oauth/ports.js";
 import { type OAuthEvents, OAuthService } from "../oauth/service.js";
 import type { Db, Dialect } from "../storage/database.js";
 import { KyselyClientStore } from "../storage/oauth-client-store.js";
@@ -32,6 +33,8 @@ export interface OAuthSetup {
   tokenThrottle: SqlThrottleStore;
   events?: OAuthEvents;
   audit?: AuditTrail;
+  /** Resolves a client's allowed-groups list (src/groups). */
+  groups?: GroupLists;
 }
 
 /**
@@ -54,6 +57,8 @@ export function createOAuthService(setup: OAuthSetup): OAuthService {
     sealer: setup.sealer,
     events: setup.events,
     audit: setup.audit,
+    groups: setup.groups,
+    newClientsAllowedGroups: () => setup.settings.get("oauth2.new_clients_allowed_groups"),
   });
   setup.authenticator.useBearerResolver(oauth);
   setup.jobs.register({

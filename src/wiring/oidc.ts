@@ -4,6 +4,7 @@ import type { Clock } from "../clock.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import type { ValueSigner } from "../crypto/value-signer.js";
+import type { Groups } from "../groups/service.js";
 import type { JobScheduler } from "../jobs/scheduler.js";
 import type { OAuthService } from "../oauth/service.js";
 import { BackchannelLogout } from "../oidc/backchannel-logout.js";
@@ -26,6 +27,8 @@ export interface OpenIdSetup {
   sidSigner: ValueSigner;
   jobs: JobScheduler;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /** The `groups` claim's source. */
+  groups?: Groups;
 }
 
 /** Builds the OpenID Provider on the OAuth service and plugs its ID tokens into the token endpoint. */
@@ -66,6 +69,7 @@ export function createOpenIdProvider(setup: OpenIdSetup): OpenIdProvider {
       return extension === undefined ? undefined : avatarUrlFor(baseUrl, uid, extension);
     },
     clients: { findByClientId: (clientId) => setup.oauth.findClient(clientId) },
+    groupsOf: setup.groups ? (uid) => (setup.groups as Groups).groupsOf(uid) : undefined,
   });
   setup.oauth.useIdTokens(provider);
   return provider;

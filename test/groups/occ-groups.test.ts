@@ -99,4 +99,39 @@ describe(`./occ group:* (the real executable, ${testDatabaseDialect})`, () => {
     const missing = await occ("group:delete", "writers");
     assert.deepEqual([missing.code, missing.stderr], [1, "Group does not exist\n"]);
   });
+
+  it("oauth2:add-client --allowed-groups, oauth2:modify-client NAME allowed-groups and list-clients; the host setting is a new client's default", async () => {
+    const id = (n: string) => n.repeat(32);
+    const added = await occ(
+      "oauth2:add-client",
+      "Wiki",
+      id("w"),
+      id("s"),
+      "https://wiki.example.com/cb",
+      "--allowed-groups=editors",
+    );
+    assert.equal(added.code, 0, added.stderr);
+    const unknown = await occ(
+      "oauth2:add-client",
+      "Blog",
+      id("b"),
+      id("s"),
+      "https://blog.example.com/cb",
+      "--allowed-groups=ghosts",
+    );
+    assert.deepEqual([unknown.code, unknown.stderr], [1, "unknown group(s): ghosts; create them first (./occ group:add)\n"]);
+    const listed = JSON.parse((await occ("oauth2:list-clients", "--output=json")).stdout);
+    assert.equal(listed.Wiki["allowed-groups"], "editors");
+    assert.equal("allowed-groups" in listed["Desktop Client"], false, "a client everyone may use lists no key, as ownCloud's");
+
+    assert.equal((await occ("oauth2:modify-client", "Wiki", "allowed-groups", "admin, editors")).code, 0);
+    assert.equal(JSON.parse((await occ("oauth2:list-clients", "--output=json")).stdout).Wiki["allowed-groups"], "admin,editors");
+    assert.equal((await occ("oauth2:modify-client", "Wiki", "allowed-groups", "")).code, 0);
+    assert.equal("allowed-groups" in JSON.parse((await occ("oauth2:list-clients", "--output=json")).stdout).Wiki, false);
+
+    assert.equal((await occ("config:system:set", "oauth2.new_clients_allowed_groups", "--value=admin")).code, 0);
+    assert.equal((await occ("oauth2:add-client", "Intranet", id("i"), id("s"), "https://intranet.example.com/cb")).code, 0);
+    assert.equal(JSON.parse((await occ("oauth2:list-clients", "--output=json")).stdout).Intranet["allowed-groups"], "admin");
+    assert.equal((await occ("config:system:set", "oauth2.new_clients_allowed_groups", "--value=")).code, 0);
+  });
 });

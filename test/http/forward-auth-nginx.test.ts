@@ -74,6 +74,11 @@ http {
   server {
     listen 127.0.0.1:${port};
     include ${dir}/keystream-auth-request.conf;
+    location /wiki/ {
+      include ${PROTECT_SNIPPET};
+      set $keystream_groups "editors,wiki";
+      proxy_pass http://127.0.0.1:${upstreamPort};
+    }
     location /remote.php/ {
       include ${PROTECT_SNIPPET};
       proxy_pass http://127.0.0.1:${upstreamPort};
@@ -108,12 +113,14 @@ describe("forward authentication through a real nginx (auth_request)", () => {
     t = await createOAuthTestApp();
     await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bøb Ünïcode" });
     bobAppPassword = (await t.services.appPasswords.create("bob", "rclone")).secret;
+    await t.services.groups.create("wiki");
+    await t.services.groups.addMember("wiki", "bob");
     accessToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
     signInToken = (await exchangeCode(t, await issueCode(t, WEB_CLIENT, { scope: "openid profile email" }))).json().access_token;
 
     keystream = await buildApp({ services: t.services, trustedProxies: ["127.0.0.1"], sleep: async () => {} });
     keystream.addHook("onRequest", (request, _reply, done) => {
-      if (request.url === FORWARD_AUTH_PATH) authRequests.push({ ...request.headers });
+      if (request.url.split("?")[0] === FORWARD_AUTH_PATH) authRequests.push({ ...request.headers });
       done();
     });
     await keystream.listen({ host: "127.0.0.1", port: 0 });
@@ -190,6 +197,21 @@ describe("forward authentication through a real nginx (auth_request)", () => {
       for (const directive of directives) assert.ok(documented.has(directive), `docs/deployment.md lacks: ${directive}`);
     }
   });
+
+  it("a site that requires groups: a user in none of them gets 403 and the site is never asked; a member passes", () =>
+    keepLogsOnFailure(async () => {
+      hits.length = 0;
+      const outsider = await send(port, "GET", "/wiki/page", { authorization: `Bearer ${accessToken}` });
+      assert.equal(outsider.status, 403, outsider.body);
+      assert.equal(hits.length, 0);
+      const member = await send(port, "GET", "/wiki/page", { authorization: basic("bob", bobAppPassword) });
+      assert.equal(member.status, 200, member.body);
+      assert.equal(hits.length, 1);
+      assert.equal(hits[0]?.headers["x-keystream-user"], "bob");
+      // The file server's location requires no group: alice's token still opens it.
+      const files = await send(port, "GET", "/remote.php/webdav/a.txt", { authorization: `Bearer ${accessToken}` });
+      assert.equal(files.status, 200, files.body);
+    }));
 
   it("a sign-in token does not open the file server: 403 insufficient_scope, the file server never asked", () =>
     keepLogsOnFailure(async () => {

@@ -265,3 +265,48 @@ describe("forward authentication is throttled like HTTP Basic logins", () => {
     assertAccepted(await from("203.0.113.45", basic("dave", PASSWORD)), "dave");
   });
 });
+
+describe("forward authentication per site: the groups a site requires (?group=)", () => {
+  let t: TestApp;
+  let alice: string;
+  let bob: string;
+
+  before(async () => {
+    t = await createOAuthTestApp();
+    await t.services.users.create({ uid: "bob", password: "bob password", displayName: "Bob" });
+    await t.services.groups.create("editors");
+    await t.services.groups.create("wiki");
+    await t.services.groups.addMember("editors", "bob");
+    alice = basic("alice", (await t.services.appPasswords.create("alice", "site")).secret);
+    bob = basic("bob", (await t.services.appPasswords.create("bob", "site")).secret);
+  });
+  after(() => t.close());
+
+  const site = (query: string, authorization: string) =>
+    t.app.inject({ method: "GET", url: `${FORWARD_AUTH_PATH}?${query}`, headers: { authorization } });
+
+  it("a user in none of the site's groups is refused with 403 (not 401, so the proxy asks no other credentials)", async () => {
+    const refused = await site("group=editors", alice);
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.headers["www-authenticate"], undefined);
+    assert.equal(refused.headers["x-keystream-user"], undefined);
+    assert.equal(refused.body, "");
+    assertAccepted(await site("group=editors", bob), "bob");
+  });
+
+  it("several groups, repeated or comma-separated: a member of any one of them passes", async () => {
+    await t.services.groups.addMember("wiki", "alice");
+    for (const query of ["group=editors&group=wiki", "group=editors,wiki", "group=editors%2C%20wiki"]) {
+      assertAccepted(await site(query, alice), "alice");
+      assertAccepted(await site(query, bob), "bob");
+    }
+    assert.equal((await site("group=editors", alice)).statusCode, 403);
+    await t.services.groups.removeMember("wiki", "alice");
+    assert.equal((await site("group=editors,wiki", alice)).statusCode, 403, "membership is read at each request");
+  });
+
+  it("bad credentials are still 401 before any group is looked at; a site without group admits every user", async () => {
+    assertRefused(await site("group=editors", basic("alice", "wrong")));
+    assertAccepted(await site("scope=files", alice), "alice");
+  });
+});

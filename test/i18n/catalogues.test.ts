@@ -50,7 +50,8 @@ describe("message catalogues", () => {
       for (const key of Object.keys(source)) {
         const name = `${namespace}:${key.replace(/_(zero|one|two|few|many|other)$/, "")}`;
         const literal = code.includes(`"${name}"`) || code.includes(`\`${name}\``);
-        const viaText = code.includes(`"${key}"`) && (namespace === "accountErrors" || namespace === "clientErrors");
+        const viaText =
+          code.includes(`"${key}"`) && (namespace === "accountErrors" || namespace === "clientErrors" || namespace === "groups");
         if (!literal && !viaText && !dynamicPrefixes.some((prefix) => name.startsWith(prefix ?? ""))) unused.push(name);
       }
     }

@@ -307,6 +307,7 @@ describe(`scopes (${testDatabaseDialect})`, () => {
       "openid",
       "profile",
       "email",
+      "groups",
       "offline_access",
     ]);
   });

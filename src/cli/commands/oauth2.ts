@@ -14,7 +14,7 @@ function isoDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString();
 }
 
-function listing(clients: OAuthClient[]): Record<string, Record<string, string | boolean>> {
+function listing(clients: OAuthClient[], allowedGroups: Map<number, string[]>): Record<string, Record<string, string | boolean>> {
   return Object.fromEntries(
     clients.map((c) => [
       c.name,
@@ -42,6 +42,8 @@ function listing(clients: OAuthClient[]): Record<string, Record<string, string |
             }),
         // Only when registered (OpenID Connect Back-Channel Logout 1.0).
         ...(c.backchannelLogoutUri ? { "backchannel-logout-url": c.backchannelLogoutUri } : {}),
+        // Only when restricted (docs/oauth2.md): a client without the key admits everyone, as ownCloud's.
+        ...(allowedGroups.has(c.id) ? { "allowed-groups": (allowedGroups.get(c.id) ?? []).join(",") } : {}),
       },
     ]),
   );
@@ -78,6 +80,10 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .option("--post-logout-redirect-url <url>", "OpenID Connect: where logout may return to (RP-initiated logout)")
     .option("--trusted-scopes <scopes>", "a trusted client skips the consent page only for these scopes (default: all)")
     .option("--backchannel-logout-url <url>", "OpenID Connect: where logout tokens are posted when a session ends")
+    .option(
+      "--allowed-groups <groups>",
+      'only members of these groups (comma-separated) may use it; "" everyone (default: the host setting oauth2.new_clients_allowed_groups)',
+    )
     .addOption(outputOption())
     .action(
       async (
@@ -96,6 +102,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
           postLogoutRedirectUrl?: string;
           trustedScopes?: string;
           backchannelLogoutUrl?: string;
+          allowedGroups?: string;
           output: OutputFormat;
         },
       ) => {
@@ -114,6 +121,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
             postLogoutRedirectUri: options.postLogoutRedirectUrl,
             trustedScopes: options.trustedScopes,
             backchannelLogoutUri: options.backchannelLogoutUrl,
+            allowedGroups: options.allowedGroups,
           }),
         );
         // ownCloud's command prints nothing; one line says what was added (the secret is not repeated).
@@ -130,7 +138,8 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .addOption(outputOption())
     .action(async (options: { output: OutputFormat }) => {
       const { oauth } = await context.open();
-      const clients = listing(await oauth.clients.list());
+      const all = await oauth.clients.list();
+      const clients = listing(all, await oauth.clients.allowedGroups(all));
       // PHP's json_encode of an empty array: `[]`.
       printData(context, options.output, Object.keys(clients).length === 0 ? [] : clients);
     });
@@ -142,7 +151,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .argument("<name>", "the client's current name")
     .argument(
       "<key>",
-      "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted, resource-server, account-access, post-logout-redirect-url, trusted-scopes or backchannel-logout-url",
+      "name, client-id, client-secret, redirect-url, allow-sub-domains, trusted, resource-server, account-access, post-logout-redirect-url, trusted-scopes, backchannel-logout-url or allowed-groups (comma-separated groups, empty for everyone)",
     )
     .argument("<value>", "the new value")
     .option("--force-trust <value>", "true allows trusting a localhost or 127.0.0.1 client (testing only)")

@@ -15,6 +15,8 @@ const PROBLEMS = {
   malformed: "device:entry.malformed",
   unknown: "device:entry.unknown",
   throttled: "device:entry.throttled",
+  /** The client's allowed groups do not admit the user (docs/oauth2.md). */
+  notAvailable: "groups:notAvailableHere",
 } as const;
 export type UserCodeProblem = keyof typeof PROBLEMS;
 

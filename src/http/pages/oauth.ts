@@ -116,6 +116,29 @@ export function authorizeErrorPage(model: {
   });
 }
 
+/**
+ * The application's allowed groups do not admit the signed-in user (docs/oauth2.md), for an
+ * ownCloud or Nextcloud client, which would not show an error sent to its redirect URI.
+ */
+export function notAvailablePage(model: {
+  translator: Translator;
+  clientName: string;
+  user: PageUser;
+  reference: string;
+}): SafeHtml {
+  const { t } = model.translator;
+  return layout({
+    translator: model.translator,
+    title: t("groups:notAvailableTitle"),
+    user: model.user,
+    reference: model.reference,
+    narrow: true,
+    body: html`<h1>${t("groups:notAvailableTitle")}</h1>
+<p class="error" id="oauth-error-reason" data-reason="not_available">${t("groups:notAvailable", { name: model.clientName })}</p>
+<p><a href="/">${t("pages:layout.backHome")}</a></p>`,
+  });
+}
+
 /** docs/upstream/owncloud-oauth2.md A.2.5: the application asked for another user than the one logged in. */
 export function switchUserPage(translator: Translator, user: PageUser, requestedUser: string, logoutUrl: string): SafeHtml {
   const { t } = translator;

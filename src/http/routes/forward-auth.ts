@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { parseGroupList } from "../../groups/domain/group-id.js";
 import type { RequiredScope } from "../../oauth/domain/scope.js";
 import { noStore } from "../oauth-errors.js";
 import {
@@ -30,18 +31,36 @@ export const DISPLAY_NAME_HEADER = "x-keystream-display-name";
  * A bearer token must have the scope the site requires (src/oauth/domain/scope.ts): `files` unless
  * the proxy's URL names another (`?scope=…`, one per site); else 403 `insufficient_scope`, not 401,
  * so the proxy does not ask the client for other credentials.
+ *
+ * A site may also require groups (`?group=editors`, several as `group=a&group=b` or `group=a,b`):
+ * a user in none of them gets 403, not 401, for the same reason (docs/deployment.md, per site).
  */
+/** The groups a site's URL requires, one or more `group` parameters, each possibly comma-separated. */
+function requiredGroups(given: string | string[] | undefined): string[] {
+  if (given === undefined) return [];
+  return (Array.isArray(given) ? given : [given]).flatMap((value) => parseGroupList(value));
+}
+
 export async function forwardAuthRoutes(app: FastifyInstance): Promise<void> {
   // GET; Fastify answers HEAD from the same handler, without the body.
   app.get(FORWARD_AUTH_PATH, { schema: forwardAuthRouteSchema }, async (request, reply) => {
     noStore(reply);
-    const required = (request.query as { scope?: RequiredScope }).scope ?? DEFAULT_SITE_SCOPE;
+    const query = request.query as { scope?: RequiredScope; group?: string | string[] };
+    const required = query.scope ?? DEFAULT_SITE_SCOPE;
+    const groups = requiredGroups(query.group);
     const result = await authenticateAuthorizationHeader(request);
     if ("principal" in result) {
       if (!principalAllows(result.principal, required)) {
         return reply.status(403).header("www-authenticate", insufficientScopeChallenge(required)).send();
       }
       const { user } = result.principal;
+      if (groups.length > 0 && !(await app.services.groups.groupsOf(user.uid)).some((gid) => groups.includes(gid))) {
+        request.log.info(
+          { event: "forward_auth_refused_by_group", uid: user.uid, groups },
+          "forward auth refused: the user is in none of the site's groups",
+        );
+        return reply.status(403).send();
+      }
       return reply
         .status(200)
         .header(USER_HEADER, user.uid)

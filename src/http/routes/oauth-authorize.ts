@@ -3,7 +3,7 @@ import type { Principal } from "../../accounts/authentication.js";
 import { sessionId } from "../../accounts/sessions.js";
 import type { Translator } from "../../i18n/index.js";
 import type { AuthorizationResponse } from "../../oauth/authorization-response.js";
-import { denialResponse, errorResponse, trustedForScope } from "../../oauth/authorize.js";
+import { type AuthorizationCheck, denialResponse, errorResponse, trustedForScope } from "../../oauth/authorize.js";
 import { isOpenIdScope } from "../../oauth/domain/scope.js";
 import { promptValues } from "../../oauth/openid-request.js";
 import { decideInteraction, queryAfterLogin } from "../../oidc/interaction.js";
@@ -149,6 +149,18 @@ const LOGOUT_LINK: RouteGuard = {
   checks: [logoutLinkToken(sendInvalidLogoutLink)],
 };
 
+/** The client's allowed groups refused the user (authorize.ts step 9). */
+function refusedByGroups(
+  check: AuthorizationCheck,
+): check is Extract<AuthorizationCheck, { kind: "not_available" }> | Extract<AuthorizationCheck, { kind: "redirect" }> {
+  return check.kind === "not_available" || (check.kind === "redirect" && check.refusedByGroups === true);
+}
+
+/** The log event of a refused request: `oauth2_authorize_refused_by_group` when its allowed groups refused the user. */
+function refusalEvent(check: AuthorizationCheck): string {
+  return refusedByGroups(check) ? "oauth2_authorize_refused_by_group" : "oauth2_authorize_refused";
+}
+
 /** `GET|POST /index.php/apps/oauth2/authorize`, the logout helper, and the success page. */
 /** The session an authorization is granted in (its id hash), for the ID tokens' `sid`. */
 function sessionIdOf(principal: Principal): string | null {
@@ -219,7 +231,7 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     if (check.kind !== "valid") {
       // The client's or the user's mistake, not a server fault: a warning, on the request's log (its
       // reqId is the reference the error page shows).
-      if (check.kind !== "switch_user") request.log.warn({ event: "oauth2_authorize_refused", uid: user.uid }, check.detail);
+      if (check.kind !== "switch_user") request.log.warn({ event: refusalEvent(check), uid: user.uid }, check.detail);
       return sendAuthorizationFailure(reply, check, {
         user,
         logoutUrl: logoutUrl(query, principal, requestedUser),
@@ -278,7 +290,15 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
         const { principal } = request;
         const query = strictParams(request.query);
         if (!query.ok) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
-        const check = await oauth.checkAuthorization(query.params, issuerOf(request));
+        const check = await oauth.checkAuthorization(query.params, issuerOf(request), undefined, principal.user.uid);
+        if (refusedByGroups(check)) {
+          request.log.warn({ event: refusalEvent(check), uid: principal.user.uid }, check.detail);
+          return sendAuthorizationFailure(reply, check, {
+            user: pageUser(principal),
+            logoutUrl: "",
+            translator: requestTranslator(request),
+          });
+        }
         if (check.kind !== "valid") return reply.redirect(DEFAULT_LANDING, 303);
         if ((request.body as Record<string, unknown> | undefined)?.deny !== undefined) {
           request.log.info(

@@ -102,6 +102,15 @@ export async function oauthDeviceRoutes(app: FastifyInstance): Promise<void> {
       async (): Promise<Submission> => {
         const found = await oauth.devices.lookup(userCode);
         if (found.kind !== "pending") return { kind: "problem", problem: found.kind };
+        // The client's allowed groups (docs/oauth2.md): the device is told access_denied (RFC 8628 §3.5).
+        if (!(await oauth.admits(found.client, uid))) {
+          await oauth.devices.deny(userCode, uid);
+          request.log.warn(
+            { event: "oauth2_authorize_refused_by_group", uid, client: found.client.clientId },
+            "device authorization refused: the client's allowed groups do not admit the user",
+          );
+          return { kind: "problem", problem: "notAvailable" };
+        }
         if (decision !== "approve" && decision !== "deny") return { kind: "confirm", found };
         const clientName = found.client.name;
         const authTime = principal.session?.authenticatedAt ?? null;
@@ -139,7 +148,7 @@ export async function oauthDeviceRoutes(app: FastifyInstance): Promise<void> {
                 userCode: bodyField(request, "user_code") ?? "",
                 problem: submission.problem,
               }),
-              submission.problem === "throttled" ? 429 : 400,
+              submission.problem === "throttled" ? 429 : submission.problem === "notAvailable" ? 403 : 400,
             );
           case "confirm":
             return sendPage(

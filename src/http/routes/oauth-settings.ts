@@ -24,7 +24,7 @@ function secretNotice(id: string, text: string, secret: string, t: SettingsConte
 }
 
 /** Every field `oauth2:modify-client` knows but the secret (regenerated on its own), prefilled. */
-function clientEditForm(c: OAuthClient, csrfToken: string, t: SettingsContext["t"]): SafeHtml {
+function clientEditForm(c: OAuthClient, allowedGroups: readonly string[], csrfToken: string, t: SettingsContext["t"]): SafeHtml {
   const id = `oauth2-edit-${String(c.id)}`;
   const checkbox = (name: string, checked: boolean, label: string) =>
     html`<label><input type="checkbox" name="${name}" value="1"${checked ? html` checked` : ""}> ${label}</label>`;
@@ -41,6 +41,7 @@ ${checkbox("trusted", c.trusted, t("settings:clients.trusted"))}
 <label for="${id}-trusted-scopes">${t("settings:clients.trustedScopes")}</label><input type="text" id="${id}-trusted-scopes" name="trusted_scopes" value="${c.trustedScopes ?? ""}">
 ${checkbox("resource_server", c.resourceServer, t("settings:clients.resourceServer"))}
 ${checkbox("account_access", c.accountAccess === true, t("pages:oauth.accountAccessLabel"))}
+<label for="${id}-allowed-groups">${t("groups:allowedGroups")}</label><input type="text" id="${id}-allowed-groups" name="allowed_groups" value="${allowedGroups.join(", ")}">
 ${checkbox("force_trust", false, t("settings:clients.forceTrust"))}
 <p><button type="submit">${t("settings:clients.save")}</button></p>
 </form></details>`;
@@ -66,6 +67,7 @@ export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
       order: 20,
       render: async ({ csrfToken, flash, formValues = {}, t }) => {
         const clients = await oauth.clients.list();
+        const allowedGroups = await oauth.clients.allowedGroups(clients);
         // After a refusal the add form shows what was sent, to correct rather than type again.
         const ticked = (name: string) => (formValues[name] !== undefined ? html` checked` : "");
         const label = {
@@ -86,6 +88,9 @@ export async function oauthSettingsRoutes(app: FastifyInstance): Promise<void> {
             c.resourceServer ? t("pages:oauth.resourceServer") : undefined,
             c.accountAccess ? t("pages:oauth.accountAccess") : undefined,
             c.registeredAt === undefined ? undefined : t("pages:oauth.selfRegistered"),
+            allowedGroups.has(c.id)
+              ? `${t("groups:allowedGroupsShort")}: ${(allowedGroups.get(c.id) ?? []).join(", ")}`
+              : undefined,
           ]
             .filter((flag) => flag !== undefined)
             .join(", ") || "–";
@@ -106,7 +111,7 @@ ${clients.map(
 <form method="post" action="${CLIENTS_PATH}/${String(c.id)}/regenerate-secret"><input type="hidden" name="requesttoken" value="${csrfToken}"><button class="small" type="submit">${t("settings:clients.regenerate")}</button></form></td>
 <td data-label="${label.options}">${options(c)}</td><td class="actions-cell">
 <form method="post" action="${CLIENTS_PATH}/${String(c.id)}/delete"><input type="hidden" name="requesttoken" value="${csrfToken}">
-<button class="danger small" type="submit" aria-label="${t("pages:oauth.deleteNamed", { name: c.name })}">${t("pages:oauth.delete")}</button></form>${clientEditForm(c, csrfToken, t)}</td></tr>`,
+<button class="danger small" type="submit" aria-label="${t("pages:oauth.deleteNamed", { name: c.name })}">${t("pages:oauth.delete")}</button></form>${clientEditForm(c, allowedGroups.get(c.id) ?? [], csrfToken, t)}</td></tr>`,
 )}</tbody></table>`
 }
 <h3>${t("pages:oauth.addClient")}</h3>
@@ -121,6 +126,7 @@ ${clients.map(
 <label for="oauth2-trusted-scopes">${t("settings:clients.trustedScopes")}</label><input type="text" id="oauth2-trusted-scopes" name="trusted_scopes" value="${formValues.trusted_scopes ?? ""}">
 <label class="check"><input type="checkbox" name="resource_server" value="1"${ticked("resource_server")}> ${t("pages:oauth.resourceServerLabel")}</label>
 <label class="check"><input type="checkbox" name="account_access" value="1"${ticked("account_access")}> ${t("pages:oauth.accountAccessLabel")}</label>
+<label for="oauth2-allowed-groups">${t("groups:allowedGroups")}</label><input type="text" id="oauth2-allowed-groups" name="allowed_groups" value="${formValues.allowed_groups ?? app.services.settings.get("oauth2.new_clients_allowed_groups").split(",").join(", ")}">
 <div class="actions"><button type="submit">${t("pages:oauth.add")}</button></div>
 </form>`;
       },
@@ -168,6 +174,7 @@ ${clients.map(
           trusted_scopes: field(request, "trusted_scopes"),
           resource_server: field(request, "resource_server"),
           account_access: field(request, "account_access"),
+          allowed_groups: field(request, "allowed_groups"),
         };
         const result = await oauth.clients.addFromAdminPage({
           name: sent.name ?? "",
@@ -179,6 +186,7 @@ ${clients.map(
           postLogoutRedirectUri: sent.post_logout_redirect_uri ?? "",
           trustedScopes: sent.trusted_scopes ?? "",
           backchannelLogoutUri: sent.backchannel_logout_uri ?? "",
+          allowedGroups: sent.allowed_groups,
         });
         const translator = userTranslator(request, principal);
         const { t } = translator;
@@ -233,6 +241,8 @@ ${clients.map(
             "trusted-scopes": (field(request, "trusted_scopes") ?? "").trim(),
             "resource-server": flag("resource_server"),
             "account-access": flag("account_access"),
+            // Absent from the form: left as it is (an empty field means everyone).
+            ...(field(request, "allowed_groups") === undefined ? {} : { "allowed-groups": field(request, "allowed_groups") }),
           },
           field(request, "force_trust") !== undefined,
         );

@@ -32,6 +32,12 @@ export const forwardAuthRouteSchema = {
         },
       ),
     ),
+    group: Type.Optional(
+      Type.Union([Type.String(), Type.Array(Type.String())], {
+        description:
+          "The groups whose members may use this site (repeated, or comma-separated); a user in none of them gets 403. Absent: every user.",
+      }),
+    ),
   }),
   response: {
     200: {
@@ -57,7 +63,9 @@ export const forwardAuthRouteSchema = {
       },
     },
     403: {
-      ...emptyResponse("A bearer token without the scope the site requires (RFC 6750 §3.1 `insufficient_scope`)."),
+      ...emptyResponse(
+        "A bearer token without the scope the site requires (RFC 6750 §3.1 `insufficient_scope`, with the challenge), or a user in none of the groups the site requires (no challenge).",
+      ),
       headers: {
         ...NO_STORE_HEADERS,
         "www-authenticate": Type.String({ description: '`Bearer realm="Keystream", error="insufficient_scope", scope="files"`' }),

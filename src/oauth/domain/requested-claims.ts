@@ -15,6 +15,7 @@ export const USER_CLAIM_SCOPES = {
   picture: "profile",
   email: "email",
   email_verified: "email",
+  groups: "groups",
 } as const satisfies Record<string, string | null>;
 
 export type UserClaimName = keyof typeof USER_CLAIM_SCOPES;

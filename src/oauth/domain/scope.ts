@@ -42,6 +42,7 @@ export const SCOPES = [
   { name: "openid", kind: "sign-in", consentLine: "pages:consent.scope.openid" },
   { name: "profile", kind: "sign-in", consentLine: "pages:consent.scope.profile" },
   { name: "email", kind: "sign-in", consentLine: "pages:consent.scope.email" },
+  { name: "groups", kind: "sign-in", consentLine: "pages:consent.scope.groups" },
   { name: "offline_access", kind: "sign-in", consentLine: null },
 ] as const satisfies readonly ScopeDefinition[];
 

@@ -35,4 +35,11 @@ export const groups: Messages<typeof source> = {
   alreadyMember: "„{{uid}}“ ist bereits Mitglied von „{{gid}}“.",
   removed: "„{{uid}}“ aus „{{gid}}“ entfernt.",
   notMember: "„{{uid}}“ ist kein Mitglied von „{{gid}}“.",
+  notAvailableTitle: "Anwendung nicht verfügbar",
+  notAvailable:
+    "Die Anwendung {{name}} steht Ihnen nicht zur Verfügung. Wenn Sie sie brauchen, bitten Sie Ihre Administration, Sie einer ihrer Gruppen hinzuzufügen.",
+  notAvailableHere:
+    "Diese Anwendung steht Ihnen nicht zur Verfügung. Wenn Sie sie brauchen, bitten Sie Ihre Administration, Sie einer ihrer Gruppen hinzuzufügen.",
+  allowedGroups: "Zugelassene Gruppen (durch Kommas getrennt; leer: alle)",
+  allowedGroupsShort: "Gruppen",
 };

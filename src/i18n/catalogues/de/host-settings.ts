@@ -30,6 +30,8 @@ export const hostSettings: Messages<typeof source> = {
     "Sprache der Seiten und Aktivitätstexte für Personen ohne eigene Sprache und ohne passende Accept-Language: en, de, fr, es, it oder nl (leer = Englisch).",
   "description.activity_expire_days":
     "Tage, die eine Aktivität im Stream bleibt; ein täglicher Job (und ./occ activity:expire) löscht ältere.",
+  "description.oauth2.new_clients_allowed_groups":
+    "Die erlaubten Gruppen, mit denen ein neuer OAuth2-Client beginnt, durch Kommas getrennt (zum Beispiel admin: standardmäßig verweigert); leer: jeder darf ihn verwenden, wie in ownCloud.",
   "description.audit.retention_days":
     "Tage, die ein Prüfereignis (Anmeldungen, administrative Änderungen) aufbewahrt wird; ein täglicher Job löscht ältere.",
   "description.activity.file_log":

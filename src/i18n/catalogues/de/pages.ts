@@ -38,6 +38,7 @@ export const pages: Messages<typeof source> = {
   "consent.scope.openid": "Ihren Benutzernamen, um Sie anzumelden",
   "consent.scope.profile": "Ihren vollständigen Namen und Ihr Profilbild",
   "consent.scope.email": "Ihre E-Mail-Adresse",
+  "consent.scope.groups": "die Namen Ihrer Gruppen",
   "consent.revocable": "Sie behält diesen Zugriff, bis Sie ihn in Ihren persönlichen Einstellungen widerrufen.",
   "consent.returnsTo": "Ihre Antwort wird an {{host}} geschickt.",
   "consent.selfRegistered":

@@ -35,4 +35,11 @@ export const groups = {
   alreadyMember: '"{{uid}}" is already a member of "{{gid}}"',
   removed: 'Removed "{{uid}}" from "{{gid}}"',
   notMember: '"{{uid}}" is not a member of "{{gid}}"',
+  notAvailableTitle: "Application not available",
+  notAvailable:
+    "The application {{name}} is not available to you. If you need it, ask your administrator to add you to one of its groups.",
+  notAvailableHere:
+    "This application is not available to you. If you need it, ask your administrator to add you to one of its groups.",
+  allowedGroups: "Allowed groups (comma-separated; empty: everyone)",
+  allowedGroupsShort: "Groups",
 } as const;

@@ -38,6 +38,7 @@ export const pages = {
   "consent.scope.openid": "your username, to sign you in",
   "consent.scope.profile": "your full name and profile picture",
   "consent.scope.email": "your e-mail address",
+  "consent.scope.groups": "the names of your groups",
   "consent.revocable": "It keeps this access until you revoke it in your personal settings.",
   "consent.returnsTo": "Your answer is sent back to {{host}}.",
   "consent.selfRegistered":

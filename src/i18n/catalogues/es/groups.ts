@@ -34,4 +34,11 @@ export const groups: Messages<typeof source> = {
   alreadyMember: "«{{uid}}» ya es miembro de «{{gid}}».",
   removed: "«{{uid}}» quitado de «{{gid}}».",
   notMember: "«{{uid}}» no es miembro de «{{gid}}».",
+  notAvailableTitle: "Aplicación no disponible",
+  notAvailable:
+    "La aplicación {{name}} no está disponible para usted. Si la necesita, pida a su administrador que le añada a uno de sus grupos.",
+  notAvailableHere:
+    "Esta aplicación no está disponible para usted. Si la necesita, pida a su administrador que le añada a uno de sus grupos.",
+  allowedGroups: "Grupos permitidos (separados por comas; vacío: todos)",
+  allowedGroupsShort: "Grupos",
 };

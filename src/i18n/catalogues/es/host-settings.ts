@@ -30,6 +30,8 @@ export const hostSettings: Messages<typeof source> = {
     "Idioma de las páginas y de los textos de actividad para quienes no tienen idioma propio ni un Accept-Language que tengamos: en, de, fr, es, it o nl (vacío = inglés).",
   "description.activity_expire_days":
     "Días que una actividad permanece en el flujo; una tarea diaria (y ./occ activity:expire) borra las más antiguas.",
+  "description.oauth2.new_clients_allowed_groups":
+    "Los grupos permitidos con los que empieza un nuevo cliente OAuth2, separados por comas (por ejemplo admin: denegado por defecto); vacío: todos pueden usarlo, como en ownCloud.",
   "description.audit.retention_days":
     "Días que se conserva un evento de auditoría (inicios de sesión, cambios administrativos); una tarea diaria borra los más antiguos.",
   "description.activity.file_log":

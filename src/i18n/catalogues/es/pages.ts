@@ -35,6 +35,7 @@ export const pages: Messages<typeof source> = {
   "consent.scope.openid": "su nombre de usuario, para identificarle",
   "consent.scope.profile": "su nombre completo y su foto de perfil",
   "consent.scope.email": "su dirección de correo electrónico",
+  "consent.scope.groups": "los nombres de sus grupos",
   "consent.revocable": "Conserva este acceso hasta que lo revoque en sus ajustes personales.",
   "consent.returnsTo": "Su respuesta se envía a {{host}}.",
   "consent.selfRegistered":

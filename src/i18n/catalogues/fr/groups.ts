@@ -35,4 +35,11 @@ export const groups: Messages<typeof source> = {
   alreadyMember: "« {{uid}} » est déjà membre de « {{gid}} ».",
   removed: "« {{uid}} » retiré de « {{gid}} ».",
   notMember: "« {{uid}} » n’est pas membre de « {{gid}} ».",
+  notAvailableTitle: "Application non disponible",
+  notAvailable:
+    "L’application {{name}} ne vous est pas accessible. Si vous en avez besoin, demandez à votre administrateur de vous ajouter à l’un de ses groupes.",
+  notAvailableHere:
+    "Cette application ne vous est pas accessible. Si vous en avez besoin, demandez à votre administrateur de vous ajouter à l’un de ses groupes.",
+  allowedGroups: "Groupes autorisés (séparés par des virgules ; vide : tout le monde)",
+  allowedGroupsShort: "Groupes",
 };

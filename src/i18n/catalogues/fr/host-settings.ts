@@ -30,6 +30,8 @@ export const hostSettings: Messages<typeof source> = {
     "Langue des pages et des textes d’activité pour les personnes sans langue propre ni Accept-Language que nous proposons : en, de, fr, es, it ou nl (vide = anglais).",
   "description.activity_expire_days":
     "Jours pendant lesquels une activité reste dans le flux ; une tâche quotidienne (et ./occ activity:expire) supprime les plus anciennes.",
+  "description.oauth2.new_clients_allowed_groups":
+    "Les groupes autorisés avec lesquels commence un nouveau client OAuth2, séparés par des virgules (par exemple admin : refusé par défaut) ; vide : tout le monde peut l’utiliser, comme dans ownCloud.",
   "description.audit.retention_days":
     "Jours pendant lesquels un événement d’audit (connexions, modifications administratives) est conservé ; une tâche quotidienne supprime les plus anciens.",
   "description.activity.file_log":

@@ -36,6 +36,7 @@ export const pages: Messages<typeof source> = {
   "consent.scope.openid": "votre nom d’utilisateur, pour vous identifier",
   "consent.scope.profile": "votre nom complet et votre photo de profil",
   "consent.scope.email": "votre adresse e-mail",
+  "consent.scope.groups": "les noms de vos groupes",
   "consent.revocable": "Elle garde cet accès jusqu’à ce que vous le révoquiez dans vos paramètres personnels.",
   "consent.returnsTo": "Votre réponse est renvoyée à {{host}}.",
   "consent.selfRegistered":

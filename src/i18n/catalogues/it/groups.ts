@@ -8,9 +8,9 @@ export const groups: Messages<typeof source> = {
   noSuchGroup: "Il gruppo «{{gid}}» non esiste.",
   adminUndeletable: "Il gruppo «admin» contiene gli amministratori e non può essere eliminato.",
   groupInUse:
-    "Il gruppo «{{gid}}» è consentito per l’applicazione o le applicazioni {{clients}}: modificate prima i loro gruppi consentiti.",
-  lastAdmin: "L’utente «{{uid}}» è l’ultimo amministratore: rendete prima amministratore un altro utente.",
-  unknownGroups: "Gruppo/i sconosciuto/i: {{gids}}; createli prima (./occ group:add).",
+    "Il gruppo «{{gid}}» è consentito per l’applicazione o le applicazioni {{clients}}: modifica prima i loro gruppi consentiti.",
+  lastAdmin: "L’utente «{{uid}}» è l’ultimo amministratore: rendi prima amministratore un altro utente.",
+  unknownGroups: "Gruppo/i sconosciuto/i: {{gids}}; creali prima (./occ group:add).",
   title: "Gruppi",
   intro:
     "I gruppi decidono chi può usare un’applicazione (i suoi gruppi consentiti) e un sito dietro l’autenticazione delegata. I membri di admin sono gli amministratori.",
@@ -35,4 +35,11 @@ export const groups: Messages<typeof source> = {
   alreadyMember: "«{{uid}}» è già membro di «{{gid}}».",
   removed: "«{{uid}}» rimosso da «{{gid}}».",
   notMember: "«{{uid}}» non è membro di «{{gid}}».",
+  notAvailableTitle: "Applicazione non disponibile",
+  notAvailable:
+    "L’applicazione {{name}} non è disponibile per te. Se ti serve, chiedi al tuo amministratore di aggiungerti a uno dei suoi gruppi.",
+  notAvailableHere:
+    "Questa applicazione non è disponibile per te. Se ti serve, chiedi al tuo amministratore di aggiungerti a uno dei suoi gruppi.",
+  allowedGroups: "Gruppi consentiti (separati da virgole; vuoto: tutti)",
+  allowedGroupsShort: "Gruppi",
 };

@@ -30,6 +30,8 @@ export const hostSettings: Messages<typeof source> = {
     "Lingua delle pagine e dei testi delle attività per chi non ha una lingua propria né un Accept-Language che abbiamo: en, de, fr, es, it o nl (vuoto = inglese).",
   "description.activity_expire_days":
     "Giorni in cui un’attività resta nel flusso; un job giornaliero (e ./occ activity:expire) elimina quelle più vecchie.",
+  "description.oauth2.new_clients_allowed_groups":
+    "I gruppi ammessi con cui parte un nuovo client OAuth2, separati da virgole (per esempio admin: negato per impostazione predefinita); vuoto: chiunque può usarlo, come in ownCloud.",
   "description.audit.retention_days":
     "Giorni per cui un evento di controllo (accessi, modifiche amministrative) viene conservato; un’attività giornaliera elimina quelli più vecchi.",
   "description.activity.file_log":

@@ -36,6 +36,7 @@ export const pages: Messages<typeof source> = {
   "consent.scope.openid": "il tuo nome utente, per identificarti",
   "consent.scope.profile": "il tuo nome completo e l’immagine del profilo",
   "consent.scope.email": "il tuo indirizzo e-mail",
+  "consent.scope.groups": "i nomi dei tuoi gruppi",
   "consent.revocable": "Mantiene questo accesso finché non lo revochi nelle impostazioni personali.",
   "consent.returnsTo": "La tua risposta viene inviata a {{host}}.",
   "consent.selfRegistered":

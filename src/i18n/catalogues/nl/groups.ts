@@ -34,4 +34,11 @@ export const groups: Messages<typeof source> = {
   alreadyMember: "‘{{uid}}’ is al lid van ‘{{gid}}’.",
   removed: "‘{{uid}}’ verwijderd uit ‘{{gid}}’.",
   notMember: "‘{{uid}}’ is geen lid van ‘{{gid}}’.",
+  notAvailableTitle: "Applicatie niet beschikbaar",
+  notAvailable:
+    "De applicatie {{name}} is niet voor je beschikbaar. Heb je haar nodig, vraag dan je beheerder je aan een van haar groepen toe te voegen.",
+  notAvailableHere:
+    "Deze applicatie is niet voor je beschikbaar. Heb je haar nodig, vraag dan je beheerder je aan een van haar groepen toe te voegen.",
+  allowedGroups: "Toegestane groepen (door komma’s gescheiden; leeg: iedereen)",
+  allowedGroupsShort: "Groepen",
 };

@@ -30,6 +30,8 @@ export const hostSettings: Messages<typeof source> = {
     "Taal van pagina's en activiteitsteksten voor wie geen eigen taal heeft en geen Accept-Language die wij hebben: en, de, fr, es, it of nl (leeg = Engels).",
   "description.activity_expire_days":
     "Dagen dat een activiteit in de stroom blijft; een dagelijkse taak (en ./occ activity:expire) verwijdert oudere.",
+  "description.oauth2.new_clients_allowed_groups":
+    "De toegestane groepen waarmee een nieuwe OAuth2-client begint, door komma’s gescheiden (bijvoorbeeld admin: standaard geweigerd); leeg: iedereen mag hem gebruiken, zoals in ownCloud.",
   "description.audit.retention_days":
     "Dagen dat een auditgebeurtenis (aanmeldingen, beheerwijzigingen) wordt bewaard; een dagelijkse taak verwijdert oudere.",
   "description.activity.file_log":

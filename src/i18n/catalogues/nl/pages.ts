@@ -35,6 +35,7 @@ export const pages: Messages<typeof source> = {
   "consent.scope.openid": "je gebruikersnaam, om je aan te melden",
   "consent.scope.profile": "je volledige naam en profielfoto",
   "consent.scope.email": "je e-mailadres",
+  "consent.scope.groups": "de namen van je groepen",
   "consent.revocable": "Deze toegang blijft tot je die intrekt in je persoonlijke instellingen.",
   "consent.returnsTo": "Je antwoord wordt naar {{host}} gestuurd.",
   "consent.selfRegistered":
