@@ -165,7 +165,7 @@ export function createServices(options: ServiceOptions): Services {
   // Told when sessions end (OpenID Connect back-channel logout joins below).
   const sessionEndObservers: SessionEndObserver[] = [];
   const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock, sessionEndObservers, audit);
-  const groups = new Groups(new SqlGroupStore(db, storage.dialect), users, clock);
+  const groups = new Groups(new SqlGroupStore(db, storage.dialect), users, clock, audit);
   // The last administrator is never deleted (nor removed from `admin`, Groups.removeMember).
   users.useDeletionGuard((uid) => groups.refuseDeletingLastAdmin(uid));
   const preferences = new UserPreferences(new SqlPreferenceStore(db), users);

@@ -313,6 +313,7 @@ export class ClientAdministration {
   ): Promise<AdminResult<OAuthClient>> {
     let client = await this.clients.findById(id);
     if (!client) return refused(clientProblem("noSuchClient"));
+    const changed: string[] = [];
     const allowed = values[ALLOWED_GROUPS_KEY];
     if (allowed !== undefined) {
       const current = (await this.clients.allowedGroups([id])).get(id) ?? [];
@@ -321,10 +322,10 @@ export class ClientAdministration {
       if ([...wanted.value].sort().join(",") !== current.join(",")) {
         const result = await this.setAllowedGroups(client, allowed);
         if (!result.ok) return result;
+        changed.push(ALLOWED_GROUPS_KEY);
       }
     }
     const order = [...MODIFIABLE_KEYS.filter((k) => k !== "name"), "name" as const];
-    const changed: ModifiableKey[] = [];
     let outcome: AdminResult<OAuthClient> = { ok: true, value: client };
     for (const key of order) {
       const value = values[key];

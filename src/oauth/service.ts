@@ -133,13 +133,21 @@ export class OAuthService implements BearerTokenResolver {
       issuer,
       currentUid,
       userExists: async (uid) => (await this.options.users.find(uid)) !== undefined,
-      ...(grantee === undefined ? {} : { admitted: (client: OAuthClient) => this.store.admits(client.id, grantee) }),
+      ...(grantee === undefined ? {} : { admitted: (client: OAuthClient) => this.admits(client, grantee) }),
     });
   }
 
   /** Whether the client admits the user (its allowed groups, docs/oauth2.md): asked before any grant is written. */
-  admits(client: OAuthClient, uid: string): Promise<boolean> {
-    return this.store.admits(client.id, uid);
+  async admits(client: OAuthClient, uid: string): Promise<boolean> {
+    const admitted = await this.store.admits(client.id, uid);
+    if (!admitted) {
+      this.options.audit?.record("oauth.refused_by_group", {
+        uid,
+        subject: { type: "client", id: client.clientId },
+        detail: { name: client.name },
+      });
+    }
+    return admitted;
   }
 
   /**
