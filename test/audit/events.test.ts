@@ -460,6 +460,25 @@ describe("audit events: each kind written once with its fields", () => {
     });
   }
 
+  it("a host setting changed and reset on the console is one event each, by the administrator", async () => {
+    const from = await lastEventId(t);
+    const requesttoken = await root.tokenOf("/index.php/settings/admin/settings");
+    const changed = await root.post("/index.php/settings/admin/settings/audit.retention_days", { requesttoken, value: "90" });
+    assert.equal(changed.statusCode, 303, changed.body.slice(0, 300));
+    const reset = await root.post("/index.php/settings/admin/settings/audit.retention_days/reset", {
+      requesttoken: await root.tokenOf("/index.php/settings/admin/settings"),
+    });
+    assert.equal(reset.statusCode, 303, reset.body.slice(0, 300));
+    const events = await eventsSince(t, from);
+    assert.deepEqual(
+      events.map((e) => [e.kind, e.actor, e.subject, e.detail, e.requestId]),
+      [
+        ["setting.changed", "root", "audit.retention_days", { value: 90 }, requestIdOf(changed)],
+        ["setting.deleted", "root", "audit.retention_days", null, requestIdOf(reset)],
+      ],
+    );
+  });
+
   it("every kind has a scenario here", () => {
     const covered = new Set(scenarios.map(([kind]) => kind));
     const missing = AUDIT_KINDS.filter((kind) => !covered.has(kind));
