@@ -1,11 +1,11 @@
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from "fastify";
-import { runInAuditContext } from "./audit/context.js";
+import { runRequestInAuditContext } from "./audit/context.js";
 import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from "./config/timeouts.js";
 import { AccessLog } from "./http/access-log.js";
 import { withAccountErrors } from "./http/account-errors.js";
-import { auditContextOf } from "./http/audit-context.js";
+import { auditContextOf, runsInAuditContext } from "./http/audit-context.js";
 import { acceptableHost, addStrictTransportSecurity, MAX_HOST_LENGTH } from "./http/base-url.js";
 import { connectionOptions } from "./http/connections.js";
 import { handleUncaughtError } from "./http/errors.js";
@@ -118,8 +118,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       sendUnavailable(request, reply, "maintenance");
       return;
     }
-    // The rest of the request runs in its audit context: who and from where (http/audit-context.ts).
-    runInAuditContext(auditContextOf(request), done);
+    // The rest of the request runs in its audit context: who and from where (http/audit-context.ts),
+    // until its connection's answer is done.
+    if (!runsInAuditContext(request)) {
+      done();
+      return;
+    }
+    const release = runRequestInAuditContext(auditContextOf(request), done);
+    reply.raw.once("close", release);
   });
 
   app.get("/", async (_request, reply) => reply.redirect("/index.php/login", 303));

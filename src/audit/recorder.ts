@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.js";
-import { currentAuditContext } from "./context.js";
+import { type AuditContext, currentAuditContext } from "./context.js";
 import { type AuditKind, type AuditSubjectType, SYSTEM_ACTOR } from "./domain/kinds.js";
 import type { AuditQuery } from "./domain/query.js";
 import type { AuditEvent, AuditStore, NewAuditEvent } from "./ports.js";
@@ -54,8 +54,19 @@ export class AuditLog implements AuditTrail {
   ) {}
 
   record(kind: AuditKind, event: AuditEventInput = {}): void {
+    this.recordIn(currentAuditContext(), kind, event);
+  }
+
+  /**
+   * A trail that records with `context` given here rather than the running one: a route that has its
+   * request at hand (a sign-in, the token endpoint) records without the request running in a context.
+   */
+  withContext(context: AuditContext): AuditTrail {
+    return { record: (kind, event) => this.recordIn(context, kind, event) };
+  }
+
+  private recordIn(context: AuditContext | undefined, kind: AuditKind, event: AuditEventInput = {}): void {
     try {
-      const context = currentAuditContext();
       this.queue.push({
         at: this.clock.nowSeconds(),
         kind,

@@ -1,5 +1,12 @@
 import type { FastifyRequest } from "fastify";
 import type { SignInFactor } from "../audit/domain/kinds.js";
+import type { AuditTrail } from "../audit/recorder.js";
+import { auditContextOf } from "./audit-context.js";
+
+/** The audit log with this request's context (address, browser, request id, actor), given explicitly. */
+export function auditOf(request: FastifyRequest): AuditTrail {
+  return request.server.services.audit.withContext(auditContextOf(request));
+}
 
 /** Why a sign-in was refused, in its audit event's detail. */
 export type SignInRefusal = "wrong_credentials" | "throttled" | "disabled" | "second_factor_required";
@@ -15,7 +22,7 @@ export function auditSignIn(
   factor: SignInFactor,
   detail: Record<string, unknown> = {},
 ): void {
-  request.server.services.audit.record("sign_in.succeeded", {
+  auditOf(request).record("sign_in.succeeded", {
     uid,
     actor: uid,
     subject: { type: "user", id: uid },
@@ -30,7 +37,7 @@ export function auditSignInFailure(
   factor: SignInFactor,
   reason: SignInRefusal,
 ): void {
-  request.server.services.audit.record("sign_in.failed", {
+  auditOf(request).record("sign_in.failed", {
     uid: uid === undefined || uid === "" ? null : uid,
     ...(uid === undefined || uid === "" ? {} : { subject: { type: "user", id: uid } }),
     detail: { factor, reason },
@@ -39,7 +46,7 @@ export function auditSignInFailure(
 
 /** A session ended by its user (logout, RP-initiated logout) or by them for their other sessions. */
 export function auditSessionEnded(request: FastifyRequest, uid: string, how: "logout" | "rp_logout" | "others", count = 1): void {
-  request.server.services.audit.record("session.ended", {
+  auditOf(request).record("session.ended", {
     uid,
     actor: uid,
     subject: { type: "session", id: how },

@@ -218,7 +218,7 @@ export class OAuthService implements BearerTokenResolver {
     return handleTokenRequest(
       this.store,
       this.options.lookups,
-      this.grantDeps(request.log ?? this.options.log),
+      this.grantDeps(request.log ?? this.options.log, request.audit),
       request,
       admission,
     );
@@ -238,7 +238,7 @@ export class OAuthService implements BearerTokenResolver {
     };
   }
 
-  private grantDeps(log: EventLog): GrantDeps {
+  private grantDeps(log: EventLog, audit: AuditTrail | undefined = this.options.audit): GrantDeps {
     return {
       grants: this.grants,
       devices: this.options.devices,
@@ -248,7 +248,7 @@ export class OAuthService implements BearerTokenResolver {
       sealer: this.options.sealer,
       log,
       idTokens: this.idTokens,
-      audit: this.options.audit,
+      audit,
     };
   }
 
