@@ -159,7 +159,7 @@ export function createServices(options: ServiceOptions): Services {
   const log = options.log ?? pino({ level: "info" });
   const settings = options.settings ?? new HostSettings(dataDir, {}, log);
   // Events are queued and appended in batches off the request's path (audit/recorder.ts).
-  const audit = new AuditLog(new SqlAuditStore(db), clock, log);
+  const audit = new AuditLog(new SqlAuditStore(db, storage.dialect), clock, log);
   auditHostSettingChanges(settings, audit);
   const sessionStore = new SqlSessionStore(db);
   // Told when sessions end (OpenID Connect back-channel logout joins below).

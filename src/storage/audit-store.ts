@@ -1,7 +1,8 @@
 import type { AuditKind, AuditSubjectType } from "../audit/domain/kinds.js";
 import type { AuditQuery } from "../audit/domain/query.js";
 import type { AuditEvent, AuditStore, NewAuditEvent } from "../audit/ports.js";
-import type { Db } from "./database.js";
+import type { Db, Dialect } from "./database.js";
+import { PreparedQuery, transaction } from "./prepared.js";
 import type { AuditLogTable } from "./schema/audit.js";
 
 function detailOf(text: string | null): Readonly<Record<string, unknown>> | null {
@@ -32,29 +33,60 @@ function eventOf(row: Row): AuditEvent {
   };
 }
 
-/** audit/ports.ts AuditStore on either database (the same statements on both). */
+type NewRow = Omit<AuditLogTable, "id">;
+
+function rowOf(e: NewAuditEvent): NewRow {
+  return {
+    at: e.at,
+    kind: e.kind,
+    actor: e.actor,
+    uid: e.uid,
+    subject_type: e.subjectType,
+    subject: e.subject,
+    address: e.address,
+    user_agent: e.userAgent,
+    request_id: e.requestId,
+    detail: e.detail === null ? null : JSON.stringify(e.detail),
+  };
+}
+
+/**
+ * audit/ports.ts AuditStore on either database. A batch is one transaction of one prepared row
+ * insert per event on SQLite (run on the handle: no query building per batch), and one multi-row
+ * INSERT on PostgreSQL (one round trip).
+ */
 export class SqlAuditStore implements AuditStore {
-  constructor(private readonly db: Db) {}
+  private readonly insertRow: PreparedQuery<NewRow, unknown>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {
+    this.insertRow = new PreparedQuery<NewRow, unknown>((slot) =>
+      db.insertInto("audit_log").values({
+        at: slot("at"),
+        kind: slot("kind"),
+        actor: slot("actor"),
+        uid: slot("uid"),
+        subject_type: slot("subject_type"),
+        subject: slot("subject"),
+        address: slot("address"),
+        user_agent: slot("user_agent"),
+        request_id: slot("request_id"),
+        detail: slot("detail"),
+      }),
+    );
+  }
 
   async insert(events: readonly NewAuditEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await this.db
-      .insertInto("audit_log")
-      .values(
-        events.map((e) => ({
-          at: e.at,
-          kind: e.kind,
-          actor: e.actor,
-          uid: e.uid,
-          subject_type: e.subjectType,
-          subject: e.subject,
-          address: e.address,
-          user_agent: e.userAgent,
-          request_id: e.requestId,
-          detail: e.detail === null ? null : JSON.stringify(e.detail),
-        })),
-      )
-      .execute();
+    if (this.dialect === "sqlite") {
+      await transaction(this.db, async (trx) => {
+        for (const event of events) await this.insertRow.execute(trx, rowOf(event));
+      });
+      return;
+    }
+    await this.db.insertInto("audit_log").values(events.map(rowOf)).execute();
   }
 
   async query(query: AuditQuery): Promise<AuditEvent[]> {
