@@ -18,6 +18,7 @@ import { activityPageRoutes } from "./http/routes/activity-page.js";
 import { activityPublishRoutes } from "./http/routes/activity-publish.js";
 import { activitySettingsRoutes } from "./http/routes/activity-settings.js";
 import { adminAuditRoutes } from "./http/routes/admin-audit.js";
+import { adminGroupRoutes } from "./http/routes/admin-groups.js";
 import { adminHostSettingsRoutes } from "./http/routes/admin-host-settings.js";
 import { adminLockoutRoutes } from "./http/routes/admin-lockouts.js";
 import { adminUserRoutes } from "./http/routes/admin-users.js";
@@ -145,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(adminHostSettingsRoutes);
   await app.register(adminLockoutRoutes);
   await app.register(adminAuditRoutes);
+  await app.register(adminGroupRoutes);
   await app.register(ocsUserRoutes);
   await app.register(ocsAppPasswordRoutes);
   await app.register(oauthRoutes);

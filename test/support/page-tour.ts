@@ -35,6 +35,8 @@ export async function seedTour(t: TestApp): Promise<void> {
   await t.services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" });
   await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob Builder", email: "bob@example.com" });
   await t.services.users.create({ uid: "root", password: PASSWORD, displayName: "Rory Admin", isAdmin: true });
+  await t.services.groups.create("editors", "Editors");
+  await t.services.groups.addMember("editors", "alice");
   await addClient(t, WEB_CLIENT);
   await addClient(t, { ...DESKTOP_CLIENT, trusted: true });
   await addClient(t, { ...LONG_CLIENT, allowSubdomains: true, resourceServer: true });
@@ -372,6 +374,14 @@ export const TOUR: readonly TourStop[] = [
       await page.check('#oauth2-add-client input[name="trusted"]');
       await Promise.all([page.waitForNavigation(), page.click("#oauth2-add-client button[type=submit]")]);
       await page.waitForSelector("#oauth2-client-error");
+    },
+  },
+  {
+    // The console's groups area, with the members of a group opened (its add and remove forms).
+    name: "admin-groups",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/settings/admin/groups`);
+      await page.click("#group-1 details summary");
     },
   },
   {

@@ -74,6 +74,7 @@ td.email{overflow-wrap:break-word}
 code{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"DejaVu Sans Mono",monospace;font-size:.9em;background:var(--bg);padding:.1rem .3rem;border-radius:4px}
 code.secret{word-break:break-all;display:inline-block}
 details.secret summary{cursor:pointer;color:var(--primary);min-height:1.5rem}
+details.confirm summary{cursor:pointer;color:var(--danger);font-weight:600;padding:.6rem 0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem;margin:.5rem 0}
 dl.facts dt{font-weight:600;color:var(--muted)}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
@@ -130,6 +131,8 @@ table.responsive td::before{content:attr(data-label);font-weight:600;color:var(-
 table.responsive td:empty{display:none}
 table.responsive td.actions-cell::before{content:none}
 table.responsive td.actions-cell{display:block}
+dl.facts.stack-narrow{grid-template-columns:1fr;gap:0}
+dl.facts.stack-narrow dd{margin-bottom:.5rem}
 }
 `;
 

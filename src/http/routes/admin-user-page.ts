@@ -107,8 +107,10 @@ ${
         user.enabled
           ? postButton(csrfToken, userFormPath(uid, "disable"), t("settings:users.disable"), { id: "user-disable" })
           : postButton(csrfToken, userFormPath(uid, "enable"), t("settings:users.enable"), { id: "user-enable" })
-      }${postButton(csrfToken, userFormPath(uid, "delete"), t("settings:users.delete"), { danger: true, id: "user-delete" })}</div>
-<p class="muted">${t("console:user.deleteHint")}</p></section>`
+      }</div>
+<details class="confirm"><summary>${t("console:user.deleteSummary", { uid })}</summary>
+<p>${t("console:user.deleteHint")}</p>
+${postButton(csrfToken, userFormPath(uid, "delete"), t("settings:users.delete"), { danger: true, id: "user-delete" })}</details></section>`
 }`;
   return sendAdminPage(request, reply, principal, "users", { heading: t("console:user.title", { uid }), body }, status);
 }
@@ -124,7 +126,7 @@ function facts(
     user.email === null
       ? "–"
       : html`${user.email} (${user.emailVerified ? t("console:user.verified") : t("console:user.unverified")})`;
-  return html`<dl class="facts" id="user-facts-list">
+  return html`<dl class="facts stack-narrow" id="user-facts-list">
 <dt>${t("settings:profile.username")}</dt><dd>${user.uid}</dd>
 <dt>${t("settings:profile.fullName")}</dt><dd>${user.displayName}</dd>
 <dt>${t("settings:profile.email")}</dt><dd>${email}</dd>

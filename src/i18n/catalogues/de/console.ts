@@ -45,6 +45,7 @@ export const adminConsole: Messages<typeof source> = {
   "user.passwordHint":
     "Mindestens 8 Zeichen. Die Browser-Sitzungen des Benutzers enden; App-Passwörter und autorisierte Anwendungen bleiben.",
   "user.stateTitle": "Deaktivieren oder löschen",
+  "user.deleteSummary": "{{uid}} löschen …",
   "user.deleteHint":
     "Deaktivieren meldet den Benutzer ab und verweigert seine Anmeldungen, bis er wieder aktiviert wird. Löschen entfernt das Konto mit seinen Sitzungen, App-Passwörtern, Autorisierungen und Aktivitäten; der Benutzername bleibt reserviert.",
   "settings.title": "Servereinstellungen",

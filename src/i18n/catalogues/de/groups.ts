@@ -28,7 +28,6 @@ export const groups: Messages<typeof source> = {
   addMember: "Mitglied hinzufügen",
   memberUid: "Benutzername",
   remove: "Entfernen",
-  back: "Alle Gruppen",
   created: "Gruppe „{{gid}}“ angelegt.",
   deleted: "Gruppe „{{gid}}“ gelöscht.",
   added: "„{{uid}}“ zu „{{gid}}“ hinzugefügt.",
@@ -42,4 +41,5 @@ export const groups: Messages<typeof source> = {
     "Diese Anwendung steht Ihnen nicht zur Verfügung. Wenn Sie sie brauchen, bitten Sie Ihre Administration, Sie einer ihrer Gruppen hinzuzufügen.",
   allowedGroups: "Zugelassene Gruppen (durch Kommas getrennt; leer: alle)",
   allowedGroupsShort: "Gruppen",
+  removeNamed: "„{{uid}}“ aus „{{gid}}“ entfernen",
 };

@@ -42,6 +42,7 @@ export const adminConsole = {
     "Every sign-in of {{uid}} was ended (browser sessions: {{sessions}}; app passwords and authorized applications: {{credentials}}).",
   "user.passwordHint": "At least 8 characters. The user's browser sessions end; app passwords and authorized applications stay.",
   "user.stateTitle": "Disable or delete",
+  "user.deleteSummary": "Delete {{uid}}…",
   "user.deleteHint":
     "Disabling signs the user out and refuses their sign-ins until enabled again. Deleting removes the account with its sessions, app passwords, authorizations and activities; the user name stays reserved.",
   "settings.title": "Host settings",

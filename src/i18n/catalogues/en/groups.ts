@@ -28,7 +28,6 @@ export const groups = {
   addMember: "Add member",
   memberUid: "User name",
   remove: "Remove",
-  back: "All groups",
   created: 'Created group "{{gid}}"',
   deleted: 'Deleted group "{{gid}}"',
   added: 'Added "{{uid}}" to "{{gid}}"',
@@ -42,4 +41,5 @@ export const groups = {
     "This application is not available to you. If you need it, ask your administrator to add you to one of its groups.",
   allowedGroups: "Allowed groups (comma-separated; empty: everyone)",
   allowedGroupsShort: "Groups",
+  removeNamed: 'Remove "{{uid}}" from "{{gid}}"',
 } as const;

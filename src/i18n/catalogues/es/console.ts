@@ -45,6 +45,7 @@ export const adminConsole: Messages<typeof source> = {
   "user.passwordHint":
     "Al menos 8 caracteres. Las sesiones del navegador del usuario terminan; las contraseñas de aplicación y las aplicaciones autorizadas se mantienen.",
   "user.stateTitle": "Desactivar o eliminar",
+  "user.deleteSummary": "Eliminar a {{uid}}…",
   "user.deleteHint":
     "Desactivar cierra la sesión del usuario y rechaza sus inicios de sesión hasta que se active de nuevo. Eliminar borra la cuenta con sus sesiones, contraseñas de aplicación, autorizaciones y actividades; el nombre de usuario queda reservado.",
   "settings.title": "Configuración del servidor",

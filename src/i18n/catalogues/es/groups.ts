@@ -27,7 +27,6 @@ export const groups: Messages<typeof source> = {
   addMember: "Añadir miembro",
   memberUid: "Nombre de usuario",
   remove: "Quitar",
-  back: "Todos los grupos",
   created: "Grupo «{{gid}}» creado.",
   deleted: "Grupo «{{gid}}» eliminado.",
   added: "«{{uid}}» añadido a «{{gid}}».",
@@ -41,4 +40,5 @@ export const groups: Messages<typeof source> = {
     "Esta aplicación no está disponible para usted. Si la necesita, pida a su administrador que le añada a uno de sus grupos.",
   allowedGroups: "Grupos permitidos (separados por comas; vacío: todos)",
   allowedGroupsShort: "Grupos",
+  removeNamed: "Quitar «{{uid}}» de «{{gid}}»",
 };

@@ -45,6 +45,7 @@ export const adminConsole: Messages<typeof source> = {
   "user.passwordHint":
     "Au moins 8 caractères. Les sessions de navigateur de l’utilisateur prennent fin ; les mots de passe d’application et les applications autorisées restent.",
   "user.stateTitle": "Désactiver ou supprimer",
+  "user.deleteSummary": "Supprimer {{uid}}…",
   "user.deleteHint":
     "Désactiver déconnecte l’utilisateur et refuse ses connexions jusqu’à ce qu’il soit réactivé. Supprimer efface le compte avec ses sessions, mots de passe d’application, autorisations et activités ; le nom d’utilisateur reste réservé.",
   "settings.title": "Paramètres du serveur",

@@ -28,7 +28,6 @@ export const groups: Messages<typeof source> = {
   addMember: "Ajouter un membre",
   memberUid: "Nom d’utilisateur",
   remove: "Retirer",
-  back: "Tous les groupes",
   created: "Groupe « {{gid}} » créé.",
   deleted: "Groupe « {{gid}} » supprimé.",
   added: "« {{uid}} » ajouté à « {{gid}} ».",
@@ -42,4 +41,5 @@ export const groups: Messages<typeof source> = {
     "Cette application ne vous est pas accessible. Si vous en avez besoin, demandez à votre administrateur de vous ajouter à l’un de ses groupes.",
   allowedGroups: "Groupes autorisés (séparés par des virgules ; vide : tout le monde)",
   allowedGroupsShort: "Groupes",
+  removeNamed: "Retirer « {{uid}} » de « {{gid}} »",
 };

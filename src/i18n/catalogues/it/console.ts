@@ -45,6 +45,7 @@ export const adminConsole: Messages<typeof source> = {
   "user.passwordHint":
     "Almeno 8 caratteri. Le sessioni del browser dell’utente terminano; le password per le app e le applicazioni autorizzate restano.",
   "user.stateTitle": "Disattiva o elimina",
+  "user.deleteSummary": "Elimina {{uid}}…",
   "user.deleteHint":
     "Disattivare disconnette l’utente e rifiuta i suoi accessi finché non viene riattivato. Eliminare rimuove l’account con le sue sessioni, password per le app, autorizzazioni e attività; il nome utente resta riservato.",
   "settings.title": "Impostazioni del server",

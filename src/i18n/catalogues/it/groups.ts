@@ -28,7 +28,6 @@ export const groups: Messages<typeof source> = {
   addMember: "Aggiungi membro",
   memberUid: "Nome utente",
   remove: "Rimuovi",
-  back: "Tutti i gruppi",
   created: "Gruppo «{{gid}}» creato.",
   deleted: "Gruppo «{{gid}}» eliminato.",
   added: "«{{uid}}» aggiunto a «{{gid}}».",
@@ -42,4 +41,5 @@ export const groups: Messages<typeof source> = {
     "Questa applicazione non è disponibile per te. Se ti serve, chiedi al tuo amministratore di aggiungerti a uno dei suoi gruppi.",
   allowedGroups: "Gruppi consentiti (separati da virgole; vuoto: tutti)",
   allowedGroupsShort: "Gruppi",
+  removeNamed: "Rimuovi «{{uid}}» da «{{gid}}»",
 };

@@ -45,6 +45,7 @@ export const adminConsole: Messages<typeof source> = {
   "user.passwordHint":
     "Minstens 8 tekens. De browsersessies van de gebruiker eindigen; app-wachtwoorden en geautoriseerde apps blijven.",
   "user.stateTitle": "Uitschakelen of verwijderen",
+  "user.deleteSummary": "{{uid}} verwijderen…",
   "user.deleteHint":
     "Uitschakelen meldt de gebruiker af en weigert aanmeldingen totdat het account weer is ingeschakeld. Verwijderen wist het account met zijn sessies, app-wachtwoorden, autorisaties en activiteiten; de gebruikersnaam blijft gereserveerd.",
   "settings.title": "Serverinstellingen",

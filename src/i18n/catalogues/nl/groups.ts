@@ -27,7 +27,6 @@ export const groups: Messages<typeof source> = {
   addMember: "Lid toevoegen",
   memberUid: "Gebruikersnaam",
   remove: "Verwijderen",
-  back: "Alle groepen",
   created: "Groep ‘{{gid}}’ aangemaakt.",
   deleted: "Groep ‘{{gid}}’ verwijderd.",
   added: "‘{{uid}}’ toegevoegd aan ‘{{gid}}’.",
@@ -41,4 +40,5 @@ export const groups: Messages<typeof source> = {
     "Deze applicatie is niet voor je beschikbaar. Heb je haar nodig, vraag dan je beheerder je aan een van haar groepen toe te voegen.",
   allowedGroups: "Toegestane groepen (door komma’s gescheiden; leeg: iedereen)",
   allowedGroupsShort: "Groepen",
+  removeNamed: "‘{{uid}}’ verwijderen uit ‘{{gid}}’",
 };
