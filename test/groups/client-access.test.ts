@@ -240,4 +240,17 @@ describe(`per-client access: leaving the last allowed group ends the grants on e
     const listed = await t.services.oauth.clients.allowedGroups(await t.services.oauth.clients.list());
     assert.deepEqual([...listed.values()], [["writers"]]);
   });
+
+  it("a dynamically registered client starts with the host setting oauth2.new_clients_allowed_groups, as an added one does", async () => {
+    t.services.settings.set("oauth2.new_clients_allowed_groups", "writers");
+    try {
+      const registered = await t.services.oauth.register({ redirect_uris: ["http://127.0.0.1/cb"], client_name: "Reg" });
+      assert.ok("client_id" in registered, JSON.stringify(registered));
+      const client = await t.services.oauth.findClient(registered.client_id);
+      assert.ok(client);
+      assert.deepEqual((await t.services.oauth.clients.allowedGroups([client])).get(client.id), ["writers"]);
+    } finally {
+      t.services.settings.delete("oauth2.new_clients_allowed_groups");
+    }
+  });
 });

@@ -54,6 +54,9 @@ describe(`./occ group:* (the real executable, ${testDatabaseDialect})`, () => {
     assert.equal(json.stdout, '{"alice":"Alice A","root":"root"}\n');
     const plain = await occ("group:list-members", "editors");
     assert.equal(plain.stdout, "  - alice: Alice A\n  - root: root\n");
+    assert.equal((await occ("group:add", "empty")).code, 0);
+    assert.equal((await occ("group:list-members", "empty", "--output=json")).stdout, "[]\n");
+    assert.equal((await occ("group:delete", "empty")).code, 0);
     const missing = await occ("group:list-members", "nope");
     assert.deepEqual([missing.code, missing.stderr], [1, "Group nope does not exist\n"]);
   });

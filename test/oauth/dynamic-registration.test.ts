@@ -143,7 +143,7 @@ describe("dynamic client registration (RFC 7591), host setting oidc.dynamic_regi
           response_types: ["code"],
           token_endpoint_auth_method: "client_secret_basic",
           application_type: "native",
-          scope: "account files activity:read activity:write openid profile email offline_access",
+          scope: "account files activity:read activity:write openid profile email groups offline_access",
         },
       );
       const client = await t.services.oauth.findClient(body.client_id);

@@ -77,7 +77,12 @@ export function registerGroupCommands(program: Command, context: CommandContext)
       const { groups } = await context.open();
       if (!(await groups.find(gid))) throw new CommandError(`Group ${gid} does not exist`);
       const members = await groups.members(gid);
-      printData(context, options.output, Object.fromEntries(members.map((m) => [m.uid, m.displayName])));
+      // PHP's json_encode of an empty array: `[]`, as ownCloud prints a group without members.
+      printData(
+        context,
+        options.output,
+        members.length === 0 ? [] : Object.fromEntries(members.map((m) => [m.uid, m.displayName])),
+      );
     });
 
   program
