@@ -105,6 +105,7 @@ describe("a token request settles its throttle reservation within the statement 
 
   it("a PostgreSQL code exchange is two round trips: the reservation with the client and code read, then the redemption with the settlement", async () => {
     const code = await issueCode(t);
+    await t.services.audit.flush(); // earlier requests' audit events are not this request's statements
     const { statements, result } = await statementsOf(t.services.storage, () => exchangeCode(t, code));
     assert.equal(result.statusCode, 200, result.body);
     // The reservation reads the client and the code in its statement; the redemption settles the reservation.
@@ -114,6 +115,7 @@ describe("a token request settles its throttle reservation within the statement 
 
   it("a PostgreSQL refresh rotation is two round trips: the reservation with the client and token read, then the rotation with the settlement", async () => {
     const tokens = (await exchangeCode(t, await issueCode(t))).json();
+    await t.services.audit.flush(); // earlier requests' audit events are not this request's statements
     const { statements, result } = await statementsOf(t.services.storage, () => refresh(t, tokens.refresh_token));
     assert.equal(result.statusCode, 200, result.body);
     // The reservation reads the client and the refresh token in its statement; the rotation settles the reservation.
