@@ -50,7 +50,7 @@ section:first-of-type h2{margin-top:.5rem}
 p{margin:.6rem 0}
 label{display:block;margin:.9rem 0 .3rem;font-weight:600}
 label.check{display:flex;align-items:center;gap:.6rem;font-weight:400;margin:.5rem 0}
-input[type=text],input[type=password],input[type=email],input[type=url],input[type=search],input[type=number],select{width:100%;min-height:2.75rem;padding:.5rem .75rem;
+input[type=text],input[type=password],input[type=email],input[type=url],input[type=search],input[type=number],input[type=date],select{width:100%;min-height:2.75rem;padding:.5rem .75rem;
 font:inherit;color:var(--ink);background:#fff;border:1px solid var(--border);border-radius:var(--radius)}
 input[type=file]{font:inherit;max-width:100%}
 input[type=file]::file-selector-button{font:inherit;min-height:2.5rem;margin-right:.75rem;padding:.4rem 1rem;border:1px solid var(--primary);border-radius:var(--radius);background:#fff;color:var(--primary);cursor:pointer}

@@ -85,14 +85,15 @@ function filterForm(t: Translator["t"], text: AuditQueryText): SafeHtml {
   return html`<form method="get" action="${SETTINGS_PAGES.security.path}" id="audit-filters">
 <fieldset class="plain"><legend class="visually-hidden">${t("audit:filter.legend")}</legend>
 <div class="audit-filters">
-<div><label for="audit-user">${t("audit:filter.user")}</label><input id="audit-user" name="user" type="text" maxlength="64" value="${value("user")}" aria-describedby="audit-user-hint" autocomplete="off"><p class="muted" id="audit-user-hint">${t("audit:filter.userHint")}</p></div>
+<div><label for="audit-user">${t("audit:filter.user")}</label><input id="audit-user" name="user" type="text" maxlength="64" value="${value("user")}" aria-describedby="audit-user-hint" autocomplete="off"></div>
 <div><label for="audit-kind">${t("audit:filter.kind")}</label><select id="audit-kind" name="kind"><option value="">${t("audit:filter.anyKind")}</option>${AUDIT_KINDS.map(
     (kind) => html`<option value="${kind}"${value("kind") === kind ? html` selected` : ""}>${kindLabel(t, kind)}</option>`,
   )}</select></div>
 <div><label for="audit-since">${t("audit:filter.since")}</label><input id="audit-since" name="since" type="date" value="${dateValue("since")}"></div>
 <div><label for="audit-until">${t("audit:filter.until")}</label><input id="audit-until" name="until" type="date" value="${dateValue("until")}"></div>
 <div class="actions"><button type="submit">${t("audit:filter.apply")}</button><a href="${SETTINGS_PAGES.security.path}#audit-filters">${t("audit:filter.clear")}</a></div>
-</div></fieldset></form>`;
+</div>
+<p class="muted" id="audit-user-hint">${t("audit:filter.userHint")}</p></fieldset></form>`;
 }
 
 const FIELD_LABELS = {
