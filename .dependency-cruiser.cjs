@@ -20,6 +20,7 @@ const DOMAIN_FOLDERS = [
   "push",
   "notifications",
   "groups",
+  "audit",
 ];
 /** Support: what any layer may use, depending on nothing of the product. */
 const SUPPORT_FOLDERS = ["crypto", "collections", "config", "i18n", "observability"];

@@ -1,9 +1,11 @@
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from "fastify";
+import { runRequestInAuditContext } from "./audit/context.js";
 import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from "./config/timeouts.js";
 import { AccessLog } from "./http/access-log.js";
 import { withAccountErrors } from "./http/account-errors.js";
+import { auditContextOf, runsInAuditContext } from "./http/audit-context.js";
 import { acceptableHost, addStrictTransportSecurity, MAX_HOST_LENGTH } from "./http/base-url.js";
 import { connectionOptions } from "./http/connections.js";
 import { handleUncaughtError } from "./http/errors.js";
@@ -15,6 +17,7 @@ import { activityLegacyRoutes } from "./http/routes/activity-legacy.js";
 import { activityPageRoutes } from "./http/routes/activity-page.js";
 import { activityPublishRoutes } from "./http/routes/activity-publish.js";
 import { activitySettingsRoutes } from "./http/routes/activity-settings.js";
+import { adminAuditRoutes } from "./http/routes/admin-audit.js";
 import { adminGroupRoutes } from "./http/routes/admin-groups.js";
 import { adminHostSettingsRoutes } from "./http/routes/admin-host-settings.js";
 import { adminLockoutRoutes } from "./http/routes/admin-lockouts.js";
@@ -118,7 +121,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       sendUnavailable(request, reply, "maintenance");
       return;
     }
-    done();
+    // The rest of the request runs in its audit context: who and from where (http/audit-context.ts),
+    // until its connection's answer is done.
+    if (!runsInAuditContext(request)) {
+      done();
+      return;
+    }
+    const release = runRequestInAuditContext(auditContextOf(request), done);
+    reply.raw.once("close", release);
   });
 
   app.get("/", async (_request, reply) => reply.redirect("/index.php/login", 303));
@@ -137,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(adminUserRoutes);
   await app.register(adminHostSettingsRoutes);
   await app.register(adminLockoutRoutes);
+  await app.register(adminAuditRoutes);
   await app.register(adminGroupRoutes);
   await app.register(ocsUserRoutes);
   await app.register(ocsAppPasswordRoutes);

@@ -139,6 +139,8 @@ export async function startServer(
       await services.jobs.stop();
       await services.oidc.backchannel.settled();
       await services.fileLog.stop();
+      // The audit events of the last requests are written before the database closes.
+      await services.audit.flush();
       await storage.close();
       log.info("Keystream stopped");
     })();

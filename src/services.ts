@@ -12,6 +12,8 @@ import { FileLogFollower } from "./activity/file-log-follower.js";
 import { registerActivityJobs } from "./activity/jobs.js";
 import { oauthActivityEvents } from "./activity/security-events.js";
 import { ActivityService } from "./activity/service.js";
+import { AuditLog } from "./audit/recorder.js";
+import { auditHostSettingChanges, auditOAuthEvents, eventListeners } from "./audit/wiring.js";
 import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
 import { keyFileSecretBox, type SecretSealer } from "./crypto/secret-box.js";
@@ -52,6 +54,7 @@ import { SqlUserStore } from "./storage/account-user-store.js";
 import { SqlFileLogStore } from "./storage/activity-file-log-store.js";
 import { SqlIdempotencyStore } from "./storage/activity-idempotency-store.js";
 import { SqlActivityStore } from "./storage/activity-store.js";
+import { SqlAuditStore } from "./storage/audit-store.js";
 import { isDatabaseUnavailable } from "./storage/availability.js";
 import type { Storage } from "./storage/connect.js";
 import { SqlGroupStore } from "./storage/group-store.js";
@@ -128,6 +131,8 @@ export interface Services {
   notifications: Notifications;
   /** This process's Prometheus metrics (observability/metrics.ts); the HTTP layer records into it. */
   metrics: Metrics;
+  /** The audit log (src/audit): who signed in, who changed what; flushed before occ exits and the server stops. */
+  audit: AuditLog;
 }
 
 /** Groups as OAuth client administration asks for them: a comma-separated list resolved, or what to say. */
@@ -158,15 +163,18 @@ export function createServices(options: ServiceOptions): Services {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? pino({ level: "info" });
   const settings = options.settings ?? new HostSettings(dataDir, {}, log);
+  // Events are queued and appended in batches off the request's path (audit/recorder.ts).
+  const audit = new AuditLog(new SqlAuditStore(db, storage.dialect), clock, log);
+  auditHostSettingChanges(settings, audit);
   const sessionStore = new SqlSessionStore(db);
   // Told when sessions end (OpenID Connect back-channel logout joins below).
   const sessionEndObservers: SessionEndObserver[] = [];
-  const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock, sessionEndObservers);
-  const groups = new Groups(new SqlGroupStore(db, storage.dialect), users, clock);
+  const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock, sessionEndObservers, audit);
+  const groups = new Groups(new SqlGroupStore(db, storage.dialect), users, clock, audit);
   // The last administrator is never deleted (nor removed from `admin`, Groups.removeMember).
   users.useDeletionGuard((uid) => groups.refuseDeletingLastAdmin(uid));
   const preferences = new UserPreferences(new SqlPreferenceStore(db), users);
-  const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock);
+  const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock, audit);
   const sessions = new Sessions(sessionStore, clock, () => settings.get("session.lifetime"), sessionEndObservers);
   const authenticator = new Authenticator(users, appPasswords, sessions, settings);
   const passwordConfirmations = new PasswordConfirmations(new SqlPasswordConfirmationStore(db), clock);
@@ -219,6 +227,15 @@ export function createServices(options: ServiceOptions): Services {
       await secondFactorThrottle.purgeStale();
     },
   });
+  // The audit log's retention (host setting audit.retention_days), daily.
+  jobs.register({
+    name: "audit:retention",
+    intervalSeconds: () => 86_400,
+    run: async () => {
+      const deleted = await audit.purgeOlderThan(settings.get("audit.retention_days"));
+      if (deleted > 0) log.info({ event: "audit_expired", deleted }, "audit events past their retention deleted");
+    },
+  });
   const fileLogStore = new SqlFileLogStore(db);
   const fileLog = new FileLogFollower({ activity, cursors: fileLogStore, clock, log });
   registerActivityJobs(jobs, activity, fileLogStore, log);
@@ -226,9 +243,9 @@ export function createServices(options: ServiceOptions): Services {
   const sealer = keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE);
   // Second factors: TOTP secrets sealed with the same box as client secrets; the authentication
   // chain asks the registry whether the account password alone still proves a user (HTTP Basic).
-  const totp = new TotpFactor(new SqlTotpStore(db), sealer, clock);
-  const recoveryCodes = new RecoveryCodes(new SqlRecoveryCodeStore(db), clock);
-  const passkeys = new Passkeys(new SqlPasskeyStore(db), new SqlWebAuthnChallengeStore(db), clock);
+  const totp = new TotpFactor(new SqlTotpStore(db), sealer, clock, audit);
+  const recoveryCodes = new RecoveryCodes(new SqlRecoveryCodeStore(db), clock, audit);
+  const passkeys = new Passkeys(new SqlPasskeyStore(db), new SqlWebAuthnChallengeStore(db), clock, audit);
   const secondFactors = new SecondFactors(
     [totp, recoveryCodes, passkeys],
     {
@@ -251,6 +268,7 @@ export function createServices(options: ServiceOptions): Services {
     authenticator,
     sealer,
     tokenThrottle: tokenThrottleStore,
+    audit,
     groups: groupLists(groups),
   });
   const avatars = new Avatars(new SqlAvatarStore(db), clock);
@@ -271,7 +289,7 @@ export function createServices(options: ServiceOptions): Services {
   sessionEndObservers.push(oidc.backchannel);
   // Login Flow v2 keeps the granted app password sealed with the client-secret key file until the
   // poll (docs/decisions.md), and expired flows are purged with the app passwords nobody received.
-  const loginFlows = new LoginFlowService(new SqlLoginFlowStore(db), clock, sealer);
+  const loginFlows = new LoginFlowService(new SqlLoginFlowStore(db), clock, sealer, audit);
   jobs.register({
     name: "login-flow:expired",
     intervalSeconds: () => 600,
@@ -309,14 +327,13 @@ export function createServices(options: ServiceOptions): Services {
   appPasswords.observeCreations((uid, name) => notifications.appPasswordCreated(uid, name));
   users.observePasswordChanges((uid) => notifications.passwordChanged(uid));
   secondFactors.observeChanges((uid, provider, change) => notifications.secondFactorChanged(uid, provider, change));
-  const oauthActivity = oauthActivityEvents(activity);
-  oauth.useEvents({
-    clientAuthorized: async (uid, client) => {
-      await notifications.clientAuthorized(uid, client.name);
-      await oauthActivity.clientAuthorized(uid, client);
-    },
-    clientRevoked: (uid, client) => oauthActivity.clientRevoked(uid, client),
-  });
+  // Authorizing and revoking a client: the audit log, the activity stream, and a notification.
+  oauth.useEvents(
+    eventListeners(auditOAuthEvents(audit), oauthActivityEvents(activity), {
+      clientAuthorized: (uid, client) => notifications.clientAuthorized(uid, client.name),
+      clientRevoked: async () => {},
+    }),
+  );
   // Expired and surplus notifications go once a day (docs/decisions.md "Notifications").
   jobs.register({
     name: "notifications:purge",
@@ -364,19 +381,23 @@ export function createServices(options: ServiceOptions): Services {
     recoveryCodes,
     passkeys,
     secondFactorThrottle,
-    addressThrottles: new AddressThrottles([
-      loginThrottle,
-      tokenThrottle,
-      loginFlowStartThrottle,
-      loginFlowPollThrottle,
-      deviceUserCodeThrottle,
+    addressThrottles: new AddressThrottles(
+      [
+        loginThrottle,
+        tokenThrottle,
+        loginFlowStartThrottle,
+        loginFlowPollThrottle,
+        deviceUserCodeThrottle,
 
-      registrationThrottle,
-      secondFactorThrottle,
-    ]),
+        registrationThrottle,
+        secondFactorThrottle,
+      ],
+      audit,
+    ),
     fileLog,
     push,
     notifications,
     metrics,
+    audit,
   };
 }

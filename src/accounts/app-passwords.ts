@@ -1,3 +1,4 @@
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import { randomAlphanumeric, sha256Hex } from "../crypto/secrets.js";
 import { AccountError } from "./errors.js";
@@ -40,11 +41,13 @@ export class AppPasswords {
   constructor(
     private readonly store: AppPasswordStore,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
 
   async create(uid: string, name: string): Promise<{ appPassword: AppPassword; secret: string }> {
     const { record, secret } = newAppPassword(uid, name, this.clock.nowSeconds());
     const id = await this.store.insert(record);
+    this.audit.record("app_password.created", { uid, subject: { type: "app_password", id: record.name }, detail: { id } });
     for (const observer of this.creationObservers) await observer(uid, record.name);
     return { appPassword: { id, uid, name: record.name, createdAt: record.createdAt, lastUsedAt: null }, secret };
   }
@@ -66,14 +69,20 @@ export class AppPasswords {
   /** Revokes one of the user's own app passwords; false when it was not theirs or not there. */
   async revoke(uid: string, id: number): Promise<boolean> {
     const revoked = await this.store.deleteOwn(uid, id);
-    if (revoked) await this.revoked(uid);
+    if (revoked) {
+      this.audit.record("app_password.revoked", { uid, subject: { type: "app_password", id: String(id) }, detail: { id } });
+      await this.revoked(uid);
+    }
     return revoked;
   }
 
   /** Revokes every app password of the user (a password change that signs out every device); how many went. */
   async revokeAllOf(uid: string): Promise<number> {
     const count = await this.store.deleteAllOf(uid);
-    if (count > 0) await this.revoked(uid);
+    if (count > 0) {
+      this.audit.record("app_password.revoked", { uid, subject: { type: "app_password", id: "*" }, detail: { count } });
+      await this.revoked(uid);
+    }
     return count;
   }
 

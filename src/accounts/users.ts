@@ -1,3 +1,4 @@
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import { emailKey } from "./domain/email.js";
 import { AccountError } from "./errors.js";
@@ -72,6 +73,7 @@ export class UserDirectory {
     private readonly clock: Clock,
     /** Told when disabling or deleting a user ended their sessions (accounts/sessions.ts). */
     private readonly endObservers: readonly SessionEndObserver[] = [],
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
 
   /**
@@ -113,6 +115,11 @@ export class UserDirectory {
     if (outcome === "uid_of_deleted_user") {
       throw new AccountError("uid_of_deleted_user", "uidOfDeletedUser", { uid: input.uid });
     }
+    this.audit.record("user.created", {
+      uid: user.uid,
+      subject: { type: "user", id: user.uid },
+      detail: { admin: user.isAdmin },
+    });
     return user;
   }
 
@@ -175,6 +182,7 @@ export class UserDirectory {
     await this.require(uid);
     const passwordHash = await hashPassword(password);
     await this.store.setPasswordHash(uid, passwordHash);
+    this.audit.record("user.password_changed", { uid, subject: { type: "user", id: uid } });
     for (const observer of this.passwordObservers) await observer(uid);
   }
 
@@ -186,6 +194,7 @@ export class UserDirectory {
   async setEnabled(uid: string, enabled: boolean): Promise<void> {
     await this.require(uid);
     await this.store.setEnabled(uid, enabled);
+    this.audit.record(enabled ? "user.enabled" : "user.disabled", { uid, subject: { type: "user", id: uid } });
     if (!enabled) {
       // A disabled account keeps its data but loses every live login at once.
       await this.sessions.deleteAllOf(uid);
@@ -217,6 +226,7 @@ export class UserDirectory {
       if (set.email) await this.refuseTakenEmail(set.email, uid);
       throw error;
     }
+    this.audit.record("user.modified", { uid, subject: { type: "user", id: uid }, detail: { fields: Object.keys(set) } });
   }
 
   /**
@@ -229,6 +239,7 @@ export class UserDirectory {
     if (!(await this.store.delete(uid, this.clock.nowSeconds()))) {
       throw new AccountError("no_such_user", "noSuchUser", { uid });
     }
+    this.audit.record("user.deleted", { uid, subject: { type: "user", id: uid } });
     // The user's sessions went with the user.
     await notifyEnded(this.endObservers, { uid });
   }

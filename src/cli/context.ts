@@ -167,6 +167,8 @@ export class CommandContext {
     // Logout tokens a command queued (user:disable, user:delete…) are sent before it exits; what
     // fails stays queued for the server's retries.
     await this.services?.oidc.backchannel.settled();
+    // The audit events a command recorded are written before the database closes.
+    await this.services?.audit.flush();
     await (this.services?.storage ?? this.storage)?.close();
     this.services = undefined;
     this.storage = undefined;

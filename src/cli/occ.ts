@@ -1,5 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { AccountError } from "../accounts/errors.js";
+import { runInAuditContext } from "../audit/context.js";
+import { OCC_ACTOR } from "../audit/domain/kinds.js";
 import { isEntryPoint } from "../entry-point.js";
 import { GroupError } from "../groups/errors.js";
 import { keystreamRelease, PRODUCT } from "../product.js";
@@ -14,7 +16,7 @@ import { registerMaintenanceCommands } from "./commands/maintenance.js";
 import { registerNotificationCommands } from "./commands/notification.js";
 import { registerOAuth2Commands } from "./commands/oauth2.js";
 import { registerOidcCommands } from "./commands/oidc.js";
-import { registerSecurityCommands } from "./commands/security.js";
+import { registerSecurityAuditCommand, registerSecurityCommands } from "./commands/security.js";
 import { registerStatusCommand } from "./commands/status.js";
 import { registerTwoFactorAuthCommands } from "./commands/twofactorauth.js";
 import { registerUserCommands } from "./commands/user.js";
@@ -29,6 +31,9 @@ export const EXIT_SUCCESS = 0;
 export const EXIT_FAILURE = 1;
 /** The command line itself is wrong (unknown command or option, missing argument, bad option value). */
 export const EXIT_USAGE = 2;
+
+/** The audit context of an occ command: the actor is `occ`, there is no address or request. */
+const OCC_AUDIT_CONTEXT = { actor: () => OCC_ACTOR };
 
 /** Commands that touch no file and no database: anyone may run them (help and --version need no command). */
 const TOUCHES_NOTHING = new Set(["list", "completion"]);
@@ -71,6 +76,7 @@ export function buildProgram(context: CommandContext): Command {
   registerAvatarCommands(program, context);
   registerActivityCommands(program, context);
   registerSecurityCommands(program, context);
+  registerSecurityAuditCommand(program, context);
   registerTwoFactorAuthCommands(program, context);
   registerNotificationCommands(program, context);
   pointUsageHintsToHelp(program);
@@ -89,7 +95,11 @@ export async function runOcc(argv: string[], context = new CommandContext()): Pr
     if (!TOUCHES_NOTHING.has(command.name())) context.assertRunsAsOwner(argv);
   });
   try {
-    await program.parseAsync(argv.length === 0 ? ["list"] : helpOfUnknownCommandAsUnknown(program, argv), { from: "user" });
+    const parse = () =>
+      program.parseAsync(argv.length === 0 ? ["list"] : helpOfUnknownCommandAsUnknown(program, argv), { from: "user" });
+    // What a command changes is audited as done by occ (audit/context.ts); `serve` runs the server,
+    // whose requests carry their own context.
+    await (argv[0] === "serve" ? parse() : runInAuditContext(OCC_AUDIT_CONTEXT, parse));
     return EXIT_SUCCESS;
   } catch (error) {
     if (error instanceof CommanderError) {

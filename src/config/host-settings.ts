@@ -166,6 +166,12 @@ export const hostSettingDefinitions = {
     1,
     36_500,
   ),
+  "audit.retention_days": integerSetting(
+    "Days an audit event (sign-ins, administrative changes) is kept; a daily job deletes older ones.",
+    180,
+    1,
+    36_500,
+  ),
   "activity.file_log": stringSetting(
     "Absolute path of the proxy's keystream_files JSON access log (deploy/nginx/keystream-files-log.conf); every node follows its own, turning successful WebDAV writes into file activities. Empty: off.",
     "",
@@ -217,6 +223,7 @@ export class HostSettings {
   private loadedMtimeMs = -1;
   private checkedAt = 0;
   private lastProblem: string | undefined;
+  private readonly listeners: Array<(name: HostSettingName, value: boolean | number | string | undefined) => void> = [];
 
   constructor(
     dataDir: string,
@@ -266,6 +273,7 @@ export class HostSettings {
   set(name: HostSettingName, value: boolean | number | string): void {
     this.refreshForWrite();
     this.writeAll({ ...this.values, [name]: value });
+    this.changed(name, value);
   }
 
   delete(name: HostSettingName): boolean {
@@ -274,7 +282,26 @@ export class HostSettings {
     const next = { ...this.values };
     delete next[name];
     this.writeAll(next);
+    this.changed(name, undefined);
     return true;
+  }
+
+  /**
+   * Adds a listener told of every change written through this instance (`set`, `delete`; not an
+   * edit of the file by hand): the audit log. A throwing listener is ignored: the change is made.
+   */
+  observeChanges(listener: (name: HostSettingName, value: boolean | number | string | undefined) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private changed(name: HostSettingName, value: boolean | number | string | undefined): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(name, value);
+      } catch {
+        // The setting is written; what a listener does with it is no part of the write.
+      }
+    }
   }
 
   /** A write over a broken file would replace what the operator typed with the last good values. */

@@ -1,4 +1,5 @@
 import type { UserDirectory } from "../accounts/users.js";
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import { ADMIN_GROUP, parseGroupList, validGid } from "./domain/group-id.js";
 import { GroupError } from "./errors.js";
@@ -13,6 +14,7 @@ export class Groups {
     private readonly store: GroupStore,
     private readonly users: UserDirectory,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
 
   /** Refuses an invalid id and one that exists; the display name defaults to the id. */
@@ -22,6 +24,7 @@ export class Groups {
     if (!(await this.store.insert(group, this.clock.nowSeconds()))) {
       throw new GroupError("group_exists", "groupExists", { gid });
     }
+    this.audit.record("group.created", { subject: { type: "group", id: gid }, detail: { display_name: group.displayName } });
     return group;
   }
 
@@ -39,7 +42,10 @@ export class Groups {
   async delete(gid: string): Promise<void> {
     if (gid === ADMIN_GROUP) throw new GroupError("admin_undeletable", "adminUndeletable");
     const outcome = await this.store.delete(gid);
-    if (outcome.deleted) return;
+    if (outcome.deleted) {
+      this.audit.record("group.deleted", { subject: { type: "group", id: gid } });
+      return;
+    }
     if (outcome.reason === "no_such_group") throw new GroupError("no_such_group", "noSuchGroup", { gid });
     throw new GroupError("group_in_use", "groupInUse", { gid, clients: outcome.clients.map((c) => `"${c}"`).join(", ") });
   }
@@ -66,7 +72,10 @@ export class Groups {
   async addMember(gid: string, uid: string): Promise<"added" | "already"> {
     await this.require(gid);
     await this.users.require(uid);
-    return (await this.store.addMember(gid, uid)) ? "added" : "already";
+    if (!(await this.store.addMember(gid, uid))) return "already";
+    // Joining `admin` is the administrator role: one event, the promotion.
+    this.audit.record(gid === ADMIN_GROUP ? "user.promoted" : "group.member_added", { uid, subject: { type: "group", id: gid } });
+    return "added";
   }
 
   /**
@@ -78,6 +87,12 @@ export class Groups {
     await this.users.require(uid);
     const outcome = await this.store.removeMember(gid, uid);
     if (outcome === "last_admin") throw new GroupError("last_admin", "lastAdmin", { uid });
+    if (outcome === "removed") {
+      this.audit.record(gid === ADMIN_GROUP ? "user.demoted" : "group.member_removed", {
+        uid,
+        subject: { type: "group", id: gid },
+      });
+    }
     return outcome;
   }
 

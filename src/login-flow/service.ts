@@ -1,4 +1,5 @@
 import { newAppPassword } from "../accounts/app-passwords.js";
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { randomAlphanumeric, sha256Hex } from "../crypto/secrets.js";
@@ -23,6 +24,7 @@ export class LoginFlowService {
     private readonly store: LoginFlowStore,
     private readonly clock: Clock,
     private readonly sealer: SecretSealer,
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
 
   /** Starts a flow for the application that calls itself `clientName`, from `clientAddress`. */
@@ -51,10 +53,10 @@ export class LoginFlowService {
    * transaction) and keeps it sealed for the poll. False when the flow is no longer live and pending.
    */
   async grant(loginToken: string, user: GrantingUser): Promise<boolean> {
-    let name = "";
+    let appPasswordName = "";
     const granted = await this.store.grant(sha256Hex(loginToken), this.live(), (clientName) => {
       const { record, secret } = newAppPassword(user.uid, clientName, this.clock.nowSeconds());
-      name = record.name;
+      appPasswordName = record.name;
       return {
         uid: user.uid,
         loginName: user.loginName,
@@ -62,7 +64,10 @@ export class LoginFlowService {
         sealedAppPassword: this.sealer.encrypt(secret),
       };
     });
-    if (granted) for (const observer of this.grantObservers) await observer(user.uid, name);
+    if (granted) {
+      this.audit.record("login_flow.granted", { uid: user.uid, subject: { type: "app_password", id: appPasswordName } });
+      for (const observer of this.grantObservers) await observer(user.uid, appPasswordName);
+    }
     return granted;
   }
 

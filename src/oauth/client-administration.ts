@@ -1,3 +1,4 @@
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import { randomAlphanumeric } from "../crypto/secrets.js";
 import { inEnglish } from "../i18n/index.js";
 import {
@@ -53,7 +54,16 @@ export class ClientAdministration {
     private readonly now: () => number,
     private readonly log: Logger,
     private readonly access: ClientAccessOptions = {},
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
+
+  private recorded(
+    kind: "client.added" | "client.modified" | "client.deleted" | "client.secret_regenerated",
+    client: OAuthClient,
+    detail?: Record<string, unknown>,
+  ): void {
+    this.audit.record(kind, { subject: { type: "client", id: client.clientId }, detail: { name: client.name, ...detail } });
+  }
 
   list(): Promise<OAuthClient[]> {
     return this.clients.list();
@@ -189,6 +199,7 @@ export class ClientAdministration {
       { event: "oauth2_client_added", client: client.clientId, name: client.name, resourceServer: client.resourceServer },
       `The client "${client.name}" has been added.`,
     );
+    this.recorded("client.added", client);
     return { ok: true, value: client };
   }
 
@@ -198,6 +209,12 @@ export class ClientAdministration {
    * too, so add-client's localhost trust rule cannot be sidestepped by a modify-client after it.
    */
   async modify(name: string, key: string, value: string, forceTrust = false): Promise<AdminResult<OAuthClient>> {
+    const result = await this.modifyOne(name, key, value, forceTrust);
+    if (result.ok) this.recorded("client.modified", result.value, { fields: [key] });
+    return result;
+  }
+
+  private async modifyOne(name: string, key: string, value: string, forceTrust: boolean): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findByName(name);
     if (!client) return refused(clientProblem("noSuchName", { name }));
     if (key === ALLOWED_GROUPS_KEY) return this.setAllowedGroups(client, value);
@@ -296,6 +313,7 @@ export class ClientAdministration {
   ): Promise<AdminResult<OAuthClient>> {
     let client = await this.clients.findById(id);
     if (!client) return refused(clientProblem("noSuchClient"));
+    const changed: string[] = [];
     const allowed = values[ALLOWED_GROUPS_KEY];
     if (allowed !== undefined) {
       const current = (await this.clients.allowedGroups([id])).get(id) ?? [];
@@ -304,24 +322,34 @@ export class ClientAdministration {
       if ([...wanted.value].sort().join(",") !== current.join(",")) {
         const result = await this.setAllowedGroups(client, allowed);
         if (!result.ok) return result;
+        changed.push(ALLOWED_GROUPS_KEY);
       }
     }
     const order = [...MODIFIABLE_KEYS.filter((k) => k !== "name"), "name" as const];
+    let outcome: AdminResult<OAuthClient> = { ok: true, value: client };
     for (const key of order) {
       const value = values[key];
       if (value === undefined || value === ClientAdministration.currentValue(client, key)) continue;
-      const result = await this.modify(client.name, key, value, forceTrust);
-      if (!result.ok) return result;
+      const result = await this.modifyOne(client.name, key, value, forceTrust);
+      if (!result.ok) {
+        outcome = result;
+        break;
+      }
       client = result.value;
+      changed.push(key);
     }
-    return { ok: true, value: client };
+    // One event for the form, naming the fields it changed (those before a refusal stay changed).
+    if (changed.length > 0) this.recorded("client.modified", client, { fields: changed });
+    return outcome;
   }
 
   /** A new generated secret for a client (the old one stops working at once), through `modify`. */
   async regenerateSecret(id: number): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findById(id);
     if (!client) return refused(clientProblem("noSuchClient"));
-    return this.modify(client.name, "client-secret", randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH));
+    const result = await this.modifyOne(client.name, "client-secret", randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH), false);
+    if (result.ok) this.recorded("client.secret_regenerated", result.value);
+    return result;
   }
 
   /** One client by its internal id (the admin page's "show secret"). */
@@ -349,6 +377,7 @@ export class ClientAdministration {
       { event: "oauth2_client_deleted", client: client.clientId, name: client.name },
       `The client "${client.name}" has been deleted.`,
     );
+    this.recorded("client.deleted", client);
     return { ok: true, value: client };
   }
 }

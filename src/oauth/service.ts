@@ -1,5 +1,6 @@
 import type { BearerTokenResolver } from "../accounts/authentication.js";
 import type { User } from "../accounts/ports.js";
+import type { AuditTrail } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { sha256Hex } from "../crypto/secrets.js";
@@ -74,6 +75,8 @@ export interface OAuthServiceOptions {
   /** Seals the grace-window pair (the client-secret box). */
   sealer: SecretSealer;
   events?: OAuthEvents | undefined;
+  /** The audit log: client administration, grants authorized and revoked, refresh-token reuse. */
+  audit?: AuditTrail | undefined;
   /** Resolves allowed-groups lists (src/groups); without it no client can be given allowed groups. */
   groups?: GroupLists | undefined;
   /** Host setting `oauth2.new_clients_allowed_groups`: what a new client's allowed groups start as. */
@@ -94,10 +97,13 @@ export class OAuthService implements BearerTokenResolver {
     this.events = options.events;
     this.store = options.clients;
     this.grants = options.grants;
-    this.clients = new ClientAdministration(options.clients, () => options.clock.nowSeconds(), options.log, {
-      groups: options.groups,
-      newClientsAllowedGroups: options.newClientsAllowedGroups,
-    });
+    this.clients = new ClientAdministration(
+      options.clients,
+      () => options.clock.nowSeconds(),
+      options.log,
+      { groups: options.groups, newClientsAllowedGroups: options.newClientsAllowedGroups },
+      options.audit,
+    );
     this.devices = new DeviceAuthorizations({
       clients: options.clients,
       store: options.devices,
@@ -127,13 +133,21 @@ export class OAuthService implements BearerTokenResolver {
       issuer,
       currentUid,
       userExists: async (uid) => (await this.options.users.find(uid)) !== undefined,
-      ...(grantee === undefined ? {} : { admitted: (client: OAuthClient) => this.store.admits(client.id, grantee) }),
+      ...(grantee === undefined ? {} : { admitted: (client: OAuthClient) => this.admits(client, grantee) }),
     });
   }
 
   /** Whether the client admits the user (its allowed groups, docs/oauth2.md): asked before any grant is written. */
-  admits(client: OAuthClient, uid: string): Promise<boolean> {
-    return this.store.admits(client.id, uid);
+  async admits(client: OAuthClient, uid: string): Promise<boolean> {
+    const admitted = await this.store.admits(client.id, uid);
+    if (!admitted) {
+      this.options.audit?.record("oauth.refused_by_group", {
+        uid,
+        subject: { type: "client", id: client.clientId },
+        detail: { name: client.name },
+      });
+    }
+    return admitted;
   }
 
   /**
@@ -204,7 +218,7 @@ export class OAuthService implements BearerTokenResolver {
     return handleTokenRequest(
       this.store,
       this.options.lookups,
-      this.grantDeps(request.log ?? this.options.log),
+      this.grantDeps(request.log ?? this.options.log, request.audit),
       request,
       admission,
     );
@@ -224,7 +238,7 @@ export class OAuthService implements BearerTokenResolver {
     };
   }
 
-  private grantDeps(log: EventLog): GrantDeps {
+  private grantDeps(log: EventLog, audit: AuditTrail | undefined = this.options.audit): GrantDeps {
     return {
       grants: this.grants,
       devices: this.options.devices,
@@ -234,6 +248,7 @@ export class OAuthService implements BearerTokenResolver {
       sealer: this.options.sealer,
       log,
       idTokens: this.idTokens,
+      audit,
     };
   }
 

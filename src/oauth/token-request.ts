@@ -1,3 +1,4 @@
+import type { AuditTrail } from "../audit/recorder.js";
 import type { PendingSettlement } from "../security/ports.js";
 import type { ReadAhead, RequestOrigin } from "./ports.js";
 
@@ -18,6 +19,8 @@ export interface TokenRequest {
    * (http/access-log.ts). Absent: the service's log.
    */
   log?: EventLog;
+  /** The audit log with the request's context (refresh-token reuse); absent: the service's. */
+  audit?: AuditTrail;
   /** The issuer and base URL this request was addressed to (for ID tokens); absent: no ID token. */
   origin?: RequestOrigin;
 }

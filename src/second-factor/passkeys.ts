@@ -7,6 +7,7 @@ import type {
   RegistrationResponseJSON,
   VerifiedRegistrationResponse,
 } from "@simplewebauthn/server";
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import type { PasskeyRecord, PasskeyStore, WebAuthnChallengeStore } from "./ports.js";
 import { type ChallengeContext, FactorChanges, type SecondFactorProvider } from "./providers.js";
@@ -92,6 +93,7 @@ export class Passkeys implements SecondFactorProvider {
     private readonly store: PasskeyStore,
     private readonly challenges: WebAuthnChallengeStore,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
 
   list(uid: string): Promise<PasskeyRecord[]> {
@@ -174,6 +176,11 @@ export class Passkeys implements SecondFactorProvider {
       lastUsedAt: null,
     };
     if (!(await this.store.add(passkey))) return { ok: false, refusal: "duplicate" };
+    this.audit.record("second_factor.enabled", {
+      uid,
+      subject: { type: "factor", id: "webauthn" },
+      detail: { factor: "webauthn", name: passkey.name },
+    });
     await this.changes.tell(uid, "added");
     return { ok: true, passkey };
   }
@@ -248,10 +255,22 @@ export class Passkeys implements SecondFactorProvider {
   }
 
   async remove(uid: string, id: string): Promise<boolean> {
-    return this.changes.tell(uid, "removed", await this.store.remove(uid, id));
+    const removed = await this.store.remove(uid, id);
+    if (removed) this.disabled(uid, { one: true });
+    return this.changes.tell(uid, "removed", removed);
   }
 
   async disableFor(uid: string): Promise<boolean> {
-    return this.changes.tell(uid, "removed", await this.store.removeAll(uid));
+    const removed = await this.store.removeAll(uid);
+    if (removed) this.disabled(uid, { one: false });
+    return this.changes.tell(uid, "removed", removed);
+  }
+
+  private disabled(uid: string, which: { one: boolean }): void {
+    this.audit.record("second_factor.disabled", {
+      uid,
+      subject: { type: "factor", id: "webauthn" },
+      detail: { factor: "webauthn", all: !which.one },
+    });
   }
 }

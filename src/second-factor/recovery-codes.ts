@@ -1,3 +1,4 @@
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import { newRecoveryCodes, recoveryCodeHash } from "./domain/recovery-codes.js";
 import type { RecoveryCodeCounts, RecoveryCodeStore } from "./ports.js";
@@ -16,12 +17,18 @@ export class RecoveryCodes implements SecondFactorProvider {
   constructor(
     private readonly store: RecoveryCodeStore,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
 
   /** A new set for the user (the old one void), as the user is shown it once. */
   async regenerate(uid: string): Promise<string[]> {
     const codes = newRecoveryCodes();
     await this.store.replace(uid, codes.map(recoveryCodeHash), this.clock.nowSeconds());
+    this.audit.record("second_factor.enabled", {
+      uid,
+      subject: { type: "factor", id: "backup_codes" },
+      detail: { factor: "backup_codes" },
+    });
     await this.changes.tell(uid, "added");
     return codes;
   }
@@ -44,6 +51,14 @@ export class RecoveryCodes implements SecondFactorProvider {
   }
 
   async disableFor(uid: string): Promise<boolean> {
-    return this.changes.tell(uid, "removed", await this.store.deleteAll(uid));
+    const disabled = await this.store.deleteAll(uid);
+    if (disabled) {
+      this.audit.record("second_factor.disabled", {
+        uid,
+        subject: { type: "factor", id: "backup_codes" },
+        detail: { factor: "backup_codes" },
+      });
+    }
+    return this.changes.tell(uid, "removed", disabled);
   }
 }

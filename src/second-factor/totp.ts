@@ -1,3 +1,4 @@
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { matchTotpStep, newTotpSecret } from "./domain/totp.js";
@@ -20,6 +21,7 @@ export class TotpFactor implements SecondFactorProvider {
     private readonly store: TotpStore,
     private readonly sealer: SecretSealer,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail = NO_AUDIT,
   ) {}
 
   async isEnabledFor(uid: string): Promise<boolean> {
@@ -49,7 +51,10 @@ export class TotpFactor implements SecondFactorProvider {
     if (!record || record.enabled) return false;
     const now = this.clock.nowSeconds();
     const step = matchTotpStep(this.sealer.decrypt(record.sealedSecret), code, now);
-    return step !== undefined && this.changes.tell(uid, "added", await this.store.enable(uid, record.sealedSecret, step, now));
+    const enabled = step !== undefined && (await this.store.enable(uid, record.sealedSecret, step, now));
+    if (enabled)
+      this.audit.record("second_factor.enabled", { uid, subject: { type: "factor", id: "totp" }, detail: { factor: "totp" } });
+    return this.changes.tell(uid, "added", enabled);
   }
 
   async verify(uid: string, code: string): Promise<boolean> {
@@ -62,8 +67,10 @@ export class TotpFactor implements SecondFactorProvider {
 
   async disableFor(uid: string): Promise<boolean> {
     const enabled = await this.isEnabledFor(uid);
-    const deleted = await this.store.delete(uid);
-    return this.changes.tell(uid, "removed", deleted && enabled);
+    const disabled = (await this.store.delete(uid)) && enabled;
+    if (disabled)
+      this.audit.record("second_factor.disabled", { uid, subject: { type: "factor", id: "totp" }, detail: { factor: "totp" } });
+    return this.changes.tell(uid, "removed", disabled);
   }
 
   /** Abandons a pending enrolment (an enabled one stays). */

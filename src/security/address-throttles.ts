@@ -1,4 +1,5 @@
 import { isIP, isIPv6 } from "node:net";
+import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import { type BucketState, clientAddressBucket, countedAddressOf, type ThrottleBucket } from "./domain/throttle-policy.js";
 import type { Throttle } from "./throttle.js";
 
@@ -17,7 +18,10 @@ export interface AddressBucketState extends BucketState {
  * The per-user login buckets are not an address's and stay as they are.
  */
 export class AddressThrottles {
-  constructor(private readonly throttles: readonly Throttle[]) {}
+  constructor(
+    private readonly throttles: readonly Throttle[],
+    private readonly audit: AuditTrail = NO_AUDIT,
+  ) {}
 
   /**
    * Each throttle's state for `ip` (only `namespace`'s when given); `ip` may also be an IPv6 /64 as
@@ -33,6 +37,10 @@ export class AddressThrottles {
   async reset(ip: string): Promise<AddressBucketState[]> {
     const states: AddressBucketState[] = [];
     for (const { throttle, bucket } of this.chosen(ip)) states.push(describe(throttle, bucket, await throttle.forget(bucket)));
+    this.audit.record("throttle.reset", {
+      subject: { type: "address", id: states[0]?.countedAs ?? ip },
+      detail: { failures: states.reduce((total, state) => total + state.failures, 0) },
+    });
     return states;
   }
 

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { AccountsTables } from "./schema/accounts.js";
 import type { ActivityTables } from "./schema/activity.js";
+import type { AuditTables } from "./schema/audit.js";
 import type { GroupTables } from "./schema/groups.js";
 import type { LoginFlowTables } from "./schema/login-flow.js";
 import type { NotificationTables } from "./schema/notifications.js";
@@ -21,6 +22,7 @@ export type Database = AccountsTables &
   SecondFactorTables &
   PasskeyTables &
   NotificationTables &
+  AuditTables &
   GroupTables;
 
 export type Db = Kysely<Database>;

@@ -1,5 +1,6 @@
 import type { Authenticator } from "../accounts/authentication.js";
 import type { UserDirectory } from "../accounts/users.js";
+import type { AuditTrail } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
@@ -31,6 +32,7 @@ export interface OAuthSetup {
   /** The token endpoint's throttle store: its reservation rides with the first read, its settlement with the issue. */
   tokenThrottle: SqlThrottleStore;
   events?: OAuthEvents;
+  audit?: AuditTrail;
   /** Resolves a client's allowed-groups list (src/groups). */
   groups?: GroupLists;
 }
@@ -54,6 +56,7 @@ export function createOAuthService(setup: OAuthSetup): OAuthService {
     refreshReuseGrace: () => setup.settings.get("oauth2.refresh_reuse_grace"),
     sealer: setup.sealer,
     events: setup.events,
+    audit: setup.audit,
     groups: setup.groups,
     newClientsAllowedGroups: () => setup.settings.get("oauth2.new_clients_allowed_groups"),
   });

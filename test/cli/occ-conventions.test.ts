@@ -46,6 +46,7 @@ const DATA_COMMAND_ARGUMENTS: Record<string, string[] | (() => string[])> = {
     return [`Client ${addedClients}`, id, "s".repeat(32), "https://app.example.com/cb"];
   },
   "security:bruteforce:attempts": ["192.0.2.1"],
+  "security:audit": [],
   "twofactorauth:state": ["olga"],
 };
 

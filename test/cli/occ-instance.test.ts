@@ -55,6 +55,7 @@ function instanceCommandArguments(avatarFile: string): Record<string, string[]> 
     "activity:import-file-log": ["/dev/null"],
     "security:bruteforce:attempts": ["192.0.2.1"],
     "security:bruteforce:reset": ["192.0.2.1"],
+    "security:audit": [],
     "twofactorauth:state": ["nobody"],
     "twofactorauth:disable": ["nobody", "totp"],
     "notification:generate": ["nobody", "Hello"],

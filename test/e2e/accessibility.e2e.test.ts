@@ -76,6 +76,7 @@ describe("accessibility scan of every page (axe-core, WCAG 2.2 AA)", { skip: bro
       "admin-applications",
       "admin-groups",
       "admin-security",
+      "admin-security-audit-filtered",
       "oidc-logout-confirm",
       "logged-out",
       "logout-link-invalid",

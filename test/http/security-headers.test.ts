@@ -76,6 +76,8 @@ const NOT_PAGES = new Set([
   "/",
   "/status.php",
   "/index.php/apps/oauth2/api/v1/userinfo",
+  // The audit log's JSON-lines export (an attachment, test/audit/admin-pages.test.ts).
+  "/index.php/settings/admin/security/audit.jsonl",
   // The settings pages' script file (their copy button).
   "/index.php/settings/js/copy-secret.js",
   // The form_post page's script file (OAuth 2.0 Form Post Response Mode).

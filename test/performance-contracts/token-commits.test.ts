@@ -51,6 +51,8 @@ describe("a token request commits its throttle settlement with the tokens it iss
 
   it("a code exchange commits twice: the throttle reservation, then the tokens with the settlement", async () => {
     const code = await issueCode(t);
+    // The audit events of the sign-in and consent before it are written now, not inside the count.
+    await t.services.audit.flush();
     const before = walCommits(t.testStorage.dataDir);
     const response = await exchangeCode(t, code);
     assert.equal(response.statusCode, 200, response.body);
@@ -63,6 +65,8 @@ describe("a token request commits its throttle settlement with the tokens it iss
 
   it("a refresh rotation commits twice: the throttle reservation, then the new pair with the settlement", async () => {
     const tokens = (await exchangeCode(t, await issueCode(t))).json();
+    // The audit events of the sign-in and consent before it are written now, not inside the count.
+    await t.services.audit.flush();
     const before = walCommits(t.testStorage.dataDir);
     const response = await refresh(t, tokens.refresh_token);
     assert.equal(response.statusCode, 200, response.body);
@@ -101,6 +105,7 @@ describe("a token request settles its throttle reservation within the statement 
 
   it("a PostgreSQL code exchange is two round trips: the reservation with the client and code read, then the redemption with the settlement", async () => {
     const code = await issueCode(t);
+    await t.services.audit.flush(); // earlier requests' audit events are not this request's statements
     const { statements, result } = await statementsOf(t.services.storage, () => exchangeCode(t, code));
     assert.equal(result.statusCode, 200, result.body);
     // The reservation reads the client and the code in its statement; the redemption settles the reservation.
@@ -110,6 +115,7 @@ describe("a token request settles its throttle reservation within the statement 
 
   it("a PostgreSQL refresh rotation is two round trips: the reservation with the client and token read, then the rotation with the settlement", async () => {
     const tokens = (await exchangeCode(t, await issueCode(t))).json();
+    await t.services.audit.flush(); // earlier requests' audit events are not this request's statements
     const { statements, result } = await statementsOf(t.services.storage, () => refresh(t, tokens.refresh_token));
     assert.equal(result.statusCode, 200, result.body);
     // The reservation reads the client and the refresh token in its statement; the rotation settles the reservation.

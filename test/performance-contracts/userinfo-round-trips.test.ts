@@ -20,6 +20,7 @@ describe(`a UserInfo request is one round trip to the database (${testDatabaseDi
   after(() => t.close());
 
   it("a PostgreSQL userinfo is one round trip: token, user and avatar in one statement (user without an avatar)", async () => {
+    await t.services.audit.flush(); // earlier requests' audit events are not this request's statements
     const { statements, result } = await statementsOf(t.services.storage, () => userinfo(t, accessToken));
     assert.equal(result.statusCode, 200, result.body);
     assert.deepEqual(result.json(), { sub: "alice", name: "Alice Liddell", email: "alice@example.com" });
@@ -29,6 +30,7 @@ describe(`a UserInfo request is one round trip to the database (${testDatabaseDi
   it("a PostgreSQL userinfo is one round trip: token, user and avatar in one statement (user with an avatar)", async () => {
     await t.services.avatars.set("alice", PNG);
     try {
+      await t.services.audit.flush(); // earlier requests' audit events are not this request's statements
       const { statements, result } = await statementsOf(t.services.storage, () => userinfo(t, accessToken));
       assert.equal(result.statusCode, 200, result.body);
       assert.equal(result.json().picture, "http://localhost:80/remote.php/dav/avatars/alice/96.png");
@@ -42,6 +44,7 @@ describe(`a UserInfo request is one round trip to the database (${testDatabaseDi
     const openId = (await exchangeCode(t, await issueCode(t, WEB_CLIENT, { scope: "openid profile" }))).json();
     await t.services.avatars.set("alice", PNG);
     try {
+      await t.services.audit.flush(); // earlier requests' audit events are not this request's statements
       const { statements, result } = await statementsOf(t.services.storage, () => userinfo(t, openId.access_token));
       assert.equal(result.statusCode, 200, result.body);
       assert.equal(result.json().picture, "http://localhost:80/remote.php/dav/avatars/alice/96.png");

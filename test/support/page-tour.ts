@@ -391,6 +391,14 @@ export const TOUR: readonly TourStop[] = [
     },
   },
   {
+    // The audit log filtered: bob's refused sign-ins (seeded above) from a date on.
+    name: "admin-security-audit-filtered",
+    visit: async (page, base) => {
+      await page.goto(`${base}/index.php/settings/admin/security?user=bob&kind=sign_in.failed&since=2000-01-01#audit-title`);
+      await page.waitForSelector("#audit-list");
+    },
+  },
+  {
     // Login Flow v2's grant page: the name the application reported (as long as it may be), the
     // address and the time the flow was started.
     name: "login-flow-grant",

@@ -1,8 +1,20 @@
 import { Argument, type Command } from "commander";
+import { AUDIT_KINDS } from "../../audit/domain/kinds.js";
+import { auditEventJson } from "../../audit/domain/present.js";
+import {
+  type AuditQuery,
+  AuditQueryError,
+  type AuditQueryText,
+  DEFAULT_PAGE_SIZE,
+  parseAuditQuery,
+} from "../../audit/domain/query.js";
 import { type AddressBucketState, InvalidAddressError } from "../../security/address-throttles.js";
 import { CLIENT_ADDRESS_NAMESPACES } from "../../security/domain/throttle-policy.js";
 import { type CommandContext, CommandError } from "../context.js";
-import { type OutputFormat, outputOption, printData } from "../output.js";
+import { encodeJson, type OutputFormat, outputOption, printData } from "../output.js";
+
+/** The most events one `security:audit` prints (a larger export: the admin page's JSON lines). */
+const OCC_MAX_LIMIT = 10_000;
 
 /** Nextcloud's refusal of text that is not an IP address: exit 1 with `"x" is not a valid IP address`. */
 async function forAddress<T>(work: () => Promise<T>): Promise<T> {
@@ -79,5 +91,49 @@ export function registerSecurityCommands(program: Command, context: CommandConte
       const address = countedAs === ip ? ip : `${ip} (counted as ${countedAs})`;
       const failures = sum(states, (state) => state.failures);
       context.print(`The throttle of ${address} was reset: ${failures} failed attempt${failures === 1 ? "" : "s"} forgotten`);
+    });
+}
+
+/** `./occ security:audit`: the audit log (src/audit), newest first, with the administrators' page's filters. */
+export function registerSecurityAuditCommand(program: Command, context: CommandContext): void {
+  program
+    .command("security:audit")
+    .summary("show the audit log")
+    .description(
+      "Show audit events, newest first: sign-ins, sessions ended, app passwords, OAuth grants, and " +
+        "every administrative change (users, clients, host settings, second factors). Times are a " +
+        "date (2026-11-27, UTC), an ISO 8601 time or epoch seconds; --before takes the id of the " +
+        "oldest event of the page before, for the next older page.",
+    )
+    .option("--user <uid>", "events concerning this user or done by them")
+    .option("--kind <kind>", `one kind of event: ${AUDIT_KINDS.join(", ")}`)
+    .option("--since <time>", "events at or after this time")
+    .option("--until <time>", "events before this time")
+    .option("--before <id>", "events older than the event with this id")
+    .option("--limit <n>", `at most this many events (1 to ${OCC_MAX_LIMIT})`, String(DEFAULT_PAGE_SIZE))
+    .addOption(outputOption())
+    .action(async (options: AuditQueryText & { output: OutputFormat }) => {
+      let query: AuditQuery;
+      try {
+        query = parseAuditQuery(options, DEFAULT_PAGE_SIZE, OCC_MAX_LIMIT);
+      } catch (error) {
+        if (error instanceof AuditQueryError) throw new CommandError(error.message);
+        throw error;
+      }
+      const { audit } = await context.open();
+      const events = (await audit.query(query)).map(auditEventJson);
+      // The detail is free-form JSON: printed as JSON in every format.
+      if (options.output !== "plain") {
+        context.print(encodeJson(events, options.output));
+        return;
+      }
+      for (const e of events) {
+        const subject = e.subject === null ? "" : ` ${e.subject_type}:${e.subject}`;
+        const where = e.address === null ? "" : ` from ${e.address}`;
+        const detail = e.detail === null ? "" : ` ${JSON.stringify(e.detail)}`;
+        context.print(
+          `${e.id} ${e.time} ${e.kind} by ${e.actor}${e.user === null ? "" : ` user ${e.user}`}${subject}${where}${detail}`,
+        );
+      }
     });
 }

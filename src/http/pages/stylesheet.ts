@@ -50,7 +50,7 @@ section:first-of-type h2{margin-top:.5rem}
 p{margin:.6rem 0}
 label{display:block;margin:.9rem 0 .3rem;font-weight:600}
 label.check{display:flex;align-items:center;gap:.6rem;font-weight:400;margin:.5rem 0}
-input[type=text],input[type=password],input[type=email],input[type=url],input[type=search],input[type=number],select{width:100%;min-height:2.75rem;padding:.5rem .75rem;
+input[type=text],input[type=password],input[type=email],input[type=url],input[type=search],input[type=number],input[type=date],select{width:100%;min-height:2.75rem;padding:.5rem .75rem;
 font:inherit;color:var(--ink);background:#fff;border:1px solid var(--border);border-radius:var(--radius)}
 input[type=file]{font:inherit;max-width:100%}
 input[type=file]::file-selector-button{font:inherit;min-height:2.5rem;margin-right:.75rem;padding:.4rem 1rem;border:1px solid var(--primary);border-radius:var(--radius);background:#fff;color:var(--primary);cursor:pointer}
@@ -86,6 +86,10 @@ strong.user-code{font-family:ui-monospace,monospace;font-size:1.25rem;letter-spa
 .notice{background:#e6f4ea;color:#1e5631;border-color:#2e7d46}
 .muted{color:var(--muted);font-size:.95rem}
 fieldset.plain{border:0;margin:0;padding:0}
+.audit-filters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end}
+.audit-filters>div{flex:1 1 10rem}
+.audit-filters .actions{flex:0 0 auto;display:flex;gap:.5rem;align-items:center;margin:.9rem 0 0}
+.audit-detail{font-size:.85rem;overflow-wrap:anywhere}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .site-footer{text-align:center;color:var(--muted);font-size:.85rem;padding:1rem}
 .subnav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:0 0 1rem}

@@ -7,6 +7,7 @@ import { parseBasicAuthorization } from "../../oauth/client-authentication.js";
 import { type RequiredScope, scopeAllows } from "../../oauth/domain/scope.js";
 import { loginBuckets, loginUserBucket } from "../../security/domain/throttle-policy.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
+import { auditSignInFailure } from "../audit-sign-in.js";
 import { httpsSite } from "../base-url.js";
 import { throttledAttempt } from "../throttling.js";
 
@@ -83,7 +84,14 @@ export async function authenticateBasic(request: FastifyRequest, id: string, sec
           : { kind: "uncounted" },
   );
   // Past the ceiling, or the capped delay's pace: refused without checking the password (requireUser answers 429).
-  return gate.refused ? { failure: "throttled", retryAfterSeconds: gate.retryAfterSeconds } : gate.value;
+  if (gate.refused) {
+    auditSignInFailure(request, id, "basic", "throttled");
+    return { failure: "throttled", retryAfterSeconds: gate.retryAfterSeconds };
+  }
+  const result = gate.value;
+  if ("failure" in result && result.failure === "invalid_credentials")
+    auditSignInFailure(request, id, "basic", "wrong_credentials");
+  return result;
 }
 
 /**

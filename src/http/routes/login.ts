@@ -3,6 +3,7 @@ import type { Translator } from "../../i18n/index.js";
 import { loginBuckets, loginUserBucket } from "../../security/domain/throttle-policy.js";
 import { sameOriginPath } from "../../security/same-origin.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
+import { auditSessionEnded, auditSignIn, auditSignInFailure } from "../audit-sign-in.js";
 import type { SafeHtml } from "../html.js";
 import { requestTranslator } from "../i18n.js";
 import { clearLoginFormToken, loginFormToken, loginFormTokenValid } from "../login-form-token.js";
@@ -97,6 +98,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     );
     if (gate.refused) {
       request.log.warn({ event: "login_throttled", uid, ip: request.ip }, "login refused: too many failed attempts");
+      auditSignInFailure(request, uid, "password", "throttled");
       reply.header("retry-after", String(gate.retryAfterSeconds));
       return again(429, t("pages:login.error.throttled"));
     }
@@ -105,10 +107,12 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
     if (!user) {
       // A warning, as Nextcloud logs them: what an alert on failed logins watches.
       request.log.warn({ event: "login_failed", uid, ip: request.ip }, "login failed");
+      auditSignInFailure(request, uid, "password", "wrong_credentials");
       return again(401, t("pages:login.error.wrong"));
     }
     if (!user.enabled) {
       log.info({ event: "login_refused_disabled", uid, ip: request.ip }, "login refused: user disabled");
+      auditSignInFailure(request, uid, "password", "disabled");
       return again(403, t("pages:login.error.disabled"));
     }
     // The session starts here, at the login, with a new id: a session id planted before the login
@@ -130,6 +134,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       return reply.redirect(`${pendingStepPath(pending)}${back}`, 303);
     }
     log.info({ event: "login", uid: user.uid, ip: request.ip }, "user logged in");
+    auditSignIn(request, user.uid, "password");
     return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
   });
 
@@ -142,7 +147,11 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       const { t } = translator;
       return sendPage(reply, messagePage(translator, t("pages:logout.title"), t("pages:logout.invalidLink")), 403);
     }
-    if (session) await sessions.end(session.token);
+    if (session) {
+      await sessions.end(session.token);
+      // An anonymous session (the login form's) is no sign-in that ends.
+      if (session.uid !== null && session.pending === null) auditSessionEnded(request, session.uid, "logout");
+    }
     clearSessionCookie(request, reply);
     const query = request.query as Record<string, unknown>;
     const next = sameOriginPath(query.redirect_url);

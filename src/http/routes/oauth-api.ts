@@ -8,6 +8,7 @@ import type { ReadAhead } from "../../oauth/ports.js";
 import type { TokenAdmission, TokenRequest } from "../../oauth/token-request.js";
 import type { ReserveWithRead } from "../../security/throttle.js";
 import { eventLogOf } from "../access-log.js";
+import { auditOf } from "../audit-sign-in.js";
 import { baseUrl } from "../base-url.js";
 import { originOf } from "../issuer.js";
 import { noStore, sendTokenError, sendTooManyAttempts } from "../oauth-errors.js";
@@ -83,6 +84,7 @@ function parseClientRequest(request: FastifyRequest): TokenRequest | OAuthError 
     authorization: request.headers.authorization,
     userAgent: request.headers["user-agent"],
     log: eventLogOf(request),
+    audit: auditOf(request),
     origin: originOf(request),
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import type { EndSessionParams } from "../../oidc/end-session.js";
+import { auditSessionEnded } from "../audit-sign-in.js";
 import { requestTranslator } from "../i18n.js";
 import { issuerOf } from "../issuer.js";
 import { strictParams } from "../oauth-params.js";
@@ -51,6 +52,7 @@ export async function oidcRoutes(app: FastifyInstance): Promise<void> {
     if (principal?.session) {
       await sessions.end(principal.session.token);
       request.log.info({ event: "oidc_logout", uid: principal.user.uid }, "user logged out by a relying party");
+      auditSessionEnded(request, principal.user.uid, "rp_logout");
     }
     clearSessionCookie(request, reply);
     return to === undefined ? sendPage(reply, loggedOutPage(requestTranslator(request))) : reply.redirect(to, 303);

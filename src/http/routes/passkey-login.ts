@@ -3,6 +3,7 @@ import { sha256Hex } from "../../crypto/secrets.js";
 import { passkeySignInBuckets } from "../../security/domain/throttle-policy.js";
 import { sameOriginPath } from "../../security/same-origin.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
+import { auditSignIn, auditSignInFailure } from "../audit-sign-in.js";
 import { siteOrigin } from "../base-url.js";
 import { requestTranslator } from "../i18n.js";
 import { clearLoginFormToken, loginFormBrowser } from "../login-form-token.js";
@@ -63,17 +64,20 @@ export async function passkeyLoginRoutes(app: FastifyInstance): Promise<void> {
         { event: "passkey_sign_in_throttled", ip: request.ip },
         "passkey sign-in refused: too many failed attempts",
       );
+      auditSignInFailure(request, undefined, "passkey", "throttled");
       reply.header("retry-after", String(gate.retryAfterSeconds));
       return refuse(reply, 429, t("secondFactor:challenge.throttled"));
     }
     const passkey = gate.value;
     if (passkey === undefined) {
       request.log.warn({ event: "passkey_sign_in_failed", ip: request.ip }, "passkey sign-in failed");
+      auditSignInFailure(request, undefined, "passkey", "wrong_credentials");
       return refuse(reply, 401, t("secondFactor:passkey.signInFailed"));
     }
     const user = await users.find(passkey.uid);
     if (!user?.enabled) {
       request.log.info({ event: "login_refused_disabled", uid: passkey.uid, ip: request.ip }, "login refused: user disabled");
+      auditSignInFailure(request, passkey.uid, "passkey", "disabled");
       return refuse(reply, 403, t("pages:login.error.disabled"));
     }
     const previous = request.cookies[SESSION_COOKIE];
@@ -82,6 +86,7 @@ export async function passkeyLoginRoutes(app: FastifyInstance): Promise<void> {
     setSessionCookie(request, reply, session);
     clearLoginFormToken(request, reply);
     request.log.info({ event: "login", uid: user.uid, method: "passkey", ip: request.ip }, "user logged in with a passkey");
+    auditSignIn(request, user.uid, "passkey");
     return reply.header("cache-control", "no-store").send({ redirect: redirectUrl ?? DEFAULT_LANDING });
   });
 

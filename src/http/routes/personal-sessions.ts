@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { sessionId } from "../../accounts/sessions.js";
+import { auditSessionEnded } from "../audit-sign-in.js";
 import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
 import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
@@ -58,7 +59,10 @@ ${list.map((s) => {
         const id = (request.params as { id: string }).id;
         const current = principal.session ? sessionId(principal.session) : undefined;
         const ended = SESSION_ID.test(id) && id !== current && (await sessions.endOwn(uid, id));
-        if (ended) log.info({ event: "session_ended", uid, ip: request.ip }, "user ended one of their sessions");
+        if (ended) {
+          log.info({ event: "session_ended", uid, ip: request.ip }, "user ended one of their sessions");
+          auditSessionEnded(request, uid, "others");
+        }
         const message = ended
           ? html`<p class="notice" id="session-ended">${t("settings:sessions.ended")}</p>`
           : html`<p class="error" id="session-error">${t("settings:sessions.noSuch")}</p>`;

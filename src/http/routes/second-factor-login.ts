@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import type { SessionPending } from "../../accounts/ports.js";
 import { totpKeyUri } from "../../second-factor/domain/totp.js";
-import { isProviderId } from "../../second-factor/providers.js";
+import { isProviderId, type ProviderId } from "../../second-factor/providers.js";
 import { secondFactorBuckets, secondFactorUserBucket } from "../../security/domain/throttle-policy.js";
 import { sameOriginPath } from "../../security/same-origin.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
+import { auditSignIn, auditSignInFailure } from "../audit-sign-in.js";
 import { siteOrigin } from "../base-url.js";
 import { requestTranslator } from "../i18n.js";
 import { headerUser, sendPage } from "../pages/layout.js";
@@ -81,12 +82,18 @@ const SETUP_FORM: RouteGuard = {
 export async function secondFactorLoginRoutes(app: FastifyInstance): Promise<void> {
   const { sessions, secondFactors, secondFactorThrottle, totp, recoveryCodes } = app.services;
 
-  const complete = async (request: FastifyRequest, reply: Parameters<typeof setSessionCookie>[1], principal: Principal) => {
+  const complete = async (
+    request: FastifyRequest,
+    reply: Parameters<typeof setSessionCookie>[1],
+    principal: Principal,
+    factor: ProviderId,
+  ) => {
     const session = principal.session;
     if (session === undefined) throw new Error("a pending login has a session");
     const full = await sessions.complete(session, request.headers["user-agent"]);
     setSessionCookie(request, reply, full);
     request.log.info({ event: "login", uid: principal.user.uid, ip: request.ip }, "user logged in");
+    auditSignIn(request, principal.user.uid, factor, { password: true });
     return full;
   };
 
@@ -137,11 +144,13 @@ export async function secondFactorLoginRoutes(app: FastifyInstance): Promise<voi
             { event: "second_factor_throttled", uid, provider, ip: request.ip },
             "second factor refused: too many failed attempts",
           );
+          auditSignInFailure(request, uid, provider, "throttled");
           reply.header("retry-after", String(gate.retryAfterSeconds));
           return again(429, t("secondFactor:challenge.throttled"));
         }
         if (!gate.value) {
           request.log.warn({ event: "second_factor_failed", uid, provider, ip: request.ip }, "second factor challenge failed");
+          auditSignInFailure(request, uid, provider, "wrong_credentials");
           return again(401, t("secondFactor:challenge.wrong"));
         }
         if (provider === "backup_codes") {
@@ -152,7 +161,7 @@ export async function secondFactorLoginRoutes(app: FastifyInstance): Promise<voi
           );
         }
         request.log.info({ event: "second_factor_passed", uid, provider, ip: request.ip }, "second factor challenge passed");
-        await complete(request, reply, principal);
+        await complete(request, reply, principal, provider);
         return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
       });
     }),
@@ -214,7 +223,7 @@ export async function secondFactorLoginRoutes(app: FastifyInstance): Promise<voi
         );
         const codes = await recoveryCodes.regenerate(uid);
         request.log.info({ event: "recovery_codes_generated", uid, ip: request.ip }, "recovery codes generated");
-        const full = await complete(request, reply, principal);
+        const full = await complete(request, reply, principal, "totp");
         const user = headerUser({ user: principal.user, method: "session", session: full });
         return sendPage(
           reply,

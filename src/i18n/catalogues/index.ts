@@ -1,6 +1,7 @@
 import type { Language } from "../languages.js";
 import { accountErrors as deAccountErrors } from "./de/account-errors.js";
 import { activity as deActivity } from "./de/activity.js";
+import { audit as deAudit } from "./de/audit.js";
 import { clientErrors as deClientErrors } from "./de/client-errors.js";
 import { adminConsole as deConsole } from "./de/console.js";
 import { device as deDevice } from "./de/device.js";
@@ -14,6 +15,7 @@ import { secondFactor as deSecondFactor } from "./de/second-factor.js";
 import { settings as deSettings } from "./de/settings.js";
 import { accountErrors as enAccountErrors } from "./en/account-errors.js";
 import { activity as enActivity } from "./en/activity.js";
+import { audit as enAudit } from "./en/audit.js";
 import { clientErrors as enClientErrors } from "./en/client-errors.js";
 import { adminConsole as enConsole } from "./en/console.js";
 import { device as enDevice } from "./en/device.js";
@@ -27,6 +29,7 @@ import { secondFactor as enSecondFactor } from "./en/second-factor.js";
 import { settings as enSettings } from "./en/settings.js";
 import { accountErrors as esAccountErrors } from "./es/account-errors.js";
 import { activity as esActivity } from "./es/activity.js";
+import { audit as esAudit } from "./es/audit.js";
 import { clientErrors as esClientErrors } from "./es/client-errors.js";
 import { adminConsole as esConsole } from "./es/console.js";
 import { device as esDevice } from "./es/device.js";
@@ -40,6 +43,7 @@ import { secondFactor as esSecondFactor } from "./es/second-factor.js";
 import { settings as esSettings } from "./es/settings.js";
 import { accountErrors as frAccountErrors } from "./fr/account-errors.js";
 import { activity as frActivity } from "./fr/activity.js";
+import { audit as frAudit } from "./fr/audit.js";
 import { clientErrors as frClientErrors } from "./fr/client-errors.js";
 import { adminConsole as frConsole } from "./fr/console.js";
 import { device as frDevice } from "./fr/device.js";
@@ -53,6 +57,7 @@ import { secondFactor as frSecondFactor } from "./fr/second-factor.js";
 import { settings as frSettings } from "./fr/settings.js";
 import { accountErrors as itAccountErrors } from "./it/account-errors.js";
 import { activity as itActivity } from "./it/activity.js";
+import { audit as itAudit } from "./it/audit.js";
 import { clientErrors as itClientErrors } from "./it/client-errors.js";
 import { adminConsole as itConsole } from "./it/console.js";
 import { device as itDevice } from "./it/device.js";
@@ -66,6 +71,7 @@ import { secondFactor as itSecondFactor } from "./it/second-factor.js";
 import { settings as itSettings } from "./it/settings.js";
 import { accountErrors as nlAccountErrors } from "./nl/account-errors.js";
 import { activity as nlActivity } from "./nl/activity.js";
+import { audit as nlAudit } from "./nl/audit.js";
 import { clientErrors as nlClientErrors } from "./nl/client-errors.js";
 import { adminConsole as nlConsole } from "./nl/console.js";
 import { device as nlDevice } from "./nl/device.js";
@@ -96,6 +102,7 @@ export const CATALOGUES = {
     device: enDevice,
     notifications: enNotifications,
 
+    audit: enAudit,
     console: enConsole,
     hostSettings: enHostSettings,
     groups: enGroups,
@@ -112,6 +119,7 @@ export const CATALOGUES = {
     device: deDevice,
     notifications: deNotifications,
 
+    audit: deAudit,
     console: deConsole,
     hostSettings: deHostSettings,
     groups: deGroups,
@@ -128,6 +136,7 @@ export const CATALOGUES = {
     device: frDevice,
     notifications: frNotifications,
 
+    audit: frAudit,
     console: frConsole,
     hostSettings: frHostSettings,
     groups: frGroups,
@@ -144,6 +153,7 @@ export const CATALOGUES = {
     device: esDevice,
     notifications: esNotifications,
 
+    audit: esAudit,
     console: esConsole,
     hostSettings: esHostSettings,
     groups: esGroups,
@@ -160,6 +170,7 @@ export const CATALOGUES = {
     device: itDevice,
     notifications: itNotifications,
 
+    audit: itAudit,
     console: itConsole,
     hostSettings: itHostSettings,
     groups: itGroups,
@@ -176,6 +187,7 @@ export const CATALOGUES = {
     device: nlDevice,
     notifications: nlNotifications,
 
+    audit: nlAudit,
     console: nlConsole,
     hostSettings: nlHostSettings,
     groups: nlGroups,

@@ -72,6 +72,11 @@ async function reused(deps: GrantDeps, input: GrantInput, record: RefreshTokenRe
     { event: "oauth2_refresh_reused", client: input.client.clientId, uid: record.uid, grant: record.grantId, revoked },
     "A rotated refresh token was used again: every token of its grant is revoked.",
   );
+  deps.audit?.record("oauth.refresh_reuse_detected", {
+    uid: record.uid,
+    subject: { type: "client", id: input.client.clientId },
+    detail: { name: input.client.name, grant: record.grantId, revoked },
+  });
   return doesNotExist();
 }
 

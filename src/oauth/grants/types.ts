@@ -1,3 +1,4 @@
+import type { AuditTrail } from "../../audit/recorder.js";
 import type { SecretSealer } from "../../crypto/secret-box.js";
 import type { PendingSettlement } from "../../security/ports.js";
 import type { AuthenticatedClient } from "../client-authentication.js";
@@ -20,6 +21,8 @@ export interface GrantDeps {
   log: EventLog;
   /** OpenID Connect: signs ID tokens for `openid` grants; absent, none is issued. */
   idTokens?: IdTokenMinter | undefined;
+  /** The audit log (refresh-token reuse); absent, nothing is recorded. */
+  audit?: AuditTrail | undefined;
 }
 
 export interface GrantInput {

@@ -28,6 +28,7 @@ import { passkeysMigration } from "./2026_11_27_0024_passkeys.js";
 import { notificationsMigration } from "./2026_11_27_0025_notifications.js";
 
 import { groupsMigration } from "./2026_11_27_0026_groups.js";
+import { auditLogMigration } from "./2026_11_27_0027_audit_log.js";
 import { lastLoginMigration } from "./2026_11_27_0028_last_login.js";
 
 /**
@@ -63,6 +64,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_27_0025_notifications": notificationsMigration(dialect),
 
     "2026_11_27_0026_groups": groupsMigration(),
+    "2026_11_27_0027_audit_log": auditLogMigration(dialect),
     "2026_11_27_0028_last_login": lastLoginMigration(),
   };
 }

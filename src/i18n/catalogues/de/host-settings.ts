@@ -32,6 +32,8 @@ export const hostSettings: Messages<typeof source> = {
     "Tage, die eine Aktivität im Stream bleibt; ein täglicher Job (und ./occ activity:expire) löscht ältere.",
   "description.oauth2.new_clients_allowed_groups":
     "Die erlaubten Gruppen, mit denen ein neuer OAuth2-Client beginnt, durch Kommas getrennt (zum Beispiel admin: standardmäßig verweigert); leer: jeder darf ihn verwenden, wie in ownCloud.",
+  "description.audit.retention_days":
+    "Tage, die ein Prüfereignis (Anmeldungen, administrative Änderungen) aufbewahrt wird; ein täglicher Job löscht ältere.",
   "description.activity.file_log":
     "Absoluter Pfad des JSON-Zugriffsprotokolls keystream_files des Proxys (deploy/nginx/keystream-files-log.conf); jeder Knoten liest sein eigenes mit und macht aus erfolgreichen WebDAV-Schreibvorgängen Dateiaktivitäten. Leer: aus.",
 };

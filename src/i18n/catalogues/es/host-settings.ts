@@ -32,6 +32,8 @@ export const hostSettings: Messages<typeof source> = {
     "Días que una actividad permanece en el flujo; una tarea diaria (y ./occ activity:expire) borra las más antiguas.",
   "description.oauth2.new_clients_allowed_groups":
     "Los grupos permitidos con los que empieza un nuevo cliente OAuth2, separados por comas (por ejemplo admin: denegado por defecto); vacío: todos pueden usarlo, como en ownCloud.",
+  "description.audit.retention_days":
+    "Días que se conserva un evento de auditoría (inicios de sesión, cambios administrativos); una tarea diaria borra los más antiguos.",
   "description.activity.file_log":
     "Ruta absoluta del registro de acceso JSON keystream_files del proxy (deploy/nginx/keystream-files-log.conf); cada nodo sigue el suyo y convierte las escrituras WebDAV correctas en actividades de archivos. Vacío: desactivado.",
 };

@@ -32,6 +32,8 @@ export const hostSettings: Messages<typeof source> = {
     "Jours pendant lesquels une activité reste dans le flux ; une tâche quotidienne (et ./occ activity:expire) supprime les plus anciennes.",
   "description.oauth2.new_clients_allowed_groups":
     "Les groupes autorisés avec lesquels commence un nouveau client OAuth2, séparés par des virgules (par exemple admin : refusé par défaut) ; vide : tout le monde peut l’utiliser, comme dans ownCloud.",
+  "description.audit.retention_days":
+    "Jours pendant lesquels un événement d’audit (connexions, modifications administratives) est conservé ; une tâche quotidienne supprime les plus anciens.",
   "description.activity.file_log":
     "Chemin absolu du journal d’accès JSON keystream_files du proxy (deploy/nginx/keystream-files-log.conf) ; chaque nœud suit le sien et transforme les écritures WebDAV réussies en activités de fichiers. Vide : désactivé.",
 };

@@ -32,6 +32,8 @@ export const hostSettings: Messages<typeof source> = {
     "Giorni in cui un’attività resta nel flusso; un job giornaliero (e ./occ activity:expire) elimina quelle più vecchie.",
   "description.oauth2.new_clients_allowed_groups":
     "I gruppi ammessi con cui parte un nuovo client OAuth2, separati da virgole (per esempio admin: negato per impostazione predefinita); vuoto: chiunque può usarlo, come in ownCloud.",
+  "description.audit.retention_days":
+    "Giorni per cui un evento di controllo (accessi, modifiche amministrative) viene conservato; un’attività giornaliera elimina quelli più vecchi.",
   "description.activity.file_log":
     "Percorso assoluto del log di accesso JSON keystream_files del proxy (deploy/nginx/keystream-files-log.conf); ogni nodo segue il proprio e trasforma le scritture WebDAV riuscite in attività sui file. Vuoto: disattivato.",
 };

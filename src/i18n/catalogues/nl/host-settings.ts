@@ -32,6 +32,8 @@ export const hostSettings: Messages<typeof source> = {
     "Dagen dat een activiteit in de stroom blijft; een dagelijkse taak (en ./occ activity:expire) verwijdert oudere.",
   "description.oauth2.new_clients_allowed_groups":
     "De toegestane groepen waarmee een nieuwe OAuth2-client begint, door komma’s gescheiden (bijvoorbeeld admin: standaard geweigerd); leeg: iedereen mag hem gebruiken, zoals in ownCloud.",
+  "description.audit.retention_days":
+    "Dagen dat een auditgebeurtenis (aanmeldingen, beheerwijzigingen) wordt bewaard; een dagelijkse taak verwijdert oudere.",
   "description.activity.file_log":
     "Absoluut pad van het JSON-toegangslog keystream_files van de proxy (deploy/nginx/keystream-files-log.conf); elk knooppunt volgt zijn eigen log en maakt van geslaagde WebDAV-schrijfacties bestandsactiviteiten. Leeg: uit.",
 };
