@@ -73,13 +73,39 @@ const notificationTable: PolledTable = {
   },
 };
 
+/** Credentials ended (`./occ user:disable`, an app password revoked with occ): the user's sockets close. */
+const endTable: PolledTable = {
+  kind: "end",
+  async newest(db) {
+    const row = await db
+      .selectFrom("push_ends")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirst();
+    return Number(row?.id ?? 0);
+  },
+  async after(db, after, limit) {
+    const rows = await db
+      .selectFrom("push_ends")
+      .select(["id", "uid"])
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    const users = [...new Set(rows.map((row) => row.uid))];
+    return { last: rows.at(-1)?.id ?? after, count: rows.length, events: users.map((uid): PushEvent => ({ kind: "end", uid })) };
+  },
+};
+
+/** A `push_ends` row is read within a poll; an hour later it is of no use to anyone. */
+const END_ROW_LIFETIME_SECONDS = 3600;
+
 /** Every table read; a table of another kind of event is one more entry. */
-const POLLED_TABLES: readonly PolledTable[] = [activityTable, notificationTable];
+const POLLED_TABLES: readonly PolledTable[] = [activityTable, notificationTable, endTable];
 
 /**
  * One node on SQLite. Events are delivered in this process; and since another process writing to
  * the same file (`./occ`) cannot reach this one, the tables of POLLED_TABLES (activities,
- * notifications) are read for new rows
+ * notifications, ended credentials) are read for new rows
  * while sockets are open, every SQLITE_PUSH_POLL_MS and at once after a write in this process.
  *
  * An event is delivered once: an in-process event of a polled kind waits for the read that follows
@@ -103,6 +129,10 @@ export class SqlitePushChannel implements PushChannel {
   ) {}
 
   async publish(events: readonly PushEvent[]): Promise<void> {
+    const ends = events.filter((event) => event.kind === "end");
+    // Ended credentials have no row of their own to read: they are written down for whichever
+    // process holds the user's sockets (this one or the server, when this is occ).
+    if (ends.length > 0) await this.recordEnds(ends.map((event) => event.uid)).catch(this.onError);
     if (!this.deliver) return;
     const now: PushEvent[] = [];
     for (const event of events) {
@@ -145,6 +175,20 @@ export class SqlitePushChannel implements PushChannel {
     this.deliver = undefined;
     this.waiting = [];
     await this.reading;
+  }
+
+  private async recordEnds(uids: readonly string[]): Promise<void> {
+    const now = Math.floor(Date.now() / 1000);
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .deleteFrom("push_ends")
+        .where("created_at", "<", now - END_ROW_LIFETIME_SECONDS)
+        .execute();
+      await tx
+        .insertInto("push_ends")
+        .values(uids.map((uid) => ({ uid, created_at: now })))
+        .execute();
+    });
   }
 
   /** One read at a time; a read asked for meanwhile runs right after it. */

@@ -51,6 +51,22 @@ describe("push: activities another process writes reach this server's sockets", 
     await bob.close();
   });
 
+  it("closes the user's sockets when `./occ user:disable` in another process ends their credentials", async () => {
+    await t.services.users.create({ uid: "carol", password: "carol password" });
+    const carolSecret = (await t.services.appPasswords.create("carol", "desktop")).secret;
+    const carol = await connectAs(url, "carol", carolSecret);
+    const alice = await connectAs(url, "alice", aliceSecret);
+    assert.equal(await carol.next(), "authenticated");
+    assert.equal(await alice.next(), "authenticated");
+    const result = await runOcc(["user:disable", "carol"], t.testStorage);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(await carol.closed, 1008);
+    // Another user's socket stays open.
+    await alice.roundTrip();
+    assert.equal(alice.closeCode, undefined);
+    await alice.close();
+  });
+
   it("sends one `notify_activity` for an activity written in this process, not a second from reading its row", async () => {
     t.services.push.hub.debounceMs = 0;
     try {

@@ -26,10 +26,10 @@ import { backchannelLogoutMigration } from "./2026_11_27_0021_backchannel_logout
 import { secondFactorsMigration } from "./2026_11_27_0023_second_factors.js";
 import { passkeysMigration } from "./2026_11_27_0024_passkeys.js";
 import { notificationsMigration } from "./2026_11_27_0025_notifications.js";
-
 import { groupsMigration } from "./2026_11_27_0026_groups.js";
 import { auditLogMigration } from "./2026_11_27_0027_audit_log.js";
 import { lastLoginMigration } from "./2026_11_27_0028_last_login.js";
+import { pushEndsMigration } from "./2026_11_27_0029_push_ends.js";
 
 /**
  * Every migration, in order. Names are frozen once released: add new files, never edit old ones.
@@ -66,5 +66,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     "2026_11_27_0026_groups": groupsMigration(),
     "2026_11_27_0027_audit_log": auditLogMigration(dialect),
     "2026_11_27_0028_last_login": lastLoginMigration(),
+    "2026_11_27_0029_push_ends": pushEndsMigration(dialect),
   };
 }

@@ -14,6 +14,14 @@ export interface NotificationsTable {
   created_at: EpochSeconds;
 }
 
+/** SQLite only (migration 0029): credentials ended by another process, for the push sockets' process. */
+export interface PushEndsTable {
+  id: Generated<number>;
+  uid: string;
+  created_at: EpochSeconds;
+}
+
 export interface NotificationTables {
   notifications: NotificationsTable;
+  push_ends: PushEndsTable;
 }
