@@ -46,55 +46,30 @@ const activityTable: PolledTable = {
   },
 };
 
+/** A table of rows naming a user, each row one event of `kind` for that user. */
+function userEventTable(table: "notifications" | "push_ends", kind: "notification" | "end"): PolledTable {
+  return {
+    kind,
+    async newest(db) {
+      const row = await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.max("id").as("id"))
+        .executeTakeFirst();
+      return Number(row?.id ?? 0);
+    },
+    async after(db, after, limit) {
+      const rows = await db.selectFrom(table).select(["id", "uid"]).where("id", ">", after).orderBy("id").limit(limit).execute();
+      const users = [...new Set(rows.map((row) => row.uid))];
+      return { last: rows.at(-1)?.id ?? after, count: rows.length, events: users.map((uid): PushEvent => ({ kind, uid })) };
+    },
+  };
+}
+
 /** New notifications (`./occ notification:generate`): `notify_notification` to their users. */
-const notificationTable: PolledTable = {
-  kind: "notification",
-  async newest(db) {
-    const row = await db
-      .selectFrom("notifications")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirst();
-    return Number(row?.id ?? 0);
-  },
-  async after(db, after, limit) {
-    const rows = await db
-      .selectFrom("notifications")
-      .select(["id", "uid"])
-      .where("id", ">", after)
-      .orderBy("id")
-      .limit(limit)
-      .execute();
-    const users = [...new Set(rows.map((row) => row.uid))];
-    return {
-      last: rows.at(-1)?.id ?? after,
-      count: rows.length,
-      events: users.map((uid): PushEvent => ({ kind: "notification", uid })),
-    };
-  },
-};
+const notificationTable = userEventTable("notifications", "notification");
 
 /** Credentials ended (`./occ user:disable`, an app password revoked with occ): the user's sockets close. */
-const endTable: PolledTable = {
-  kind: "end",
-  async newest(db) {
-    const row = await db
-      .selectFrom("push_ends")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirst();
-    return Number(row?.id ?? 0);
-  },
-  async after(db, after, limit) {
-    const rows = await db
-      .selectFrom("push_ends")
-      .select(["id", "uid"])
-      .where("id", ">", after)
-      .orderBy("id")
-      .limit(limit)
-      .execute();
-    const users = [...new Set(rows.map((row) => row.uid))];
-    return { last: rows.at(-1)?.id ?? after, count: rows.length, events: users.map((uid): PushEvent => ({ kind: "end", uid })) };
-  },
-};
+const endTable = userEventTable("push_ends", "end");
 
 /** A `push_ends` row is read within a poll; an hour later it is of no use to anyone. */
 const END_ROW_LIFETIME_SECONDS = 3600;
