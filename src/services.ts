@@ -172,7 +172,7 @@ export function createServices(options: ServiceOptions): Services {
   const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock, sessionEndObservers, audit);
   const groups = new Groups(new SqlGroupStore(db, storage.dialect), users, clock, audit);
   // The last administrator is never deleted (nor removed from `admin`, Groups.removeMember).
-  users.useDeletionGuard((uid) => groups.refuseDeletingLastAdmin(uid));
+  users.useRemovalGuard((uid) => groups.refuseRemovingLastAdmin(uid));
   const preferences = new UserPreferences(new SqlPreferenceStore(db), users);
   const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock, audit);
   const sessions = new Sessions(sessionStore, clock, () => settings.get("session.lifetime"), sessionEndObservers);

@@ -65,7 +65,7 @@ export class UserDirectory {
   /** Told the uid after a new password was stored. */
   private readonly passwordObservers: Array<(uid: string) => Promise<void>> = [];
 
-  private readonly deletionGuards: Array<(uid: string) => Promise<void>> = [];
+  private readonly removalGuards: Array<(uid: string) => Promise<void>> = [];
 
   constructor(
     private readonly store: UserStore,
@@ -158,9 +158,12 @@ export class UserDirectory {
     return this.store.count();
   }
 
-  /** A rule a deletion must pass first (the groups' "never the last administrator"), set by the composition root. */
-  useDeletionGuard(guard: (uid: string) => Promise<void>): void {
-    this.deletionGuards.push(guard);
+  /**
+   * A rule deleting or disabling a user must pass first (the groups' "never the last
+   * administrator": nobody could administer the server again), set by the composition root.
+   */
+  useRemovalGuard(guard: (uid: string) => Promise<void>): void {
+    this.removalGuards.push(guard);
   }
 
   /**
@@ -193,6 +196,7 @@ export class UserDirectory {
 
   async setEnabled(uid: string, enabled: boolean): Promise<void> {
     await this.require(uid);
+    if (!enabled) for (const guard of this.removalGuards) await guard(uid);
     await this.store.setEnabled(uid, enabled);
     this.audit.record(enabled ? "user.enabled" : "user.disabled", { uid, subject: { type: "user", id: uid } });
     if (!enabled) {
@@ -235,7 +239,7 @@ export class UserDirectory {
    * deleted user names: `create` refuses it from then on unless told to reuse it.
    */
   async delete(uid: string): Promise<void> {
-    for (const guard of this.deletionGuards) await guard(uid);
+    for (const guard of this.removalGuards) await guard(uid);
     if (!(await this.store.delete(uid, this.clock.nowSeconds()))) {
       throw new AccountError("no_such_user", "noSuchUser", { uid });
     }

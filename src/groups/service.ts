@@ -96,8 +96,8 @@ export class Groups {
     return outcome;
   }
 
-  /** Refuses the deletion of the last administrator (UserDirectory's deletion guard). */
-  async refuseDeletingLastAdmin(uid: string): Promise<void> {
+  /** Refuses deleting or disabling the last administrator (UserDirectory's removal guard). */
+  async refuseRemovingLastAdmin(uid: string): Promise<void> {
     if (await this.store.isLastAdmin(uid)) throw new GroupError("last_admin", "lastAdmin", { uid });
   }
 

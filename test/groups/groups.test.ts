@@ -62,6 +62,19 @@ describe(`groups (${testDatabaseDialect})`, () => {
     await t.services.groups.addMember("admin", "root");
   });
 
+  it("the last administrator is not disabled: nobody could administer the server again", async () => {
+    await t.services.groups.removeMember("admin", "bob");
+    assert.deepEqual((await t.services.groups.members("admin")).map((m) => m.uid), ["root"]);
+    await assert.rejects(t.services.users.setEnabled("root", false), groupError("last_admin"));
+    assert.equal((await t.services.users.require("root")).enabled, true);
+    // With a second administrator, either may be disabled.
+    await t.services.groups.addMember("admin", "bob");
+    await t.services.users.setEnabled("root", false);
+    assert.equal((await t.services.users.require("root")).enabled, false);
+    await t.services.users.setEnabled("root", true);
+    await t.services.groups.removeMember("admin", "bob");
+  });
+
   it("two concurrent removals of the last two administrators leave one", async () => {
     await t.services.groups.addMember("admin", "bob");
     const outcomes = await Promise.allSettled([
