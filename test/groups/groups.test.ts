@@ -64,7 +64,10 @@ describe(`groups (${testDatabaseDialect})`, () => {
 
   it("the last administrator is not disabled: nobody could administer the server again", async () => {
     await t.services.groups.removeMember("admin", "bob");
-    assert.deepEqual((await t.services.groups.members("admin")).map((m) => m.uid), ["root"]);
+    assert.deepEqual(
+      (await t.services.groups.members("admin")).map((m) => m.uid),
+      ["root"],
+    );
     await assert.rejects(t.services.users.setEnabled("root", false), groupError("last_admin"));
     assert.equal((await t.services.users.require("root")).enabled, true);
     // With a second administrator, either may be disabled.
