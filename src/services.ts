@@ -22,8 +22,7 @@ import { GroupError } from "./groups/errors.js";
 import { Groups } from "./groups/service.js";
 import { JobScheduler } from "./jobs/scheduler.js";
 import { LoginFlowService } from "./login-flow/service.js";
-import { SWITCH_PREFERENCE_APP } from "./notifications/domain/kinds.js";
-import { Notifications } from "./notifications/service.js";
+import type { Notifications } from "./notifications/service.js";
 import type { OAuthService } from "./oauth/service.js";
 import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
@@ -61,11 +60,11 @@ import { SqlGroupStore } from "./storage/group-store.js";
 import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
-import { SqlNotificationStore } from "./storage/notification-store.js";
 import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "./storage/passkey-store.js";
 import { openPushChannel } from "./storage/push-channel.js";
 import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "./storage/second-factor-store.js";
 import { SqlThrottleStore } from "./storage/throttle-store.js";
+import { createNotifications } from "./wiring/notifications.js";
 import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./wiring/oauth.js";
 import { createOpenIdProvider } from "./wiring/oidc.js";
 
@@ -307,26 +306,15 @@ export function createServices(options: ServiceOptions): Services {
   activity.observeWritten((rows) => push.activitiesWritten(rows));
   appPasswords.observeRevocations((uid) => push.credentialsEnded(uid));
   sessionEndObservers.push(push);
-  // Notifications: a device or application got access, a credential changed (each switchable in
-  // personal settings, kept as user preferences); added and dismissed ones reach the push sockets.
-  const notifications = new Notifications(
-    new SqlNotificationStore(db),
-    {
-      get: (uid, key) => preferences.get(uid, SWITCH_PREFERENCE_APP, key),
-      set: async (uid, key, value) => {
-        await preferences.set(uid, SWITCH_PREFERENCE_APP, key, value);
-      },
-    },
+  const notifications = createNotifications({
+    db,
     clock,
-    {
-      changed: (uid) => push.notificationsChanged(uid),
-      failed: (error, kind) => log.warn({ event: "notification_failed", kind, err: error }, "notification not written"),
-    },
-  );
-  loginFlows.observeGrants((uid, clientName) => notifications.loginFlowGranted(uid, clientName));
-  appPasswords.observeCreations((uid, name) => notifications.appPasswordCreated(uid, name));
-  users.observePasswordChanges((uid) => notifications.passwordChanged(uid));
-  secondFactors.observeChanges((uid, provider, change) => notifications.secondFactorChanged(uid, provider, change));
+    preferences,
+    push,
+    jobs,
+    log,
+    told: { users, appPasswords, loginFlows, secondFactors },
+  });
   // Authorizing and revoking a client: the audit log, the activity stream, and a notification.
   oauth.useEvents(
     eventListeners(auditOAuthEvents(audit), oauthActivityEvents(activity), {
@@ -334,14 +322,6 @@ export function createServices(options: ServiceOptions): Services {
       clientRevoked: async () => {},
     }),
   );
-  // Expired and surplus notifications go once a day (docs/decisions.md "Notifications").
-  jobs.register({
-    name: "notifications:purge",
-    intervalSeconds: () => 86_400,
-    run: async () => {
-      await notifications.purge();
-    },
-  });
   // Device credentials live in two domains; accounts' password change ends them through this list.
   const deviceCredentials: DeviceCredentials[] = [
     { endAllOf: (uid) => appPasswords.revokeAllOf(uid) },
