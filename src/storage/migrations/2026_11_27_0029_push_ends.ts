@@ -6,12 +6,12 @@ import { autoIncrementId } from "./portable.js";
  * `push_ends`: on SQLite, a user's credentials ended (an app password revoked, the user disabled or
  * deleted) by one process, for the server process holding the user's push sockets to read and
  * close them (storage/push-channel-sqlite.ts). Rows are kept an hour. PostgreSQL nodes tell each
- * other with NOTIFY instead, so the table is SQLite's alone.
+ * other with NOTIFY instead and never write it, but the table is made there too: both dialects keep
+ * one schema, which `occ db:convert-type` checks before it copies anything.
  */
 export function pushEndsMigration(dialect: Dialect) {
   return {
     async up(db: Kysely<any>): Promise<void> {
-      if (dialect !== "sqlite") return;
       await autoIncrementId(db.schema.createTable("push_ends"), dialect)
         .addColumn("uid", "varchar(64)", (c) => c.notNull())
         .addColumn("created_at", "bigint", (c) => c.notNull())
@@ -19,7 +19,6 @@ export function pushEndsMigration(dialect: Dialect) {
       await db.schema.createIndex("push_ends_created_at").on("push_ends").column("created_at").execute();
     },
     async down(db: Kysely<any>): Promise<void> {
-      if (dialect !== "sqlite") return;
       await db.schema.dropTable("push_ends").execute();
     },
   };

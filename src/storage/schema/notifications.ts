@@ -14,7 +14,7 @@ export interface NotificationsTable {
   created_at: EpochSeconds;
 }
 
-/** SQLite only (migration 0029): credentials ended by another process, for the push sockets' process. */
+/** Written on SQLite only (migration 0029): credentials ended by another process, for the push sockets' process. */
 export interface PushEndsTable {
   id: Generated<number>;
   uid: string;
