@@ -1,14 +1,8 @@
 import type { NotificationKind, NotificationParams } from "./domain/kinds.js";
 import type { StoredNotification } from "./domain/render.js";
 
-export interface NewNotificationRecord {
-  uid: string;
-  kind: NotificationKind;
-  params: NotificationParams;
-  objectType: string;
-  objectId: string;
-  createdAt: number;
-}
+/** A notification to store: a stored one before the store gives it its id. */
+export type NewNotificationRecord = Omit<StoredNotification, "id">;
 
 /** A user's notifications (table notifications, storage/notification-store.ts). */
 export interface NotificationStore {
