@@ -1,75 +1,78 @@
 import type { FastifyRequest } from "fastify";
+import type { TokenPacing } from "../oauth/token-endpoint.js";
 import { type ThrottleBucket, tokenBuckets } from "../security/domain/throttle-policy.js";
-import type { PendingSettlement } from "../security/ports.js";
-import type { AttemptOutcome, ReserveWithRead, Throttle } from "../security/throttle.js";
+import type { AttemptOutcome, Throttle } from "../security/throttle.js";
 import { redactUrl } from "./log-redaction.js";
 
 export type ThrottledResult<T> = { refused: true; retryAfterSeconds: number } | { refused: false; value: T };
 
-/** What the reservation gives the attempt it admitted. */
-export interface Admission<R> {
-  /** What was read with the reservation; undefined when nothing was, or when the attempt had to wait (it may be stale). */
-  read: R | undefined;
-  /** This attempt's settlement as `outcome`, as a value the attempt's own write can commit with itself. */
-  settlementOf(outcome: AttemptOutcome): PendingSettlement;
+/**
+ * A throttled request's metrics, its log and its wait (the app's injectable `sleep`, which tests
+ * replace to observe the delay); the token endpoint's steps take it as their TokenPacing.
+ */
+export class RequestPacing implements TokenPacing {
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly namespace: string,
+  ) {}
+
+  refused(): void {
+    this.request.server.services.metrics.throttleRefused(this.namespace);
+  }
+
+  async delay(ms: number): Promise<void> {
+    this.request.server.services.metrics.throttleDelayed(this.namespace);
+    // Logged: requests are logged once, when answered, and this one is about to wait.
+    this.request.log.info(
+      { event: "throttle_delay", delayMs: ms, url: redactUrl(this.request.url) },
+      "attempt delayed by throttling",
+    );
+    await this.request.server.sleep(ms);
+  }
+
+  releaseFailed(error: unknown): void {
+    this.request.log.error({ event: "throttle_release_failed", err: error }, "throttle reservation not released");
+  }
 }
 
-/** How an attempt ended: an outcome for the gate to settle, or `settled` inside the attempt's own write. */
-export type AttemptEnd = AttemptOutcome | { kind: "settled" };
-
 /**
- * The one gate around a throttled attempt (login form, HTTP Basic, OAuth token, revocation and
- * introspection, Login Flow v2). In order:
+ * The gate around a throttled attempt (login form, HTTP Basic, revocation and introspection, Login
+ * Flow v2, the device verification page; the token endpoint's own steps are oauth/token-endpoint.ts).
+ * In order:
  * 1. reserve the attempt in its buckets before anything is checked, so concurrent attempts count
- *    each other (with `reserveWithRead`, the attempt's first read comes back with the reservation);
+ *    each other;
  * 2. refused: the seconds to put in Retry-After (the caller answers 429; the credentials are not
  *    looked at);
- * 3. wait the delay the attempt's position owes (through the app's injectable `sleep`);
+ * 3. wait the delay the attempt's position owes;
  * 4. run the attempt;
- * 5. settle the reservation with `endOf` its result, unless the attempt's write settled it.
- * An attempt that throws gives its reservation back (an attempt whose write commits its settlement
- * does nothing after that write that can throw: the grants sign their ID token before they write).
+ * 5. settle the reservation with `endOf` its result.
+ * An attempt that throws gives its reservation back.
  */
-export async function throttledAttempt<T, R = never>(
+export async function throttledAttempt<T>(
   request: FastifyRequest,
   throttle: Throttle,
   buckets: ThrottleBucket[],
-  attempt: (admission: Admission<R>) => Promise<T>,
-  endOf: (value: T) => AttemptEnd,
-  reserveWithRead?: ReserveWithRead<R>,
+  attempt: () => Promise<T>,
+  endOf: (value: T) => AttemptOutcome,
 ): Promise<ThrottledResult<T>> {
-  const settlementOf = (outcome: AttemptOutcome) => throttle.settlementOf(buckets, outcome);
-  if (buckets.length === 0) return { refused: false, value: await attempt({ read: undefined, settlementOf }) };
-  const { reservation, read } = reserveWithRead
-    ? await throttle.reserveWithRead(buckets, reserveWithRead)
-    : { reservation: await throttle.reserve(buckets), read: undefined };
-  const { metrics } = request.server.services;
+  if (buckets.length === 0) return { refused: false, value: await attempt() };
+  const reservation = await throttle.reserve(buckets);
+  const pacing = new RequestPacing(request, throttle.policy.namespace);
   if (!reservation.admitted) {
-    metrics.throttleRefused(throttle.policy.namespace);
+    pacing.refused();
     return { refused: true, retryAfterSeconds: reservation.retryAfterSeconds };
   }
   let value: T;
   try {
-    if (reservation.delayMs > 0) {
-      metrics.throttleDelayed(throttle.policy.namespace);
-      // Logged: requests are logged once, when answered, and this one is about to wait.
-      request.log.info(
-        { event: "throttle_delay", delayMs: reservation.delayMs, url: redactUrl(request.url) },
-        "attempt delayed by throttling",
-      );
-      await request.server.sleep(reservation.delayMs);
-    }
-    value = await attempt({ read: reservation.delayMs > 0 ? undefined : read, settlementOf });
+    if (reservation.delayMs > 0) await pacing.delay(reservation.delayMs);
+    value = await attempt();
   } catch (error) {
     // The attempt's own error is the one to report; a failed release is only logged (the
     // reservation then stops counting after the policy's in-flight limit).
-    await throttle.settle(buckets, { kind: "uncounted" }).catch((releaseError: unknown) => {
-      request.log.error({ event: "throttle_release_failed", err: releaseError }, "throttle reservation not released");
-    });
+    await throttle.settle(buckets, { kind: "uncounted" }).catch((releaseError: unknown) => pacing.releaseFailed(releaseError));
     throw error;
   }
-  const end = endOf(value);
-  if (end.kind !== "settled") await throttle.settle(buckets, end);
+  await throttle.settle(buckets, endOf(value));
   return { refused: false, value };
 }
 

@@ -1,7 +1,7 @@
 import type { User } from "../accounts/ports.js";
 import type { Phrase } from "../i18n/index.js";
 import type { ThrottleBucket } from "../security/domain/throttle-policy.js";
-import type { PendingSettlement, ReservedCounts } from "../security/ports.js";
+import type { Settlement } from "../security/ports.js";
 import type { ClientFields } from "./domain/client-rules.js";
 import type { DeviceState } from "./domain/device-flow.js";
 
@@ -194,11 +194,6 @@ export type CleanupProgress = (step: keyof CleanupCounts, deleted: number) => vo
 /** What to read ahead: the client a request names and the hash of the code or refresh token it presents. */
 export type ReadAheadPlan = { clientId: string } & ({ codeHash: string } | { refreshTokenHash: string });
 
-/** What a read-ahead found for a plan (undefined: no such client, the artefact not looked at). */
-export type ReadAheadFound =
-  | { client: OAuthClient; code?: CodeRecord | undefined; refreshToken?: RefreshTokenRecord | undefined }
-  | undefined;
-
 /**
  * A token request's client and presented code or refresh token, read before client authentication
  * and the grant run their checks on them (each check on the row it would have read itself).
@@ -213,28 +208,44 @@ export interface ReadAhead {
 }
 
 /**
- * The token endpoint's first read: the client a request names with the code or refresh token it
- * presents. Each method answers exactly what ClientStore.findByClientId and GrantStore.findCode /
- * findRefreshToken answer for the same values; undefined when there is no such client (then the
- * artefact is not looked at).
+ * A throttle settlement to commit inside another write (the code redemption or refresh rotation of
+ * a token request), so the issue and the settlement commit once: the buckets' keys, in the order
+ * their rows are locked, and how they end.
  */
-export interface TokenLookups {
-  clientWithCode(clientId: string, codeHash: string): Promise<{ client: OAuthClient; code: CodeRecord | undefined } | undefined>;
-  clientWithRefreshToken(
-    clientId: string,
-    tokenHash: string,
-  ): Promise<{ client: OAuthClient; refreshToken: RefreshTokenRecord | undefined } | undefined>;
+export interface PendingSettlement {
+  keys: string[];
+  settlement: Settlement;
+  now: number;
+}
+
+/** A token request's throttle reservation: refused (429 with Retry-After), or admitted after `delayMs`. */
+export type TokenGateReservation =
+  | { admitted: false; retryAfterSeconds: number }
+  | {
+      admitted: true;
+      delayMs: number;
+      /** What the plan named, read with the reservation; undefined without a plan. */
+      readAhead: ReadAhead | undefined;
+    };
+
+/**
+ * The token endpoint's gate: the throttle reservation (security/domain/throttle-policy.ts: reserved
+ * before anything is checked, so concurrent attempts count each other) with the request's first
+ * read, and the settlement. The same rules and statements as the token throttle's ThrottleStore.
+ */
+export interface TokenGate {
   /**
-   * Reserves one attempt in `bucket` of the token endpoint's throttle (ThrottleStore.reserve: the
-   * same atomic reservation, committed before anything is checked) and, when it is admitted, reads
-   * what `plan` names as the two methods above do. `counts` undefined: refused, and nothing was
-   * read (`found` undefined). A database that can runs both in one statement.
+   * Reserves the attempt in every bucket, in key order; the buckets reserved before a refused one
+   * are given back. Admitted with a plan: the client it names and the code or refresh token it
+   * presents, each as ClientStore.findByClientId and GrantStore.findCode / findRefreshToken answer
+   * them (no such client: `client` undefined, the artefact not looked at). A refused attempt reads
+   * nothing. A database that can runs the reservation and the read in one statement.
    */
-  reserveAndRead(
-    bucket: ThrottleBucket,
-    now: number,
-    plan: ReadAheadPlan,
-  ): Promise<{ counts: ReservedCounts | undefined; found: ReadAheadFound }>;
+  reserve(buckets: ThrottleBucket[], plan: ReadAheadPlan | undefined): Promise<TokenGateReservation>;
+  /** The same read without a reservation (after a delay, the reservation's read may be stale). */
+  read(plan: ReadAheadPlan): Promise<ReadAhead>;
+  /** Ends an admitted attempt's reservation (security/ports.ts Settlement) when no write committed it. */
+  settle(pending: PendingSettlement): Promise<void>;
 }
 
 /**

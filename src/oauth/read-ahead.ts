@@ -1,12 +1,12 @@
 import { sha256Hex } from "../crypto/secrets.js";
 import { namedClientId } from "./client-authentication.js";
 import { stringParam } from "./params.js";
-import type { ClientStore, ReadAhead, ReadAheadFound, ReadAheadPlan, TokenLookups } from "./ports.js";
+import type { ClientStore, GrantStore, PendingSettlement, ReadAhead, ReadAheadPlan } from "./ports.js";
 import type { TokenRequest } from "./token-request.js";
 
 /**
  * The token endpoint reads the client a request names and the code or refresh token it presents in
- * one statement (TokenLookups), with the throttle's reservation where the database can. Nothing is
+ * one statement, with the throttle's reservation where the database can (TokenGate). Nothing is
  * decided on the read: client authentication and the grant run their checks in their order, each
  * on the row it would have read itself, found here instead of asked for. (The artefact's row is
  * read before the client's secret is compared; reading it has no effect, and a request that fails
@@ -25,26 +25,6 @@ export function readAheadPlan(request: TokenRequest): ReadAheadPlan | undefined 
   return undefined;
 }
 
-/** The read-ahead a plan and what was found for it make. */
-export function readAheadOf(plan: ReadAheadPlan, found: ReadAheadFound): ReadAhead {
-  const ahead: ReadAhead = { clientId: plan.clientId, client: found?.client };
-  if (!found) return ahead;
-  if ("codeHash" in plan) ahead.code = { hash: plan.codeHash, record: found.code };
-  else ahead.refreshToken = { hash: plan.refreshTokenHash, record: found.refreshToken };
-  return ahead;
-}
-
-/** The read for a code exchange or a refresh that names a client; undefined for anything else. */
-export async function readAhead(lookups: TokenLookups, request: TokenRequest): Promise<ReadAhead | undefined> {
-  const plan = readAheadPlan(request);
-  if (!plan) return undefined;
-  const found =
-    "codeHash" in plan
-      ? await lookups.clientWithCode(plan.clientId, plan.codeHash)
-      : await lookups.clientWithRefreshToken(plan.clientId, plan.refreshTokenHash);
-  return readAheadOf(plan, found);
-}
-
 /** The client store as client authentication sees it: the client read ahead, else the store. */
 export function clientsWithReadAhead(clients: ClientStore, ahead: ReadAhead | undefined): Pick<ClientStore, "findByClientId"> {
   if (!ahead) return clients;
@@ -52,4 +32,36 @@ export function clientsWithReadAhead(clients: ClientStore, ahead: ReadAhead | un
     findByClientId: (clientId) =>
       clientId === ahead.clientId ? Promise.resolve(ahead.client) : clients.findByClientId(clientId),
   };
+}
+
+/** The grant store as one token request's grant sees it, and whether its write committed the settlement. */
+export interface RequestGrants {
+  store: GrantStore;
+  settlementCommitted: boolean;
+}
+
+/**
+ * The grant store for one token request's grant: the code or refresh token read ahead is answered
+ * from the read, and a redemption or rotation that issues tokens commits `settle` (a success's
+ * throttle settlement) in its own write. Every other method is the store's.
+ */
+export function grantsWithReadAhead(grants: GrantStore, ahead: ReadAhead | undefined, settle: PendingSettlement): RequestGrants {
+  const view: RequestGrants = { store: Object.create(grants) as GrantStore, settlementCommitted: false };
+  const overrides: Pick<GrantStore, "findCode" | "findRefreshToken" | "redeemCode" | "rotateRefreshToken"> = {
+    findCode: (hash) => (ahead?.code?.hash === hash ? Promise.resolve(ahead.code.record) : grants.findCode(hash)),
+    findRefreshToken: (hash) =>
+      ahead?.refreshToken?.hash === hash ? Promise.resolve(ahead.refreshToken.record) : grants.findRefreshToken(hash),
+    redeemCode: async (hash, now, tokens, options) => {
+      const redeemed = await grants.redeemCode(hash, now, tokens, { ...options, settle });
+      if (redeemed && tokens) view.settlementCommitted = true;
+      return redeemed;
+    },
+    rotateRefreshToken: async (record, now, tokens, grace) => {
+      const rotated = await grants.rotateRefreshToken(record, now, tokens, grace, settle);
+      if (rotated) view.settlementCommitted = true;
+      return rotated;
+    },
+  };
+  Object.assign(view.store, overrides);
+  return view;
 }

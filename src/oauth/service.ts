@@ -4,7 +4,7 @@ import type { AuditTrail } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { sha256Hex } from "../crypto/secrets.js";
-import type { ReserveWithRead } from "../security/throttle.js";
+import type { ThrottleBucket } from "../security/domain/throttle-policy.js";
 import type { AuthorizationResponse } from "./authorization-response.js";
 import {
   type AuthorizationCheck,
@@ -20,7 +20,7 @@ import type { OAuthError } from "./domain/errors.js";
 import { isExpired } from "./domain/lifetimes.js";
 import type { RegistrationError } from "./domain/registration.js";
 import { consentCovers, scopeValues } from "./domain/scope.js";
-import type { GrantDeps, GrantResult } from "./grants/types.js";
+import type { GrantDeps } from "./grants/types.js";
 import { type IntrospectionResponse, introspectToken } from "./introspection.js";
 import type {
   AuthorizedClient,
@@ -32,14 +32,12 @@ import type {
   GroupLists,
   IdTokenMinter,
   OAuthClient,
-  ReadAhead,
-  TokenLookups,
+  TokenGate,
 } from "./ports.js";
-import { readAheadOf, readAheadPlan } from "./read-ahead.js";
 import { markRegisteredClientUsed, type RegistrationResponse, registerClient } from "./registration.js";
 import { revokeToken } from "./revocation.js";
-import { handleTokenRequest, type TokenRequest } from "./token-endpoint.js";
-import type { EventLog, TokenAdmission } from "./token-request.js";
+import { handleTokenRequest, type TokenAnswer, type TokenPacing, type TokenRequest } from "./token-endpoint.js";
+import type { EventLog } from "./token-request.js";
 import { TOKEN_LENGTH } from "./tokens.js";
 
 /**
@@ -63,8 +61,8 @@ export interface OAuthServiceOptions {
   grants: GrantStore;
   /** Device authorizations (RFC 8628): the device authorization endpoint, the verification page, the device code grant. */
   devices: DeviceAuthorizationStore;
-  /** The token endpoint's client with its code (or refresh token), in one read, with the throttle's reservation. */
-  lookups: TokenLookups;
+  /** The token endpoint's throttle reservation with its first read (the client and its code or refresh token), and its settlement. */
+  gate: TokenGate;
   users: { find(uid: string): Promise<{ enabled: boolean } | undefined> };
   clock: Clock;
   log: Logger;
@@ -213,29 +211,18 @@ export class OAuthService implements BearerTokenResolver {
     return consentCovers(consented, scope);
   }
 
-  /** The token endpoint after its throttle reservation (token-endpoint.ts). */
-  token(request: TokenRequest, admission?: TokenAdmission): Promise<GrantResult> {
-    return handleTokenRequest(
-      this.store,
-      this.options.lookups,
-      this.grantDeps(request.log ?? this.options.log, request.audit),
-      request,
-      admission,
-    );
-  }
-
   /**
-   * The token request's first read (its client and presented code or refresh token) made with its
-   * throttle reservation (TokenLookups.reserveAndRead); it goes back in as TokenAdmission.readAhead.
-   * Undefined when the request names nothing to read.
+   * The token endpoint (token-endpoint.ts): its steps from the throttle's reservation in `buckets`
+   * to the answer; `input` is the request as the HTTP layer parsed it, or its refusal.
    */
-  reserveWithReadAhead(request: TokenRequest): ReserveWithRead<ReadAhead> | undefined {
-    const plan = readAheadPlan(request);
-    if (!plan) return undefined;
-    return async (bucket, now) => {
-      const { counts, found } = await this.options.lookups.reserveAndRead(bucket, now, plan);
-      return { counts, read: readAheadOf(plan, found) };
+  tokenEndpoint(input: TokenRequest | OAuthError, buckets: ThrottleBucket[], pacing: TokenPacing): Promise<TokenAnswer> {
+    const deps = {
+      gate: this.options.gate,
+      clients: this.store,
+      clock: this.options.clock,
+      grantDeps: (request: TokenRequest) => this.grantDeps(request.log ?? this.options.log, request.audit),
     };
+    return handleTokenRequest(deps, input, buckets, pacing);
   }
 
   private grantDeps(log: EventLog, audit: AuditTrail | undefined = this.options.audit): GrantDeps {

@@ -1,6 +1,5 @@
 import type { AuditTrail } from "../audit/recorder.js";
-import type { PendingSettlement } from "../security/ports.js";
-import type { ReadAhead, RequestOrigin } from "./ports.js";
+import type { RequestOrigin } from "./ports.js";
 
 /** Where a request's OAuth events (code redeemed, refresh, replay …) are logged. */
 export interface EventLog {
@@ -23,15 +22,4 @@ export interface TokenRequest {
   audit?: AuditTrail;
   /** The issuer and base URL this request was addressed to (for ID tokens); absent: no ID token. */
   origin?: RequestOrigin;
-}
-
-/**
- * What the throttle's reservation brought a token request: the client and the presented code or
- * refresh token, read with the reservation (absent: read by the endpoint itself), and the
- * settlement a success commits with the tokens it issues (absent: no throttle settles through the
- * issue).
- */
-export interface TokenAdmission {
-  readAhead?: ReadAhead | undefined;
-  settleOnIssue?: PendingSettlement | undefined;
 }

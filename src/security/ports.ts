@@ -19,16 +19,6 @@ export type BucketRow = BucketCounts;
 export type Settlement = { kind: "failure" } | { kind: "success"; resetKeys: string[] } | { kind: "release" };
 
 /**
- * A settlement to commit inside another write (the token endpoint's code redemption or refresh
- * rotation), so the issue and the settlement commit once: the buckets' keys and how they end.
- */
-export interface PendingSettlement {
-  keys: string[];
-  settlement: Settlement;
-  now: number;
-}
-
-/**
  * The throttle's table, one row per bucket. A store serves one policy (security/domain/
  * throttle-policy.ts): the policy's ceiling and lockout are part of its reservation statement.
  */

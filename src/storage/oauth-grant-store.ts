@@ -10,16 +10,16 @@ import type {
   GrantStore,
   NewCode,
   NewTokens,
+  PendingSettlement,
   RefreshTokenRecord,
 } from "../oauth/ports.js";
-import type { PendingSettlement } from "../security/ports.js";
 import { userFromRow } from "./account-user-store.js";
 import type { Db, DbOrTx, Dialect } from "./database.js";
 import { codeRecordOf, grantStatements, refreshRecordOf } from "./oauth-grant-statements.js";
 import { newPairParams, redeemCodeInOneStatement, rotateRefreshTokenInOneStatement } from "./oauth-postgres-one-statement.js";
 import { authorizedClients, liveGrantScopes } from "./oauth-user-grants.js";
 import { transaction } from "./prepared.js";
-import { type SqlThrottleStore, successResettingOneBucket } from "./throttle-store.js";
+import type { IssueSettlement } from "./token-gate.js";
 
 /** A new grant's row (inside the caller's transaction); returns its id. */
 export async function insertGrant(trx: DbOrTx, input: Parameters<GrantStore["createGrant"]>[0]): Promise<number> {
@@ -68,8 +68,8 @@ export class KyselyGrantStore implements GrantStore {
   constructor(
     private readonly db: Db,
     dialect: Dialect,
-    /** The token endpoint's throttle: the settlements a redemption or rotation commits with itself. */
-    private readonly throttle: SqlThrottleStore,
+    /** The token gate's settlements a redemption or rotation commits with itself. */
+    private readonly settlement: IssueSettlement,
   ) {
     this.statements = grantStatements(db);
     this.redeemInOneStatement = dialect === "postgres" ? redeemCodeInOneStatement(db) : undefined;
@@ -129,7 +129,7 @@ export class KyselyGrantStore implements GrantStore {
   ): Promise<boolean> {
     const settle = tokens ? options.settle : undefined;
     if (this.redeemInOneStatement && this.redeemAndSettleInOneStatement && tokens?.refresh) {
-      const foldedBucket = settle && successResettingOneBucket(settle.keys, settle.settlement);
+      const foldedBucket = this.settlement.foldedBucket(settle);
       const statement = foldedBucket === undefined ? this.redeemInOneStatement : this.redeemAndSettleInOneStatement;
       const consumed = await statement.first(this.db, {
         codeHash,
@@ -138,7 +138,7 @@ export class KyselyGrantStore implements GrantStore {
         ...(foldedBucket === undefined ? {} : { settleBucket: foldedBucket }),
       });
       if (consumed === undefined) return false;
-      if (settle && foldedBucket === undefined) await this.settleOn(this.db, settle);
+      if (settle && foldedBucket === undefined) await this.settlement.within(this.db, settle);
       return true;
     }
     return transaction(this.db, async (trx) => {
@@ -148,7 +148,7 @@ export class KyselyGrantStore implements GrantStore {
       if (tokens) await this.insertTokens(trx, grantId, now, tokens);
       if (tokens && options.publicClient) await this.statements.markPublicClient.execute(trx, { grantId });
       // The settlement commits with the exchange: one commit, not two.
-      if (settle) await this.settleOn(trx, settle);
+      if (settle) await this.settlement.within(trx, settle);
       return true;
     });
   }
@@ -166,7 +166,7 @@ export class KyselyGrantStore implements GrantStore {
     settle?: PendingSettlement,
   ): Promise<boolean> {
     if (this.rotateInOneStatement && this.rotateAndSettleInOneStatement && tokens.refresh) {
-      const settleBucket = settle && successResettingOneBucket(settle.keys, settle.settlement);
+      const settleBucket = this.settlement.foldedBucket(settle);
       const statement = settleBucket === undefined ? this.rotateInOneStatement : this.rotateAndSettleInOneStatement;
       const rotated = await statement.first(this.db, {
         id: record.id,
@@ -176,7 +176,7 @@ export class KyselyGrantStore implements GrantStore {
         ...(settleBucket === undefined ? {} : { settleBucket }),
       });
       if (rotated === undefined) return false;
-      if (settle && settleBucket === undefined) await this.settleOn(this.db, settle);
+      if (settle && settleBucket === undefined) await this.settlement.within(this.db, settle);
       return true;
     }
     return transaction(this.db, async (trx) => {
@@ -199,13 +199,9 @@ export class KyselyGrantStore implements GrantStore {
           })
           .execute();
       }
-      if (settle) await this.settleOn(trx, settle);
+      if (settle) await this.settlement.within(trx, settle);
       return true;
     });
-  }
-
-  private settleOn(db: DbOrTx, pending: PendingSettlement): Promise<void> {
-    return this.throttle.settleOn(db, pending.keys, pending.settlement, pending.now);
   }
 
   async findGracePair(rotatedRefreshTokenId: number, now: number): Promise<string | undefined> {

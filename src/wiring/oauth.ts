@@ -12,8 +12,8 @@ import type { Db, Dialect } from "../storage/database.js";
 import { KyselyClientStore } from "../storage/oauth-client-store.js";
 import { SqlDeviceAuthorizationStore } from "../storage/oauth-device-store.js";
 import { KyselyGrantStore } from "../storage/oauth-grant-store.js";
-import { KyselyTokenLookups } from "../storage/oauth-token-lookups.js";
 import type { SqlThrottleStore } from "../storage/throttle-store.js";
+import { IssueSettlement, SqlTokenGate } from "../storage/token-gate.js";
 
 /** The key file sealing client secrets (and what else is sealed at rest), created in the data directory on first use. */
 export const CLIENT_SECRET_KEY_FILE = "oauth2-client-secrets.key";
@@ -29,7 +29,7 @@ export interface OAuthSetup {
   authenticator: Authenticator;
   /** The client-secret box: seals client secrets and the refresh grace-window pairs. */
   sealer: SecretSealer;
-  /** The token endpoint's throttle store: its reservation rides with the first read, its settlement with the issue. */
+  /** The token endpoint's throttle store, under its gate (storage/token-gate.ts). */
   tokenThrottle: SqlThrottleStore;
   events?: OAuthEvents;
   audit?: AuditTrail;
@@ -46,8 +46,8 @@ export function createOAuthService(setup: OAuthSetup): OAuthService {
   const clients = new KyselyClientStore(setup.db, setup.sealer, DEFAULT_CLIENTS, setup.log);
   const oauth = new OAuthService({
     clients,
-    lookups: new KyselyTokenLookups(setup.db, setup.dialect, clients, setup.tokenThrottle),
-    grants: new KyselyGrantStore(setup.db, setup.dialect, setup.tokenThrottle),
+    gate: new SqlTokenGate(setup.db, setup.dialect, clients, setup.tokenThrottle, setup.clock),
+    grants: new KyselyGrantStore(setup.db, setup.dialect, new IssueSettlement(setup.tokenThrottle)),
     devices: new SqlDeviceAuthorizationStore(setup.db),
     users: setup.users,
     clock: setup.clock,

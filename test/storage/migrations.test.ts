@@ -10,6 +10,7 @@ import { hasPendingMigrations, migrateToLatest } from "../../src/storage/migrate
 import { allMigrations } from "../../src/storage/migrations/index.js";
 import { KyselyGrantStore } from "../../src/storage/oauth-grant-store.js";
 import { SqlThrottleStore } from "../../src/storage/throttle-store.js";
+import { IssueSettlement } from "../../src/storage/token-gate.js";
 import { runOcc } from "../support/occ.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
@@ -264,9 +265,8 @@ describe(`migration 0007 (${testDatabaseDialect})`, () => {
         values (${"k".repeat(64)}, ${grantId}, null, null, 0, 600, null)`.execute(db);
       // To the latest schema (not just 0007): the store below reads columns later migrations add.
       assert.equal((await migrator.migrateToLatest()).error, undefined);
-      const code = await new KyselyGrantStore(db, t.storage.dialect, new SqlThrottleStore(db, TOKEN_THROTTLE)).findCode(
-        "k".repeat(64),
-      );
+      const settlement = new IssueSettlement(new SqlThrottleStore(db, TOKEN_THROTTLE));
+      const code = await new KyselyGrantStore(db, t.storage.dialect, settlement).findCode("k".repeat(64));
       assert.equal(code?.grantId, grantId);
       assert.equal(code?.redirectUri, null);
     } finally {

@@ -2,11 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { namedClientId } from "../../oauth/client-authentication.js";
 import { OAuthError } from "../../oauth/domain/errors.js";
 import { GRANTS } from "../../oauth/grants/index.js";
-import type { Issued } from "../../oauth/grants/types.js";
 import { stringParam } from "../../oauth/params.js";
-import type { ReadAhead } from "../../oauth/ports.js";
-import type { TokenAdmission, TokenRequest } from "../../oauth/token-request.js";
-import type { ReserveWithRead } from "../../security/throttle.js";
+import type { TokenRequest } from "../../oauth/token-request.js";
 import { eventLogOf } from "../access-log.js";
 import { auditOf } from "../audit-sign-in.js";
 import { baseUrl } from "../base-url.js";
@@ -22,7 +19,7 @@ import {
   userInfoPostRouteSchema,
   userInfoRouteSchema,
 } from "../schemas/oauth.js";
-import { type AttemptEnd, oauthBuckets, throttledAttempt } from "../throttling.js";
+import { oauthBuckets, RequestPacing, type ThrottledResult, throttledAttempt } from "../throttling.js";
 import { avatarUrl } from "./avatars.js";
 import { AUTHORIZATION_SUCCESSFUL_PATH } from "./oauth-authorize.js";
 
@@ -49,17 +46,6 @@ function allowListedOrigin(request: FastifyRequest, reply: FastifyReply): void {
     .header("access-control-allow-headers", CORS_HEADERS)
     .header("access-control-expose-headers", "WWW-Authenticate")
     .header("vary", "Origin");
-}
-
-/**
- * One client endpoint (token, revoke, introspect): how it runs an admitted request, and optionally
- * the read it makes with the throttle's reservation.
- */
-interface ClientEndpoint<T> {
-  run(request: TokenRequest, admission: TokenAdmission): Promise<T | OAuthError>;
-  /** Whether a result is tokens whose write committed the request's throttle settlement. */
-  settledByWrite?(result: T): boolean;
-  reserveWithRead?(request: TokenRequest): ReserveWithRead<ReadAhead> | undefined;
 }
 
 /** How an answered client-endpoint request ended, for the metrics: "success", an RFC 6749 error code, or "throttled". */
@@ -89,50 +75,51 @@ function parseClientRequest(request: FastifyRequest): TokenRequest | OAuthError 
   };
 }
 
-/**
- * Step 4's outcome for the throttle: guessing (unknown client, wrong secret, unknown code or token)
- * counts as a failure and slows the next attempt down; a success resets the address's count.
- */
-function endOf<T>(endpoint: ClientEndpoint<T>, buckets: ReturnType<typeof oauthBuckets>, result: T | OAuthError): AttemptEnd {
-  if (result instanceof OAuthError) return result.guess ? { kind: "failure" } : { kind: "uncounted" };
-  if (endpoint.settledByWrite?.(result)) return { kind: "settled" };
-  return { kind: "success", reset: buckets };
+/** One client endpoint other than the token endpoint: how it runs an admitted request. */
+interface ClientEndpoint<T> {
+  run(request: TokenRequest): Promise<T | OAuthError>;
 }
 
 /**
- * The client endpoints' steps (as node-oidc-provider's lib/actions/token.js composes its own):
+ * Revocation, introspection and device authorization (the token endpoint has its own steps,
+ * oauth/token-endpoint.ts):
  * 1. parse the parameters (a malformed request is answered after its reservation, like any other);
- * 2. reserve the attempt in the per-IP throttle before anything is checked, with the endpoint's
- *    first read where it has one; refused: 429 with Retry-After;
- * 3. wait the delay the throttle owes, then run the endpoint (client authentication, the grant);
- *    a success's settlement goes with it, for its write to commit;
- * 4. settle the reservation with the outcome, unless the write did;
- * 5. answer: errors in the RFC 6749 §5.2 form, never cached.
+ * 2. reserve the attempt in the token endpoint's per-IP throttle before anything is checked;
+ *    refused: 429 with Retry-After;
+ * 3. wait the delay the throttle owes, then run the endpoint (client authentication, the operation);
+ * 4. settle the reservation: guessing (unknown client, wrong secret) counts as a failure and slows
+ *    the next attempt down, a success resets the address's count;
+ * 5. answer (answerClientRequest).
  */
 export async function clientEndpoint<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   endpoint: ClientEndpoint<T>,
-  onOutcome?: EndpointOutcome,
 ): Promise<{ result: T } | undefined> {
   const buckets = oauthBuckets(request);
   const parsed = parseClientRequest(request);
-  const reserveWithRead = parsed instanceof OAuthError ? undefined : endpoint.reserveWithRead?.(parsed);
   const gate = await throttledAttempt(
     request,
     request.server.services.tokenThrottle,
     buckets,
-    async (admission) =>
-      parsed instanceof OAuthError
-        ? parsed
-        : endpoint.run(parsed, {
-            readAhead: admission.read,
-            // Only an endpoint whose write can commit the settlement is handed one.
-            settleOnIssue: endpoint.settledByWrite && admission.settlementOf({ kind: "success", reset: buckets }),
-          }),
-    (result) => endOf(endpoint, buckets, result),
-    reserveWithRead,
+    async () => (parsed instanceof OAuthError ? parsed : endpoint.run(parsed)),
+    (result) =>
+      result instanceof OAuthError ? { kind: result.guess ? "failure" : "uncounted" } : { kind: "success", reset: buckets },
   );
+  return answerClientRequest(request, reply, parsed, gate);
+}
+
+/**
+ * A client endpoint's answer: 429 with Retry-After, or errors in the RFC 6749 §5.2 form, never
+ * cached; the result of a success for the route to send.
+ */
+function answerClientRequest<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  parsed: TokenRequest | OAuthError,
+  gate: ThrottledResult<T | OAuthError>,
+  onOutcome?: EndpointOutcome,
+): { result: T } | undefined {
   if (gate.refused) {
     onOutcome?.("throttled");
     sendTooManyAttempts(reply, gate.retryAfterSeconds);
@@ -176,16 +163,17 @@ async function bearerFromBody(request: FastifyRequest): Promise<void> {
 
 /** Token endpoint, UserInfo, revocation (RFC 7009), introspection (RFC 7662) and the CORS preflight. */
 export async function oauthApiRoutes(app: FastifyInstance): Promise<void> {
-  const { oauth, avatars, metrics } = app.services;
-  const tokenEndpoint: ClientEndpoint<Issued> = {
-    run: (request, admission) => oauth.token(request, admission),
-    settledByWrite: (issued) => issued.settlementCommitted,
-    reserveWithRead: (request) => oauth.reserveWithReadAhead(request),
-  };
+  const { oauth, avatars, metrics, tokenThrottle } = app.services;
 
   app.post(TOKEN_PATH, { schema: tokenRouteSchema, attachValidation: true }, async (request, reply) => {
     allowListedOrigin(request, reply);
-    const outcome = await clientEndpoint(request, reply, tokenEndpoint, (result) =>
+    const parsed = parseClientRequest(request);
+    const answer = await oauth.tokenEndpoint(
+      parsed,
+      oauthBuckets(request),
+      new RequestPacing(request, tokenThrottle.policy.namespace),
+    );
+    const outcome = answerClientRequest(request, reply, parsed, answer, (result) =>
       metrics.tokenRequest(grantTypeLabel(request.body), result),
     );
     if (!outcome) return reply;

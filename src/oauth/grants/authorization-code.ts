@@ -95,8 +95,7 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
   if (code === undefined || redirectUri === undefined) return new OAuthError("invalid_request");
 
   const codeHash = sha256Hex(code);
-  const ahead = input.readAhead?.code;
-  const record = ahead?.hash === codeHash ? ahead.record : await deps.grants.findCode(codeHash);
+  const record = await deps.grants.findCode(codeHash);
   if (!record) return unknownCode();
   const refused = refusal(deps, input, record, redirectUri);
   if (record.consumed) {
@@ -120,5 +119,5 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
   // Lost the compare-and-set to a concurrent redemption of the same code: that is a replay too.
   if (!response) return replayed(deps, input, record.grantId);
   logRedeemed("tokens issued");
-  return { response, settlementCommitted: input.settleOnIssue !== undefined };
+  return { response };
 }

@@ -25,9 +25,6 @@ export async function issueForCode(
     tokenResponse(issued.accessToken, issued.refreshToken as string, code.uid, code.scope),
     { uid: code.uid, identity: code, withNonce },
   );
-  const redeemed = await deps.grants.redeemCode(codeHash, deps.now, issued.record, {
-    publicClient: input.method === "none",
-    settle: input.settleOnIssue,
-  });
+  const redeemed = await deps.grants.redeemCode(codeHash, deps.now, issued.record, { publicClient: input.method === "none" });
   return redeemed ? response : undefined;
 }

@@ -52,7 +52,7 @@ async function redeem(deps: GrantDeps, input: GrantInput, codeHash: string | nul
     { event: "oauth2_device_code_redeemed", client: input.client.clientId, uid: code.uid, grant: code.grantId },
     `A device code has been used by the client "${input.client.name}" to request an access token.`,
   );
-  return { response, settlementCommitted: input.settleOnIssue !== undefined };
+  return { response };
 }
 
 /**

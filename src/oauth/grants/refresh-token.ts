@@ -63,8 +63,7 @@ async function reused(deps: GrantDeps, input: GrantInput, record: RefreshTokenRe
           withNonce: false,
         },
       );
-      // No write: the request's throttle settlement is the endpoint's to make.
-      return { response, settlementCommitted: false };
+      return { response };
     }
   }
   const revoked = await deps.grants.revokeGrant(record.grantId);
@@ -93,8 +92,7 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
   const presented = input.params.refresh_token;
   if (presented === undefined) return refreshError(new OAuthError("invalid_request"));
   const tokenHash = sha256Hex(presented);
-  const ahead = input.readAhead?.refreshToken;
-  const record = ahead?.hash === tokenHash ? ahead.record : await deps.grants.findRefreshToken(tokenHash);
+  const record = await deps.grants.findRefreshToken(tokenHash);
   if (!record) return refreshError(unknownToken());
   if (record.clientInternalId !== input.client.id) {
     return refreshError(new OAuthError("invalid_grant", "refresh grant client ids mismatch"));
@@ -128,7 +126,7 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
     identity: record,
     withNonce: false,
   });
-  if (!(await deps.grants.rotateRefreshToken(record, deps.now, issued.record, grace, input.settleOnIssue))) {
+  if (!(await deps.grants.rotateRefreshToken(record, deps.now, issued.record, grace))) {
     // A concurrent refresh with the same token won the compare-and-set: this one is a reuse.
     const result = await reused(deps, input, { ...record, rotated: true });
     return result instanceof OAuthError && result.code === "invalid_grant" ? refreshError(result) : result;
@@ -138,5 +136,5 @@ export async function handle(deps: GrantDeps, input: GrantInput): Promise<GrantR
     { event: "oauth2_refresh", client: input.client.clientId, uid: record.uid, grant: record.grantId },
     `A refresh token has been used by the client "${input.client.name}" to request an access token.`,
   );
-  return { response, settlementCommitted: input.settleOnIssue !== undefined };
+  return { response };
 }

@@ -1,9 +1,8 @@
 import type { AuditTrail } from "../../audit/recorder.js";
 import type { SecretSealer } from "../../crypto/secret-box.js";
-import type { PendingSettlement } from "../../security/ports.js";
 import type { AuthenticatedClient } from "../client-authentication.js";
 import type { OAuthError } from "../domain/errors.js";
-import type { DeviceAuthorizationStore, GrantStore, IdTokenMinter, OAuthClient, ReadAhead, RequestOrigin } from "../ports.js";
+import type { DeviceAuthorizationStore, GrantStore, IdTokenMinter, OAuthClient, RequestOrigin } from "../ports.js";
 import type { EventLog } from "../token-request.js";
 import type { TokenResponse } from "../tokens.js";
 
@@ -33,19 +32,11 @@ export interface GrantInput {
   params: Record<string, string | undefined>;
   userAgent: string | undefined;
   origin?: RequestOrigin | undefined;
-  /** The code or refresh token read with the client (read-ahead.ts); the grant asks the store otherwise. */
-  readAhead?: ReadAhead | undefined;
-  /** A throttle settlement to commit with the tokens, in the redemption's or rotation's own write. */
-  settleOnIssue?: PendingSettlement | undefined;
 }
 
-/**
- * Tokens issued: the response, and whether the input's `settleOnIssue` was committed with them
- * (false when there was none, or when the tokens came without a write: a refresh's grace pair).
- */
+/** Tokens issued: the response. */
 export interface Issued {
   response: TokenResponse;
-  settlementCommitted: boolean;
 }
 
 export type GrantResult = Issued | OAuthError;

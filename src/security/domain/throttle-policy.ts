@@ -257,6 +257,39 @@ export function lockoutSecondsLeft(
   return Math.max(1, lastFailureAt + policy.lockoutSeconds - now);
 }
 
+/**
+ * The delay an admitted attempt owes, from its bucket's counts right after its reservation (this
+ * attempt included): its position is the failures plus the attempts in flight before it, which
+ * add only where they count (see ThrottleBucket.shared).
+ */
+export function reservationDelayMs(
+  bucket: ThrottleBucket,
+  counts: { failures: number; inFlight: number },
+  policy: ThrottlePolicy,
+): number {
+  const inFlightBefore = counts.inFlight - 1;
+  return delayForFailures(counts.failures + (!bucket.shared || counts.failures > 0 ? inFlightBefore : 0), policy);
+}
+
+/**
+ * What to put in Retry-After for an attempt refused in a bucket with this row: the rest of the
+ * lockout when the ceiling refused it, the capped delay when an attempt in flight did (it is
+ * decided by then); at least 1 s.
+ */
+export function retryAfterSeconds(row: BucketCounts | undefined, policy: ThrottlePolicy, now: number): number {
+  if (!row) return 1;
+  const live = liveCounts(row, policy, now);
+  let seconds = Math.max(1, lockoutSecondsLeft(live, row.lastFailureAt, policy, now));
+  if (live.inFlight > 0) seconds = Math.max(seconds, Math.ceil(policy.maxDelayMs / 1000));
+  return seconds;
+}
+
+/** Each bucket once, in key order (the order rows are locked in: two PostgreSQL transactions lock them alike). */
+export function orderedBuckets(buckets: ThrottleBucket[]): ThrottleBucket[] {
+  const byKey = new Map(buckets.map((bucket) => [bucket.key, bucket]));
+  return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
 /** What the next attempt in a bucket meets, as an administrator is shown it. */
 export interface BucketState {
   /** Failures that still count. */

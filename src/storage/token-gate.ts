@@ -1,8 +1,23 @@
 import type { Selectable } from "kysely";
-import type { CodeRecord, OAuthClient, ReadAheadFound, ReadAheadPlan, RefreshTokenRecord, TokenLookups } from "../oauth/ports.js";
-import type { ThrottleBucket } from "../security/domain/throttle-policy.js";
+import type { Clock } from "../clock.js";
+import type {
+  CodeRecord,
+  OAuthClient,
+  PendingSettlement,
+  ReadAhead,
+  ReadAheadPlan,
+  RefreshTokenRecord,
+  TokenGate,
+  TokenGateReservation,
+} from "../oauth/ports.js";
+import {
+  orderedBuckets,
+  reservationDelayMs,
+  retryAfterSeconds,
+  type ThrottleBucket,
+} from "../security/domain/throttle-policy.js";
 import type { ReservedCounts } from "../security/ports.js";
-import type { Db, Dialect } from "./database.js";
+import type { Db, DbOrTx, Dialect } from "./database.js";
 import { CLIENT_COLUMNS, type KyselyClientStore } from "./oauth-client-store.js";
 import {
   type CodeRow,
@@ -14,7 +29,7 @@ import {
 } from "./oauth-grant-statements.js";
 import { PreparedQuery } from "./prepared.js";
 import type { OAuthClientsTable } from "./schema/oauth.js";
-import { countsOf, type ReservedRow, type SqlThrottleStore, toSlots } from "./throttle-store.js";
+import { countsOf, type ReservedRow, type SqlThrottleStore, successResettingOneBucket, toSlots } from "./throttle-store.js";
 
 /** The client's columns, prefixed (`cl_id` …): the code's and the token's rows have a `client_id` of their own. */
 type PrefixedClientRow = { [K in (typeof CLIENT_COLUMNS)[number] as `cl_${K}`]: Selectable<OAuthClientsTable>[K] };
@@ -24,14 +39,19 @@ type WithNulls<T> = { [K in keyof T]: T[K] | null };
 /** A row of the reservation (the CTE `reserved`) with the client and the presented artefact. */
 type ReservedWith<T> = ReservedRow & WithNulls<PrefixedClientRow> & WithNulls<T>;
 
+/** What the read found: the client, with the code or refresh token when one was looked at. */
+type Found = { client: OAuthClient; code?: CodeRecord | undefined; refreshToken?: RefreshTokenRecord | undefined } | undefined;
+
 /**
- * The token endpoint's first read as one statement: the client the request names, with the code or
- * refresh token it presents, each read by the same query as ClientStore.findByClientId and
- * GrantStore.findCode / findRefreshToken (the presented one as a subquery left-joined to the
- * client: absent, its columns are null). On PostgreSQL one round trip instead of two, and with the
- * throttle's reservation as a data-modifying CTE, one round trip for both (reserveAndRead).
+ * The token endpoint's gate (TokenGate) over the table `throttle` with the token throttle's policy
+ * (throttle-store.ts has the reservation and settlement statements). Its read is the client the
+ * request names with the code or refresh token it presents, each read by the same query as
+ * ClientStore.findByClientId and GrantStore.findCode / findRefreshToken (the presented one as a
+ * subquery left-joined to the client: absent, its columns are null). On PostgreSQL the reservation
+ * is that statement's data-modifying CTE: one round trip for both. A code redemption or refresh
+ * rotation commits its settlement inside its own write (IssueSettlement, below).
  */
-export class KyselyTokenLookups implements TokenLookups {
+export class SqlTokenGate implements TokenGate {
   private readonly clientWithCodeStatement: PreparedQuery<
     { clientId: string; codeHash: string },
     PrefixedClientRow & WithNulls<CodeRow>
@@ -41,7 +61,7 @@ export class KyselyTokenLookups implements TokenLookups {
     PrefixedClientRow & WithNulls<RefreshRow>
   >;
 
-  /** reserveAndRead's statements on PostgreSQL, per artefact and kind of bucket. */
+  /** The reservation with the read on PostgreSQL, per artefact and kind of bucket. */
   private readonly reserving = new Map<
     string,
     PreparedQuery<Record<string, string | number>, ReservedWith<CodeRow | RefreshRow>>
@@ -53,6 +73,7 @@ export class KyselyTokenLookups implements TokenLookups {
     private readonly clients: KyselyClientStore,
     /** The token endpoint's throttle (its policy is part of the reservation statement). */
     private readonly throttle: SqlThrottleStore,
+    private readonly clock: Clock,
   ) {
     const clientColumns = CLIENT_COLUMNS.map((column) => `cl.${column} as cl_${column}` as const);
     this.clientWithCodeStatement = new PreparedQuery(
@@ -75,7 +96,43 @@ export class KyselyTokenLookups implements TokenLookups {
     );
   }
 
-  async clientWithCode(
+  /**
+   * PostgreSQL, one bucket and a plan: the reservation as the CTE `reserved` (committed by its
+   * statement before anything is checked, as ThrottleStore.reserve), the client and the artefact
+   * selected from it, so a refused attempt returns no row and reads nothing. Otherwise (SQLite has
+   * no data-modifying CTEs, and no round trips to save) each bucket's reservation, then the read.
+   */
+  async reserve(buckets: ThrottleBucket[], plan: ReadAheadPlan | undefined): Promise<TokenGateReservation> {
+    const now = this.clock.nowSeconds();
+    const [only, ...more] = buckets;
+    if (plan && only && more.length === 0 && this.dialect === "postgres") return this.reserveAndRead(only, now, plan);
+    const reserved: string[] = [];
+    let delayMs = 0;
+    for (const bucket of orderedBuckets(buckets)) {
+      const counts = await this.throttle.reserve(bucket, now);
+      if (counts === undefined) {
+        if (reserved.length > 0) await this.throttle.settle(reserved, { kind: "release" }, now);
+        return this.refused(bucket, now);
+      }
+      reserved.push(bucket.key);
+      delayMs = Math.max(delayMs, reservationDelayMs(bucket, counts, this.throttle.policy));
+    }
+    return { admitted: true, delayMs, readAhead: plan && (await this.read(plan)) };
+  }
+
+  async read(plan: ReadAheadPlan): Promise<ReadAhead> {
+    const found =
+      "codeHash" in plan
+        ? await this.clientWithCode(plan.clientId, plan.codeHash)
+        : await this.clientWithRefreshToken(plan.clientId, plan.refreshTokenHash);
+    return readAheadOf(plan, found);
+  }
+
+  settle(pending: PendingSettlement): Promise<void> {
+    return this.throttle.settle(pending.keys, pending.settlement, pending.now);
+  }
+
+  private async clientWithCode(
     clientId: string,
     codeHash: string,
   ): Promise<{ client: OAuthClient; code: CodeRecord | undefined } | undefined> {
@@ -84,7 +141,7 @@ export class KyselyTokenLookups implements TokenLookups {
     return row ? this.withCode(row) : undefined;
   }
 
-  async clientWithRefreshToken(
+  private async clientWithRefreshToken(
     clientId: string,
     tokenHash: string,
   ): Promise<{ client: OAuthClient; refreshToken: RefreshTokenRecord | undefined } | undefined> {
@@ -93,26 +150,7 @@ export class KyselyTokenLookups implements TokenLookups {
     return row ? this.withRefreshToken(row) : undefined;
   }
 
-  /**
-   * PostgreSQL: the reservation as the CTE `reserved` (PostgreSQL's data-modifying CTEs; the
-   * statement commits it before anything is checked, as ThrottleStore.reserve does), the client and
-   * the artefact selected from it, so a refused attempt returns no row and reads nothing. SQLite has
-   * no data-modifying CTEs (and no round trips to save): the reservation, then the read.
-   */
-  async reserveAndRead(
-    bucket: ThrottleBucket,
-    now: number,
-    plan: ReadAheadPlan,
-  ): Promise<{ counts: ReservedCounts | undefined; found: ReadAheadFound }> {
-    if (this.dialect !== "postgres") {
-      const counts = await this.throttle.reserve(bucket, now);
-      if (counts === undefined) return { counts, found: undefined };
-      const found =
-        "codeHash" in plan
-          ? await this.clientWithCode(plan.clientId, plan.codeHash)
-          : await this.clientWithRefreshToken(plan.clientId, plan.refreshTokenHash);
-      return { counts, found };
-    }
+  private async reserveAndRead(bucket: ThrottleBucket, now: number, plan: ReadAheadPlan): Promise<TokenGateReservation> {
     await this.clients.seeded();
     const withCode = "codeHash" in plan;
     const statement = this.reservingStatement(bucket, withCode);
@@ -121,13 +159,24 @@ export class KyselyTokenLookups implements TokenLookups {
       clientId: plan.clientId,
       ...("codeHash" in plan ? { codeHash: plan.codeHash } : { tokenHash: plan.refreshTokenHash }),
     });
-    if (!row) return { counts: undefined, found: undefined };
-    const counts = countsOf(row);
-    if (row.cl_id === null) return { counts, found: undefined };
-    const found = withCode
-      ? this.withCode(row as unknown as PrefixedClientRow & WithNulls<CodeRow>)
-      : this.withRefreshToken(row as unknown as PrefixedClientRow & WithNulls<RefreshRow>);
-    return { counts, found };
+    if (!row) return this.refused(bucket, now);
+    const counts: ReservedCounts = countsOf(row);
+    let found: Found;
+    if (row.cl_id !== null) {
+      found = withCode
+        ? this.withCode(row as unknown as PrefixedClientRow & WithNulls<CodeRow>)
+        : this.withRefreshToken(row as unknown as PrefixedClientRow & WithNulls<RefreshRow>);
+    }
+    return {
+      admitted: true,
+      delayMs: reservationDelayMs(bucket, counts, this.throttle.policy),
+      readAhead: readAheadOf(plan, found),
+    };
+  }
+
+  private async refused(bucket: ThrottleBucket, now: number): Promise<TokenGateReservation> {
+    const row = await this.throttle.row(bucket.key);
+    return { admitted: false, retryAfterSeconds: retryAfterSeconds(row, this.throttle.policy, now) };
   }
 
   private reservingStatement(bucket: ThrottleBucket, withCode: boolean) {
@@ -185,4 +234,34 @@ export class KyselyTokenLookups implements TokenLookups {
       backchannel_logout_uri: row.cl_backchannel_logout_uri,
     });
   }
+}
+
+/**
+ * The token gate's settlement of a success, committed by the write that issues the tokens (the
+ * code redemption or refresh rotation of KyselyGrantStore): the same statements as the gate's.
+ */
+export class IssueSettlement {
+  constructor(private readonly throttle: SqlThrottleStore) {}
+
+  /** The settlement inside the write's transaction. */
+  within(trx: DbOrTx, pending: PendingSettlement): Promise<void> {
+    return this.throttle.settleOn(trx, pending.keys, pending.settlement, pending.now);
+  }
+
+  /**
+   * The one bucket's key when the settlement is a success resetting it, which a one-statement
+   * issue folds into itself (oauth-postgres-one-statement.ts); otherwise undefined.
+   */
+  foldedBucket(pending: PendingSettlement | undefined): string | undefined {
+    return pending && successResettingOneBucket(pending.keys, pending.settlement);
+  }
+}
+
+/** What the read found for a plan, as the token endpoint takes it. */
+function readAheadOf(plan: ReadAheadPlan, found: Found): ReadAhead {
+  const ahead: ReadAhead = { clientId: plan.clientId, client: found?.client };
+  if (!found) return ahead;
+  if ("codeHash" in plan) ahead.code = { hash: plan.codeHash, record: found.code };
+  else ahead.refreshToken = { hash: plan.refreshTokenHash, record: found.refreshToken };
+  return ahead;
 }
