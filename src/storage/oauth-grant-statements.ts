@@ -85,7 +85,7 @@ export function grantStatements(db: Db) {
 
 /**
  * A code with everything its redemption checks (findCode; also read with the client, see
- * oauth-token-lookups.ts): the same columns, whichever statement reads it.
+ * token-gate.ts): the same columns, whichever statement reads it.
  */
 export function selectCode(db: Db, slot: SlotFactory<{ codeHash: string }>) {
   return db

@@ -63,7 +63,7 @@ export class SqlThrottleStore implements ThrottleStore {
   /**
    * One attempt reserved in `bucket`: an upsert returning the row's live failures and attempts in
    * flight (this one included), or no row when the conflict branch's WHERE refuses it. Also the
-   * data-modifying CTE of the token endpoint's reservation with its read (oauth-token-lookups.ts).
+   * data-modifying CTE of the token endpoint's reservation with its read (token-gate.ts).
    */
   reservation(db: DbOrTx, bucket: ThrottleBucket, slot: Slots) {
     const { failures, inFlight } = liveCounts(slot);

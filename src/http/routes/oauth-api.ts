@@ -61,7 +61,7 @@ function grantTypeLabel(body: unknown): string {
   return GRANTS.has(value) ? value : "other";
 }
 
-/** Step 1: the request as the OAuth service takes it; repeated or non-string parameters are 400 invalid_request. */
+/** The request as the OAuth service takes it; repeated or non-string parameters are 400 invalid_request. */
 function parseClientRequest(request: FastifyRequest): TokenRequest | OAuthError {
   const params = parametersOf(request.body, request.validationError?.validation);
   if (!params.ok) return new OAuthError("invalid_request", params.description, { detail: params.detail });
