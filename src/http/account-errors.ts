@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { AccountError } from "../accounts/errors.js";
+import { formField, sendSettingsPage } from "./console/page.js";
+import type { SettingsPageName } from "./console/settings-sections.js";
 import { html } from "./html.js";
 import { userTranslator } from "./i18n.js";
 import { ocsVersionOf, sendOcs } from "./ocs.js";
-import { formField, sendSettingsPage } from "./routes/settings.js";
-import type { SettingsPageName } from "./settings-sections.js";
 
 /**
  * Where a settings form shows a refused account change: its section of the settings page, in the

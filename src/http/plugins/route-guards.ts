@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import type { RequiredScope } from "../../oauth/domain/scope.js";
+import { confirmPasswordOrAsk } from "../console/password-confirmation.js";
 import { sendAdminsOnly, sendCsrfRefusal, sendFormExpired } from "../guard-errors.js";
-import { confirmPasswordOrAsk } from "../password-confirmation.js";
 import {
   apiCallFromOwnPage,
   csrfValid,

@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Principal } from "../../accounts/authentication.js";
-import { siteOrigin } from "../base-url.js";
-import { html, type SafeHtml } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { confirmPasswordField } from "../pages/password-confirmation.js";
-import { passkeyScripts } from "../passkey-scripts.js";
+import type { Principal } from "../../../accounts/authentication.js";
+import { siteOrigin } from "../../base-url.js";
+import { html, type SafeHtml } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
+import { confirmPasswordField } from "../../pages/password-confirmation.js";
+import { passkeyScripts } from "../../passkey-scripts.js";
+import { CONFIRMED_SESSION_FORM, guarded, SESSION_FORM } from "../../plugins/route-guards.js";
+import { formField, sendSettingsPage } from "../page.js";
 import { passwordConfirmationNeeded } from "../password-confirmation.js";
-import { CONFIRMED_SESSION_FORM, guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
-import { formatDate, formField, sendSettingsPage } from "./settings.js";
+import { formatDate } from "../views/format.js";
 
 const PATH = `${SETTINGS_PAGES.personal.path}/passkeys`;
 const SECTION_ID = "passkeys";

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Principal } from "../../accounts/authentication.js";
-import { AccountError } from "../../accounts/errors.js";
-import { GroupError } from "../../groups/errors.js";
-import { html, type SafeHtml } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { ADMIN_FORM, guarded } from "../plugins/route-guards.js";
+import type { Principal } from "../../../accounts/authentication.js";
+import { AccountError } from "../../../accounts/errors.js";
+import { GroupError } from "../../../groups/errors.js";
+import { html, type SafeHtml } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
+import { ADMIN_FORM, guarded } from "../../plugins/route-guards.js";
+import { formField, sendSettingsPage } from "../page.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
-import { formField, sendSettingsPage } from "./settings.js";
 
 const SECTION_ID = "groups";
 const GROUPS_PATH = "/index.php/settings/admin/groups";

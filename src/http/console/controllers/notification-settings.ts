@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import type { MessageKey } from "../../i18n/index.js";
-import { NOTIFICATION_SWITCHES } from "../../notifications/domain/kinds.js";
-import { html } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
+import type { MessageKey } from "../../../i18n/index.js";
+import { NOTIFICATION_SWITCHES } from "../../../notifications/domain/kinds.js";
+import { html } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
+import { guarded, SESSION_FORM } from "../../plugins/route-guards.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
 

@@ -1,12 +1,12 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ANONYMOUS_ACTOR, AUDIT_KINDS, type AuditKind, OCC_ACTOR, SYSTEM_ACTOR } from "../../audit/domain/kinds.js";
-import { auditEventJson } from "../../audit/domain/present.js";
-import { type AuditQuery, AuditQueryError, type AuditQueryText, parseAuditQuery } from "../../audit/domain/query.js";
-import type { AuditEvent } from "../../audit/ports.js";
-import type { Translator } from "../../i18n/index.js";
-import { html, type SafeHtml } from "../html.js";
-import { ADMIN_PAGE, guarded } from "../plugins/route-guards.js";
+import { ANONYMOUS_ACTOR, AUDIT_KINDS, type AuditKind, OCC_ACTOR, SYSTEM_ACTOR } from "../../../audit/domain/kinds.js";
+import { auditEventJson } from "../../../audit/domain/present.js";
+import { type AuditQuery, AuditQueryError, type AuditQueryText, parseAuditQuery } from "../../../audit/domain/query.js";
+import type { AuditEvent } from "../../../audit/ports.js";
+import type { Translator } from "../../../i18n/index.js";
+import { html, type SafeHtml } from "../../html.js";
+import { ADMIN_PAGE, guarded } from "../../plugins/route-guards.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
 
 const SECTION_ID = "audit";

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from "fastify";
-import { replacePassword } from "../../accounts/password-change.js";
-import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES } from "../../i18n/index.js";
-import { html } from "../html.js";
-import { userTranslator } from "../i18n.js";
+import { replacePassword } from "../../../accounts/password-change.js";
+import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES } from "../../../i18n/index.js";
+import { html } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
+import { guarded, SESSION_FORM } from "../../plugins/route-guards.js";
+import { formField, sendSettingsPage } from "../page.js";
 import { throttledPasswordCheck } from "../password-confirmation.js";
-import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
-import { formField, sendSettingsPage } from "./settings.js";
 
 const PATH = SETTINGS_PAGES.personal.path;
 

@@ -1,14 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Principal } from "../../accounts/authentication.js";
-import { type HostSettingName, hostSettingDefinitions, isHostSettingName, parseHostSetting } from "../../config/host-settings.js";
-import { expectedOf } from "../../config/setting.js";
-import type { Translator } from "../../i18n/index.js";
-import { html, type SafeHtml } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { ADMIN_FORM, guarded } from "../plugins/route-guards.js";
+import type { Principal } from "../../../accounts/authentication.js";
+import {
+  type HostSettingName,
+  hostSettingDefinitions,
+  isHostSettingName,
+  parseHostSetting,
+} from "../../../config/host-settings.js";
+import { expectedOf } from "../../../config/setting.js";
+import type { Translator } from "../../../i18n/index.js";
+import { html, type SafeHtml } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
+import { ADMIN_FORM, guarded } from "../../plugins/route-guards.js";
+import { formField, sendSettingsPage } from "../page.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import { type FormValues, SETTINGS_PAGES } from "../settings-sections.js";
-import { formField, sendSettingsPage } from "./settings.js";
 
 const SECTION_ID = "host-settings";
 const FORM_PATH = SETTINGS_PAGES.settings.path;

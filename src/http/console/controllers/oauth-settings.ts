@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { say } from "../../i18n/index.js";
-import type { OAuthClient } from "../../oauth/ports.js";
-import { html, type SafeHtml } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { ADMIN_FORM, guarded, SESSION_FORM } from "../plugins/route-guards.js";
-import { copyButton } from "../settings-copy-script.js";
+import { say } from "../../../i18n/index.js";
+import type { OAuthClient } from "../../../oauth/ports.js";
+import { html, type SafeHtml } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
+import { ADMIN_FORM, guarded, SESSION_FORM } from "../../plugins/route-guards.js";
+import { copyButton } from "../../settings-copy-script.js";
+import { sendSettingsPage } from "../page.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import type { SettingsContext } from "../settings-sections.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
-import { formatDate, sendSettingsPage } from "./settings.js";
+import { formatDate } from "../views/format.js";
 
 const CLIENTS_PATH = "/index.php/apps/oauth2/clients";
 

@@ -1,19 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Principal } from "../../accounts/authentication.js";
-import { AccountError, type AccountErrorText } from "../../accounts/errors.js";
-import { endEverySignIn, replacePassword } from "../../accounts/password-change.js";
-import { ADMIN_GROUP } from "../../groups/domain/group-id.js";
-import { GroupError } from "../../groups/errors.js";
-import type { Translator } from "../../i18n/index.js";
-import { accountErrorStatus } from "../account-errors.js";
+import type { Principal } from "../../../accounts/authentication.js";
+import { AccountError, type AccountErrorText } from "../../../accounts/errors.js";
+import { endEverySignIn, replacePassword } from "../../../accounts/password-change.js";
+import { ADMIN_GROUP } from "../../../groups/domain/group-id.js";
+import { GroupError } from "../../../groups/errors.js";
+import type { Translator } from "../../../i18n/index.js";
+import { accountErrorStatus } from "../../account-errors.js";
+import { html } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
+import { ADMIN_FORM, guarded } from "../../plugins/route-guards.js";
 import { USER_NOTICE_ID, USERS_FORM_PATH, userPagePath } from "../admin-user-paths.js";
-import { html } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { ADMIN_FORM, guarded } from "../plugins/route-guards.js";
+import { formField } from "../page.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
 import { sendUserPage } from "./admin-user-page.js";
-import { formField } from "./settings.js";
 
 /** What a change did, in the reader's language; and where to go after it (the user's page unless it is gone). */
 interface Outcome {

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from "fastify";
-import { InvalidAddressError } from "../../security/address-throttles.js";
-import { html } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { ADMIN_FORM, guarded } from "../plugins/route-guards.js";
+import { InvalidAddressError } from "../../../security/address-throttles.js";
+import { html } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
+import { ADMIN_FORM, guarded } from "../../plugins/route-guards.js";
+import { formField, sendSettingsPage } from "../page.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
-import { formatDate, formField, sendSettingsPage } from "./settings.js";
+import { formatDate } from "../views/format.js";
 
 const SECTION_ID = "lockouts";
 const RESET_PATH = "/index.php/settings/admin/lockouts/reset";

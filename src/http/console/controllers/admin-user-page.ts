@@ -1,15 +1,16 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Principal } from "../../accounts/authentication.js";
-import type { UserListing } from "../../accounts/ports.js";
-import type { Translator } from "../../i18n/index.js";
-import { isProviderId } from "../../second-factor/providers.js";
+import type { Principal } from "../../../accounts/authentication.js";
+import type { UserListing } from "../../../accounts/ports.js";
+import type { Translator } from "../../../i18n/index.js";
+import { isProviderId } from "../../../second-factor/providers.js";
+import { html, type SafeHtml } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
 import { userFormPath } from "../admin-user-paths.js";
-import { html, type SafeHtml } from "../html.js";
-import { userTranslator } from "../i18n.js";
+import { sendAdminPage, sendSettingsPage } from "../page.js";
 import { takeFlash } from "../settings-flash.js";
 import { type FormValues, SETTINGS_PAGES } from "../settings-sections.js";
+import { formatDate } from "../views/format.js";
 import { providerName, userFactorsCell } from "./second-factor-settings.js";
-import { formatDate, sendAdminPage, sendSettingsPage } from "./settings.js";
 
 /** The names of the second factors a user has on, for the users table ("none" without). */
 export function factorNames(t: Translator["t"], providers: readonly string[] | undefined): string {

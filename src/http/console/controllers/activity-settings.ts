@@ -1,13 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import { STREAM_SETTING_TYPES } from "../../activity/domain/stream-settings.js";
-import type { MessageKey } from "../../i18n/index.js";
-import { sendActivityError } from "../activity-errors.js";
-import { html } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { translatedHtml } from "../pages/translated-html.js";
-import { apiRead, apiWrite, guarded, SESSION_FORM } from "../plugins/route-guards.js";
-import { streamSettingsRouteSchema, updateStreamSettingsRouteSchema } from "../schemas/activity.js";
-import { sendSettingsPage } from "./settings.js";
+import { STREAM_SETTING_TYPES } from "../../../activity/domain/stream-settings.js";
+import type { MessageKey } from "../../../i18n/index.js";
+import { sendActivityError } from "../../activity-errors.js";
+import { html } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
+import { translatedHtml } from "../../pages/translated-html.js";
+import { apiRead, apiWrite, guarded, SESSION_FORM } from "../../plugins/route-guards.js";
+import { streamSettingsRouteSchema, updateStreamSettingsRouteSchema } from "../../schemas/activity.js";
+import { sendSettingsPage } from "../page.js";
 
 const SECTION_ID = "activity-stream";
 

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from "fastify";
-import { sessionId } from "../../accounts/sessions.js";
-import { auditSessionEnded } from "../audit-sign-in.js";
-import { html } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
+import { sessionId } from "../../../accounts/sessions.js";
+import { auditSessionEnded } from "../../audit-sign-in.js";
+import { html } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
+import { guarded, SESSION_FORM } from "../../plugins/route-guards.js";
+import { sendSettingsPage } from "../page.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
-import { formatDate, sendSettingsPage } from "./settings.js";
+import { formatDate } from "../views/format.js";
 
 const PATH = SETTINGS_PAGES.personal.path;
 

@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { UserListing } from "../../accounts/ports.js";
-import type { Translator } from "../../i18n/index.js";
+import type { UserListing } from "../../../accounts/ports.js";
+import type { Translator } from "../../../i18n/index.js";
+import { html, type SafeHtml } from "../../html.js";
+import { userTranslator } from "../../i18n.js";
+import { ADMIN_FORM, ADMIN_PAGE, guarded } from "../../plugins/route-guards.js";
 import { USERS_FORM_PATH, userPagePath } from "../admin-user-paths.js";
-import { html, type SafeHtml } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { ADMIN_FORM, ADMIN_PAGE, guarded } from "../plugins/route-guards.js";
+import { formField } from "../page.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
+import { formatDate } from "../views/format.js";
 import { adminUserActionRoutes } from "./admin-user-actions.js";
 import { factorNames, sendUserPage } from "./admin-user-page.js";
-import { formatDate, formField } from "./settings.js";
 
 const SECTION_ID = "users";
 /** Users per page of the users area. */
