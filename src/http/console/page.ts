@@ -93,6 +93,8 @@ export interface SectionAnswer {
   text: string;
   /** The paragraph's id, when the page's tests and scripts look for it. */
   id?: string;
+  /** Read out at once by assistive technology. */
+  role?: "alert" | "status";
   /** 200 when ok, 400 when not, unless given. */
   status?: number;
   /** What a refused form was sent with, shown again to correct. */
@@ -106,7 +108,7 @@ export function answerInSection(
   principal: Principal,
   answer: SectionAnswer,
 ): Promise<FastifyReply> {
-  const message = outcomeParagraph(answer.ok, answer.text, answer.id);
+  const message = outcomeParagraph(answer.ok, answer.text, answer.id, answer.role);
   const flash = { sectionId: answer.sectionId, message, formValues: answer.formValues };
   return sendSettingsPage(request, reply, principal, answer.page, flash, answer.status ?? (answer.ok ? 200 : 400));
 }

@@ -10,7 +10,7 @@ import { sendAdminPage, sendSettingsPage } from "../page.js";
 import { takeFlash } from "../settings-flash.js";
 import { type FormValues, SETTINGS_PAGES } from "../settings-sections.js";
 import { formatDate } from "../views/format.js";
-import { providerName, userFactorsCell } from "./second-factor-settings.js";
+import { providerName, userFactorsCell } from "../views/second-factors.js";
 
 /** The names of the second factors a user has on, for the users table ("none" without). */
 export function factorNames(t: Translator["t"], providers: readonly string[] | undefined): string {

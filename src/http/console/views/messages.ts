@@ -1,7 +1,10 @@
 import { html, type SafeHtml } from "../../html.js";
 
-/** A form's outcome at the top of its section: a notice when it went through, an error when refused. */
-export function outcomeParagraph(ok: boolean, text: string, id?: string): SafeHtml {
+/**
+ * A form's outcome at the top of its section: a notice when it went through, an error when refused;
+ * `role` makes assistive technology read it out at once.
+ */
+export function outcomeParagraph(ok: boolean, text: string, id?: string, role?: "alert" | "status"): SafeHtml {
   const kind = ok ? "notice" : "error";
-  return id === undefined ? html`<p class="${kind}">${text}</p>` : html`<p class="${kind}" id="${id}">${text}</p>`;
+  return html`<p class="${kind}"${id === undefined ? "" : html` id="${id}"`}${role === undefined ? "" : html` role="${role}"`}>${text}</p>`;
 }
