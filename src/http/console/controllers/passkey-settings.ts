@@ -1,15 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Principal } from "../../../accounts/authentication.js";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { siteOrigin } from "../../base-url.js";
-import { html, type SafeHtml } from "../../html.js";
 import { userTranslator } from "../../i18n.js";
-import { confirmPasswordField } from "../../pages/password-confirmation.js";
-import { passkeyScripts } from "../../passkey-scripts.js";
 import { CONFIRMED_SESSION_FORM, guarded, SESSION_FORM } from "../../plugins/route-guards.js";
-import { formField, sendSettingsPage } from "../page.js";
+import { answerInSection, formField } from "../page.js";
 import { passwordConfirmationNeeded } from "../password-confirmation.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
-import { formatDate } from "../views/format.js";
+import { passkeysSection } from "../views/passkeys.js";
 
 const PATH = `${SETTINGS_PAGES.personal.path}/passkeys`;
 const SECTION_ID = "passkeys";
@@ -30,44 +26,15 @@ export async function passkeySettingsRoutes(app: FastifyInstance): Promise<void>
     page: "personal",
     order: 16,
     render: async ({ request, principal, csrfToken, flash, translator }) => {
-      const { t } = translator;
       const list = await passkeys.list(principal.user.uid);
       const confirm = await passwordConfirmationNeeded(request, principal);
-      const col = {
-        name: t("secondFactor:passkey.columnName"),
-        created: t("secondFactor:passkey.columnCreated"),
-        lastUsed: t("secondFactor:passkey.columnLastUsed"),
-      };
-      const table =
-        list.length === 0
-          ? html`<p id="passkey-none">${t("secondFactor:passkey.none")}</p>`
-          : html`<table class="responsive" id="passkey-list"><caption>${t("secondFactor:passkey.tableCaption")}</caption><thead><tr><th scope="col">${col.name}</th><th scope="col">${col.created}</th><th scope="col">${col.lastUsed}</th><th scope="col">${t("pages:settings.actions")}</th></tr></thead><tbody>
-${list.map(
-  (p) =>
-    html`<tr><td data-label="${col.name}">${p.name}</td><td data-label="${col.created}">${formatDate(translator, p.createdAt)}</td><td data-label="${col.lastUsed}">${formatDate(translator, p.lastUsedAt)}</td><td class="actions-cell"><form method="post" action="${PATH}/remove"><input type="hidden" name="requesttoken" value="${csrfToken}"><input type="hidden" name="credential" value="${p.id}">${confirm ? confirmPasswordField(translator, `passkey-remove-${p.id.slice(0, 16)}`) : ""}<button type="submit" class="danger small" aria-label="${t("secondFactor:passkey.removeNamed", { name: p.name })}">${t("secondFactor:passkey.remove")}</button></form></td></tr>`,
-)}
-</tbody></table>`;
-      return html`<h3>${t("secondFactor:provider.webauthn")}</h3>
-<p class="muted">${t("secondFactor:passkey.settingsIntro")}</p>
-${flash ?? ""}
-${table}
-<form method="post" action="${PATH}" id="passkey-add-form" data-passkey-register data-options="${PATH}/options" data-status="passkey-add-status" data-working="${t("secondFactor:passkey.working")}" data-failed="${t("secondFactor:passkey.failed")}" data-confirm-failed="${t("secondFactor:passkey.confirmFailed")}" data-unsupported="${t("secondFactor:passkey.unsupported")}">
-<input type="hidden" name="requesttoken" value="${csrfToken}">
-<label for="passkey-name">${t("secondFactor:passkey.nameLabel")}</label>
-<input type="text" id="passkey-name" name="name" maxlength="64" autocomplete="off">
-${confirm ? confirmPasswordField(translator, "passkey-add") : ""}
-<div class="actions"><button type="submit" id="passkey-add-submit">${t("secondFactor:passkey.add")}</button></div>
-<p id="passkey-add-status" role="status" aria-live="polite"></p>
-<noscript><p class="muted">${t("secondFactor:passkey.needsScript")}</p></noscript>
-</form>
-${passkeyScripts()}`;
+      return passkeysSection(translator, { path: PATH, passkeys: list, csrfToken, confirm, flash });
     },
   });
 
   const json = (reply: FastifyReply, status: number, body: unknown) =>
     reply.status(status).header("cache-control", "no-store").send(body);
-  const answer = (request: FastifyRequest, reply: FastifyReply, principal: Principal, status: number, message: SafeHtml) =>
-    sendSettingsPage(request, reply, principal, "personal", { sectionId: SECTION_ID, message }, status);
+  const section = { page: "personal", sectionId: SECTION_ID } as const;
 
   await app.register(
     guarded(CONFIRMED_SESSION_FORM, (forms) => {
@@ -87,13 +54,15 @@ ${passkeyScripts()}`;
         const { t } = userTranslator(request, principal);
         const removed = await passkeys.remove(uid, formField(request, "credential") ?? "");
         if (!removed) {
-          return answer(
-            request,
-            reply,
-            principal,
-            404,
-            html`<p class="error" id="passkey-error" role="alert">${t("secondFactor:passkey.noSuch")}</p>`,
-          );
+          const text = t("secondFactor:passkey.noSuch");
+          return answerInSection(request, reply, principal, {
+            ...section,
+            ok: false,
+            text,
+            id: "passkey-error",
+            role: "alert",
+            status: 404,
+          });
         }
         // Recovery codes stand in for a factor; without one left they would only be a way around it later.
         if (!(await secondFactors.hasSecondFactor(uid))) await recoveryCodes.disableFor(uid);
@@ -101,13 +70,12 @@ ${passkeyScripts()}`;
           { event: "second_factor_disabled", uid, provider: "webauthn", by: uid, ip: request.ip },
           "passkey removed",
         );
-        return answer(
-          request,
-          reply,
-          principal,
-          200,
-          html`<p class="notice" id="passkey-removed">${t("secondFactor:passkey.removed")}</p>`,
-        );
+        return answerInSection(request, reply, principal, {
+          ...section,
+          ok: true,
+          text: t("secondFactor:passkey.removed"),
+          id: "passkey-removed",
+        });
       });
     }),
   );
