@@ -1,16 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { UserListing } from "../../../accounts/ports.js";
-import type { Translator } from "../../../i18n/index.js";
-import { html, type SafeHtml } from "../../html.js";
 import { userTranslator } from "../../i18n.js";
 import { ADMIN_FORM, ADMIN_PAGE, guarded } from "../../plugins/route-guards.js";
-import { USERS_FORM_PATH, userPagePath } from "../admin-user-paths.js";
+import { USERS_FORM_PATH } from "../admin-user-paths.js";
 import { formField } from "../page.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
-import { formatDate } from "../views/format.js";
+import { userCreatedNotice, usersSection } from "../views/admin-users.js";
 import { adminUserActionRoutes } from "./admin-user-actions.js";
-import { factorNames, sendUserPage } from "./admin-user-page.js";
+import { sendUserPage } from "./admin-user-page.js";
 
 const SECTION_ID = "users";
 /** Users per page of the users area. */
@@ -26,51 +23,6 @@ function listQuery(request: FastifyRequest): { text: string; page: number } {
   return { text, page };
 }
 
-function listUrl(text: string, page: number): string {
-  const query = new URLSearchParams();
-  if (text !== "") query.set("q", text);
-  if (page > 1) query.set("page", String(page));
-  const search = query.toString();
-  return search === "" ? SETTINGS_PAGES.users.path : `${SETTINGS_PAGES.users.path}?${search}`;
-}
-
-function userRow(
-  translator: Translator,
-  user: UserListing,
-  groups: readonly string[] | undefined,
-  factors: readonly string[] | undefined,
-): SafeHtml {
-  const { t } = translator;
-  const label = {
-    uid: t("settings:profile.username"),
-    name: t("settings:profile.fullName"),
-    email: t("settings:profile.email"),
-    state: t("settings:users.state"),
-    groups: t("console:users.groups"),
-    lastLogin: t("console:users.lastLogin"),
-    factors: t("secondFactor:admin.column"),
-  };
-  // data-label: the column's name, shown beside each cell when the table becomes cards on a phone.
-  return html`<tr><td data-label="${label.uid}" class="wrap-anywhere"><a href="${userPagePath(user.uid)}">${user.uid}</a></td><td data-label="${label.name}" class="wrap-anywhere">${user.displayName}</td><td data-label="${label.email}" class="email">${emailWithBreak(user.email)}</td><td data-label="${label.state}">${user.enabled ? t("settings:users.enabled") : t("settings:users.disabled")}</td><td data-label="${label.groups}" class="wrap-anywhere">${(groups ?? []).join(", ") || "–"}</td><td data-label="${label.lastLogin}">${formatDate(translator, user.lastLoginAt)}</td><td data-label="${label.factors}">${factorNames(t, factors)}</td></tr>`;
-}
-
-/** An address that may wrap before its `@` (not in the middle of a word), as a table cell shows it. */
-function emailWithBreak(email: string | null): SafeHtml {
-  if (email === null) return html``;
-  const at = email.lastIndexOf("@");
-  return at <= 0 ? html`${email}` : html`${email.slice(0, at)}<wbr>${email.slice(at)}`;
-}
-
-/** Previous and next page links, and where this page is. */
-function pager(t: Translator["t"], text: string, page: number, pages: number): SafeHtml {
-  if (pages <= 1) return html``;
-  return html`<nav class="pager" aria-label="${t("console:users.pages")}"><ul>
-<li>${page > 1 ? html`<a rel="prev" href="${listUrl(text, page - 1)}">${t("console:users.previous")}</a>` : ""}</li>
-<li aria-current="page">${t("console:users.pageOf", { page, pages })}</li>
-<li>${page < pages ? html`<a rel="next" href="${listUrl(text, page + 1)}">${t("console:users.next")}</a>` : ""}</li>
-</ul></nav>`;
-}
-
 /**
  * The users area: a search over uid, name and address, one page of users at a time (each linking
  * to the user's own page, admin-user-page.ts), and the form that creates a user, through the same
@@ -83,45 +35,25 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
     id: SECTION_ID,
     page: "users",
     order: 0,
-    render: async ({ request, csrfToken, flash, formValues = {}, translator, t }) => {
+    render: async ({ request, csrfToken, flash, formValues = {}, translator }) => {
       const { text, page } = listQuery(request);
       const found = await users.search({ text, limit: USERS_PER_PAGE, offset: (page - 1) * USERS_PER_PAGE });
       const uids = found.users.map((u) => u.uid);
       const [memberships, factors] = await Promise.all([groups.groupsOfUsers(uids), secondFactors.enabledByUser(uids)]);
-      const pages = Math.max(1, Math.ceil(found.total / USERS_PER_PAGE));
-      const first = (page - 1) * USERS_PER_PAGE + 1;
-      const summary =
-        found.users.length === 0
-          ? text === ""
-            ? t("console:users.none")
-            : t("console:users.noMatch", { text })
-          : t("console:users.showing", { first, last: first + found.users.length - 1, total: found.total });
-      // The area's heading (h1) says "Users"; the list needs no heading of its own.
-      return html`${flash ?? ""}
-<form method="get" action="${SETTINGS_PAGES.users.path}" role="search" class="search" id="user-search-form">
-<label for="user-search">${t("console:users.search")}</label>
-<div class="search-row"><input type="search" id="user-search" name="q" maxlength="${MAX_SEARCH_LENGTH}" value="${text}" aria-describedby="user-search-hint">
-<button type="submit">${t("console:users.searchButton")}</button>${text === "" ? "" : html` <a class="button secondary" href="${SETTINGS_PAGES.users.path}">${t("console:users.clear")}</a>`}</div>
-<p class="muted" id="user-search-hint">${t("console:users.searchHint")}</p>
-</form>
-<p id="user-count" role="status">${summary}</p>
-${
-  found.users.length === 0
-    ? ""
-    : html`<table class="responsive" id="user-list"><caption class="visually-hidden">${t("settings:users.title")}</caption><thead><tr><th scope="col">${t("settings:profile.username")}</th><th scope="col">${t("settings:profile.fullName")}</th><th scope="col">${t("settings:profile.email")}</th><th scope="col">${t("settings:users.state")}</th><th scope="col">${t("console:users.groups")}</th><th scope="col">${t("console:users.lastLogin")}</th><th scope="col">${t("secondFactor:admin.column")}</th></tr></thead><tbody>
-${found.users.map((u) => userRow(translator, u, memberships.get(u.uid), factors.get(u.uid)))}</tbody></table>`
-}
-${pager(t, text, page, pages)}
-<h2>${t("settings:users.create")}</h2>
-<form method="post" action="${USERS_FORM_PATH}" id="create-user">
-<input type="hidden" name="requesttoken" value="${csrfToken}">
-<label for="new-user-uid">${t("settings:profile.username")}</label><input type="text" id="new-user-uid" name="uid" maxlength="64" required value="${formValues.uid ?? ""}">
-<label for="new-user-display-name">${t("settings:profile.fullName")}</label><input type="text" id="new-user-display-name" name="display_name" maxlength="255" value="${formValues.display_name ?? ""}">
-<label for="new-user-email">${t("settings:profile.email")}</label><input type="email" id="new-user-email" name="email" maxlength="255" value="${formValues.email ?? ""}">
-<label for="new-user-password">${t("settings:users.password")}</label><input type="password" id="new-user-password" name="password" autocomplete="new-password" minlength="8" required>
-<label class="check"><input type="checkbox" name="is_admin" value="1"${formValues.is_admin !== undefined ? html` checked` : ""}> ${t("settings:users.admin")}</label>
-<p><button type="submit">${t("settings:users.createButton")}</button></p>
-</form>`;
+      return usersSection(translator, {
+        text,
+        maxSearchLength: MAX_SEARCH_LENGTH,
+        page,
+        pages: Math.max(1, Math.ceil(found.total / USERS_PER_PAGE)),
+        users: found.users,
+        total: found.total,
+        first: (page - 1) * USERS_PER_PAGE + 1,
+        memberships,
+        factors,
+        csrfToken,
+        flash,
+        formValues,
+      });
     },
   });
 
@@ -155,7 +87,7 @@ ${pager(t, text, page, pages)}
         const { t } = userTranslator(request, principal);
         return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.users.path, {
           sectionId: SECTION_ID,
-          message: html`<p class="notice" id="users-notice" role="status">${t("settings:users.created", { uid: user.uid })} <a href="${userPagePath(user.uid)}">${t("console:users.openUser", { uid: user.uid })}</a></p>`,
+          message: userCreatedNotice(t, user.uid),
         });
       });
     }),
