@@ -1,12 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { InvalidAddressError } from "../../../security/address-throttles.js";
-import { html } from "../../html.js";
 import { userTranslator } from "../../i18n.js";
 import { ADMIN_FORM, guarded } from "../../plugins/route-guards.js";
-import { formField, sendSettingsPage } from "../page.js";
+import { answerInSection, formField } from "../page.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
-import { formatDate } from "../views/format.js";
+import { lockoutsSection } from "../views/lockouts.js";
+import { outcomeParagraph } from "../views/messages.js";
 
 const SECTION_ID = "lockouts";
 const RESET_PATH = "/index.php/settings/admin/lockouts/reset";
@@ -27,32 +27,8 @@ export async function adminLockoutRoutes(app: FastifyInstance): Promise<void> {
     page: "security",
     order: 30,
     render: async ({ csrfToken, flash, translator }) => {
-      const { t } = translator;
       const failing = await addressThrottles.failing(SHOWN_PER_THROTTLE);
-      const label = {
-        address: t("settings:lockouts.address"),
-        throttle: t("settings:lockouts.throttle"),
-        failures: t("settings:lockouts.failures"),
-        lastFailure: t("settings:lockouts.lastFailure"),
-        state: t("settings:lockouts.state"),
-      };
-      const state = (lockedSeconds: number, delayMs: number) =>
-        lockedSeconds > 0
-          ? t("settings:lockouts.lockedFor", { minutes: Math.ceil(lockedSeconds / 60) })
-          : t("settings:lockouts.delayed", { seconds: Math.ceil(delayMs / 1000) });
-      return html`<h2>${t("settings:lockouts.title")}</h2>
-<p class="muted">${t("settings:lockouts.intro")}</p>
-${flash ?? ""}
-${
-  failing.length === 0
-    ? html`<p class="muted" id="lockout-list">${t("settings:lockouts.none")}</p>`
-    : html`<table class="responsive" id="lockout-list"><thead><tr><th scope="col">${label.address}</th><th scope="col">${label.throttle}</th><th scope="col">${label.failures}</th><th scope="col">${label.lastFailure}</th><th scope="col">${label.state}</th><th scope="col">${t("pages:settings.actions")}</th></tr></thead><tbody>
-${failing.map(
-  (row) =>
-    html`<tr><td data-label="${label.address}" class="wrap-anywhere">${row.countedAs}</td><td data-label="${label.throttle}">${t(`settings:lockouts.throttle.${row.namespace}` as "settings:lockouts.throttle.login")}</td><td data-label="${label.failures}">${row.failures}</td><td data-label="${label.lastFailure}">${formatDate(translator, row.lastFailureAt)}</td><td data-label="${label.state}">${state(row.lockedSeconds, row.delayMs)}</td><td class="actions-cell"><form method="post" action="${RESET_PATH}"><input type="hidden" name="requesttoken" value="${csrfToken}"><input type="hidden" name="address" value="${row.countedAs}"><button type="submit" class="small" aria-label="${t("settings:lockouts.liftNamed", { address: row.countedAs })}">${t("settings:lockouts.lift")}</button></form></td></tr>`,
-)}
-</tbody></table>`
-}`;
+      return lockoutsSection(translator, { failing, resetPath: RESET_PATH, csrfToken, flash });
     },
   });
 
@@ -69,12 +45,20 @@ ${failing.map(
             { event: "throttle_reset", address: states[0]?.countedAs ?? address, failures, by: principal.user.uid },
             "client address throttle lifted on the admin page",
           );
-          const message = html`<p class="notice" id="lockouts-notice">${t("settings:lockouts.lifted", { address: states[0]?.countedAs ?? address, count: failures })}</p>`;
+          const text = t("settings:lockouts.lifted", { address: states[0]?.countedAs ?? address, count: failures });
+          const message = outcomeParagraph(true, text, "lockouts-notice");
           return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.security.path, { sectionId: SECTION_ID, message });
         } catch (error) {
           if (!(error instanceof InvalidAddressError)) throw error;
-          const message = html`<p class="error" id="lockouts-error" role="alert">${t("settings:lockouts.notAnAddress", { address })}</p>`;
-          return sendSettingsPage(request, reply, principal, "security", { sectionId: SECTION_ID, message }, 400);
+          const text = t("settings:lockouts.notAnAddress", { address });
+          return answerInSection(request, reply, principal, {
+            page: "security",
+            sectionId: SECTION_ID,
+            ok: false,
+            text,
+            id: "lockouts-error",
+            role: "alert",
+          });
         }
       });
     }),
