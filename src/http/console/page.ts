@@ -92,7 +92,7 @@ export interface SectionAnswer {
   /** The sentence, already in the reader's language. */
   text: string;
   /** The paragraph's id, when the page's tests and scripts look for it. */
-  id?: string;
+  id?: string | undefined;
   /** Read out at once by assistive technology. */
   role?: "alert" | "status";
   /** 200 when ok, 400 when not, unless given. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { siteOrigin } from "../../base-url.js";
 import { userTranslator } from "../../i18n.js";
 import { CONFIRMED_SESSION_FORM, guarded, SESSION_FORM } from "../../plugins/route-guards.js";
@@ -9,6 +9,7 @@ import { passkeysSection } from "../views/passkeys.js";
 
 const PATH = `${SETTINGS_PAGES.personal.path}/passkeys`;
 const SECTION_ID = "passkeys";
+const section = { page: "personal", sectionId: SECTION_ID } as const;
 
 /**
  * Personal settings' passkeys (docs/security.md "Passkeys"): the user's passkeys with their name,
@@ -19,7 +20,7 @@ const SECTION_ID = "passkeys";
  * user after that confirmation.
  */
 export async function passkeySettingsRoutes(app: FastifyInstance): Promise<void> {
-  const { passkeys, secondFactors, recoveryCodes, users } = app.services;
+  const { passkeys, users } = app.services;
 
   app.settingsSections.push({
     id: SECTION_ID,
@@ -31,10 +32,6 @@ export async function passkeySettingsRoutes(app: FastifyInstance): Promise<void>
       return passkeysSection(translator, { path: PATH, passkeys: list, csrfToken, confirm, flash });
     },
   });
-
-  const json = (reply: FastifyReply, status: number, body: unknown) =>
-    reply.status(status).header("cache-control", "no-store").send(body);
-  const section = { page: "personal", sectionId: SECTION_ID } as const;
 
   await app.register(
     guarded(CONFIRMED_SESSION_FORM, (forms) => {
@@ -48,35 +45,7 @@ export async function passkeySettingsRoutes(app: FastifyInstance): Promise<void>
         );
       });
 
-      forms.post(`${PATH}/remove`, async (request, reply) => {
-        const { principal } = request;
-        const { uid } = principal.user;
-        const { t } = userTranslator(request, principal);
-        const removed = await passkeys.remove(uid, formField(request, "credential") ?? "");
-        if (!removed) {
-          const text = t("secondFactor:passkey.noSuch");
-          return answerInSection(request, reply, principal, {
-            ...section,
-            ok: false,
-            text,
-            id: "passkey-error",
-            role: "alert",
-            status: 404,
-          });
-        }
-        // Recovery codes stand in for a factor; without one left they would only be a way around it later.
-        if (!(await secondFactors.hasSecondFactor(uid))) await recoveryCodes.disableFor(uid);
-        request.log.info(
-          { event: "second_factor_disabled", uid, provider: "webauthn", by: uid, ip: request.ip },
-          "passkey removed",
-        );
-        return answerInSection(request, reply, principal, {
-          ...section,
-          ok: true,
-          text: t("secondFactor:passkey.removed"),
-          id: "passkey-removed",
-        });
-      });
+      forms.post(`${PATH}/remove`, removePasskey);
     }),
   );
 
@@ -100,4 +69,36 @@ export async function passkeySettingsRoutes(app: FastifyInstance): Promise<void>
       });
     }),
   );
+}
+
+function json(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return reply.status(status).header("cache-control", "no-store").send(body);
+}
+
+async function removePasskey(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { principal } = request;
+  const { uid } = principal.user;
+  const { passkeys, secondFactors, recoveryCodes } = request.server.services;
+  const { t } = userTranslator(request, principal);
+  const removed = await passkeys.remove(uid, formField(request, "credential") ?? "");
+  if (!removed) {
+    const text = t("secondFactor:passkey.noSuch");
+    return answerInSection(request, reply, principal, {
+      ...section,
+      ok: false,
+      text,
+      id: "passkey-error",
+      role: "alert",
+      status: 404,
+    });
+  }
+  // Recovery codes stand in for a factor; without one left they would only be a way around it later.
+  if (!(await secondFactors.hasSecondFactor(uid))) await recoveryCodes.disableFor(uid);
+  request.log.info({ event: "second_factor_disabled", uid, provider: "webauthn", by: uid, ip: request.ip }, "passkey removed");
+  return answerInSection(request, reply, principal, {
+    ...section,
+    ok: true,
+    text: t("secondFactor:passkey.removed"),
+    id: "passkey-removed",
+  });
 }

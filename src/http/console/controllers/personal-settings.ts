@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { replacePassword } from "../../../accounts/password-change.js";
 import { userTranslator } from "../../i18n.js";
 import { guarded, SESSION_FORM } from "../../plugins/route-guards.js";
@@ -26,7 +26,7 @@ function timeZones(): readonly string[] {
  * AccountError) is shown in the form's section by account-errors.ts.
  */
 export async function personalSettingsRoutes(app: FastifyInstance): Promise<void> {
-  const { users, sessions, preferences, settings, passwordConfirmations, deviceCredentials, log } = app.services;
+  const { settings } = app.services;
 
   app.settingsSections.push(
     {
@@ -55,91 +55,81 @@ export async function personalSettingsRoutes(app: FastifyInstance): Promise<void
     },
   );
 
-  await app.register(guarded(SESSION_FORM, personalForms));
+  await app.register(
+    guarded(SESSION_FORM, (forms) => {
+      forms.post(`${PATH}/profile`, { config: { accountRefusal: { page: "personal", sectionId: "profile" } } }, changeProfile);
+      // The current password is checked through the login throttle (same buckets as the login form),
+      // so this form is no way around it for someone who found an open session. With
+      // `sign_out_devices` (ticked by default, docs/decisions.md), the change also ends every app
+      // password and OAuth grant of the user (services.ts deviceCredentials).
+      const passwordRefusal = { page: "personal", sectionId: "password", elementId: "password-error" } as const;
+      forms.post(`${PATH}/password`, { config: { accountRefusal: passwordRefusal } }, changePassword);
+      // One validation: preferences.set checks the language and the time zone, for occ and this form.
+      forms.post(`${PATH}/locale`, { config: { accountRefusal: { page: "personal", sectionId: "locale" } } }, changeLocale);
+    }),
+  );
+}
 
-  async function personalForms(forms: FastifyInstance): Promise<void> {
-    forms.post(
-      `${PATH}/profile`,
-      { config: { accountRefusal: { page: "personal", sectionId: "profile" } } },
-      async (request, reply) => {
-        const { principal } = request;
-        const { t } = userTranslator(request, principal);
-        // ownCloud's allow_user_to_change_display_name covers the full name and the email alike.
-        if (!settings.get("allow_user_to_change_display_name")) {
-          const text = t("settings:profile.locked");
-          return answerInSection(request, reply, principal, {
-            page: "personal",
-            sectionId: "profile",
-            ok: false,
-            text,
-            status: 403,
-          });
-        }
-        await users.updateProfile(principal.user.uid, {
-          displayName: (formField(request, "display_name") ?? "").trim(),
-          email: (formField(request, "email") ?? "").trim(),
-        });
-        log.info({ event: "profile_changed", uid: principal.user.uid }, "user changed their profile");
-        return reply.redirect(`${PATH}#profile`, 303);
-      },
-    );
-
-    // The current password is checked through the login throttle (same buckets as the login form),
-    // so this form is no way around it for someone who found an open session. With
-    // `sign_out_devices` (ticked by default, docs/decisions.md), the change also ends every app
-    // password and OAuth grant of the user (services.ts deviceCredentials).
-    forms.post(
-      `${PATH}/password`,
-      { config: { accountRefusal: { page: "personal", sectionId: "password", elementId: "password-error" } } },
-      async (request, reply) => {
-        const { principal } = request;
-        const { t } = userTranslator(request, principal);
-        const { uid } = principal.user;
-        const answer = (status: number, outcome: { ok: boolean; text: string; id?: string }) =>
-          answerInSection(request, reply, principal, { page: "personal", sectionId: "password", ...outcome, status });
-        const current = formField(request, "current_password") ?? "";
-        const next = formField(request, "new_password") ?? "";
-        const gate = await throttledPasswordCheck(request, uid, current);
-        if (gate.refused) {
-          reply.header("retry-after", String(gate.retryAfterSeconds));
-          return answer(429, { ok: false, text: t("settings:password.throttled") });
-        }
-        if (!gate.value) {
-          request.log.warn({ event: "password_change_refused", uid, ip: request.ip }, "password change: wrong current password");
-          return answer(403, { ok: false, text: t("settings:password.wrongCurrent"), id: "password-error" });
-        }
-        const everywhere = formField(request, "sign_out_devices") !== undefined;
-        const ended = await replacePassword(users, sessions, uid, next, {
-          keepSessionToken: principal.session?.token,
-          endDeviceCredentials: everywhere ? deviceCredentials : undefined,
-        });
-        // The current password was just proven: this session's confirmation is fresh.
-        if (principal.session) await passwordConfirmations.record(principal.session);
-        log.info(
-          { event: "password_changed", uid, ip: request.ip, signedOutDevices: everywhere, ended },
-          "user changed their password",
-        );
-        const changed = t(everywhere ? "settings:password.changedEverywhere" : "settings:password.changed");
-        return answer(200, { ok: true, text: changed, id: "password-changed" });
-      },
-    );
-
-    // One validation: preferences.set checks the language and the time zone, for occ and this form.
-    forms.post(
-      `${PATH}/locale`,
-      { config: { accountRefusal: { page: "personal", sectionId: "locale" } } },
-      async (request, reply) => {
-        const { uid } = request.principal.user;
-        for (const [key, field] of [
-          ["lang", "language"],
-          ["timezone", "timezone"],
-        ] as const) {
-          const value = (formField(request, field) ?? "").trim();
-          if (value === "") await preferences.delete(uid, "core", key);
-          else await preferences.set(uid, "core", key, value);
-        }
-        return reply.redirect(`${PATH}#locale`, 303);
-      },
-    );
+async function changeProfile(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { principal } = request;
+  const { users, settings, log } = request.server.services;
+  const { t } = userTranslator(request, principal);
+  // ownCloud's allow_user_to_change_display_name covers the full name and the email alike.
+  if (!settings.get("allow_user_to_change_display_name")) {
+    const text = t("settings:profile.locked");
+    return answerInSection(request, reply, principal, { page: "personal", sectionId: "profile", ok: false, text, status: 403 });
   }
+  await users.updateProfile(principal.user.uid, {
+    displayName: (formField(request, "display_name") ?? "").trim(),
+    email: (formField(request, "email") ?? "").trim(),
+  });
+  log.info({ event: "profile_changed", uid: principal.user.uid }, "user changed their profile");
+  return reply.redirect(`${PATH}#profile`, 303);
+}
+
+async function changePassword(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { principal } = request;
+  const { users, sessions, passwordConfirmations, deviceCredentials, log } = request.server.services;
+  const { t } = userTranslator(request, principal);
+  const { uid } = principal.user;
+  const answer = (status: number, outcome: { ok: boolean; text: string; id?: string }) =>
+    answerInSection(request, reply, principal, { page: "personal", sectionId: "password", ...outcome, status });
+  const current = formField(request, "current_password") ?? "";
+  const next = formField(request, "new_password") ?? "";
+  const gate = await throttledPasswordCheck(request, uid, current);
+  if (gate.refused) {
+    reply.header("retry-after", String(gate.retryAfterSeconds));
+    return answer(429, { ok: false, text: t("settings:password.throttled") });
+  }
+  if (!gate.value) {
+    request.log.warn({ event: "password_change_refused", uid, ip: request.ip }, "password change: wrong current password");
+    return answer(403, { ok: false, text: t("settings:password.wrongCurrent"), id: "password-error" });
+  }
+  const everywhere = formField(request, "sign_out_devices") !== undefined;
+  const ended = await replacePassword(users, sessions, uid, next, {
+    keepSessionToken: principal.session?.token,
+    endDeviceCredentials: everywhere ? deviceCredentials : undefined,
+  });
+  // The current password was just proven: this session's confirmation is fresh.
+  if (principal.session) await passwordConfirmations.record(principal.session);
+  log.info(
+    { event: "password_changed", uid, ip: request.ip, signedOutDevices: everywhere, ended },
+    "user changed their password",
+  );
+  const changed = t(everywhere ? "settings:password.changedEverywhere" : "settings:password.changed");
+  return answer(200, { ok: true, text: changed, id: "password-changed" });
+}
+
+async function changeLocale(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { uid } = request.principal.user;
+  const { preferences } = request.server.services;
+  for (const [key, field] of [
+    ["lang", "language"],
+    ["timezone", "timezone"],
+  ] as const) {
+    const value = (formField(request, field) ?? "").trim();
+    if (value === "") await preferences.delete(uid, "core", key);
+    else await preferences.set(uid, "core", key, value);
+  }
+  return reply.redirect(`${PATH}#locale`, 303);
 }
