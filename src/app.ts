@@ -13,6 +13,7 @@ import { adminAuditRoutes } from "./http/console/controllers/admin-audit.js";
 import { adminGroupRoutes } from "./http/console/controllers/admin-groups.js";
 import { adminHostSettingsRoutes } from "./http/console/controllers/admin-host-settings.js";
 import { adminLockoutRoutes } from "./http/console/controllers/admin-lockouts.js";
+import { adminUserActionRoutes } from "./http/console/controllers/admin-user-actions.js";
 import { adminUserRoutes } from "./http/console/controllers/admin-users.js";
 import { avatarSettingsRoutes } from "./http/console/controllers/avatars.js";
 import { notificationSettingsRoutes } from "./http/console/controllers/notification-settings.js";
@@ -147,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(passkeySettingsRoutes);
   await app.register(personalSessionsRoutes);
   await app.register(adminUserRoutes);
+  await app.register(adminUserActionRoutes);
   await app.register(adminHostSettingsRoutes);
   await app.register(adminLockoutRoutes);
   await app.register(adminAuditRoutes);

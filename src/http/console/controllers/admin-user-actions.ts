@@ -13,8 +13,8 @@ import { USER_NOTICE_ID, USERS_FORM_PATH, userPagePath } from "../admin-user-pat
 import { formField } from "../page.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
+import { sendUserPage } from "../user-page.js";
 import { outcomeParagraph } from "../views/messages.js";
-import { sendUserPage } from "./admin-user-page.js";
 
 /** What a change did, in the reader's language; and where to go after it (the user's page unless it is gone). */
 interface Outcome {

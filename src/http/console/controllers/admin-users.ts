@@ -5,9 +5,8 @@ import { USERS_FORM_PATH } from "../admin-user-paths.js";
 import { formField } from "../page.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
+import { sendUserPage } from "../user-page.js";
 import { userCreatedNotice, usersSection } from "../views/admin-users.js";
-import { adminUserActionRoutes } from "./admin-user-actions.js";
-import { sendUserPage } from "./admin-user-page.js";
 
 const SECTION_ID = "users";
 /** Users per page of the users area. */
@@ -25,7 +24,7 @@ function listQuery(request: FastifyRequest): { text: string; page: number } {
 
 /**
  * The users area: a search over uid, name and address, one page of users at a time (each linking
- * to the user's own page, admin-user-page.ts), and the form that creates a user, through the same
+ * to the user's own page, console/user-page.ts; its forms: admin-user-actions.ts), and the form that creates a user, through the same
  * UserDirectory calls `./occ user:*` makes.
  */
 export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
@@ -92,6 +91,4 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
       });
     }),
   );
-
-  await adminUserActionRoutes(app);
 }

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Principal } from "../../../accounts/authentication.js";
-import { userTranslator } from "../../i18n.js";
-import { answerInSection, sendAdminPage } from "../page.js";
-import { takeFlash } from "../settings-flash.js";
-import type { FormValues } from "../settings-sections.js";
-import { userPageBody } from "../views/admin-user.js";
+import type { Principal } from "../../accounts/authentication.js";
+import { userTranslator } from "../i18n.js";
+import { answerInSection, sendAdminPage } from "./page.js";
+import { takeFlash } from "./settings-flash.js";
+import type { FormValues } from "./settings-sections.js";
+import { userPageBody } from "./views/admin-user.js";
 
 /** What a refused form on the user's page shows: the reason, and the form's fields as sent. */
 export interface UserPageRefusal {
