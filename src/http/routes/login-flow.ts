@@ -4,6 +4,7 @@ import { clientNameOf } from "../../login-flow/flow.js";
 import { loginFlowPollBuckets, loginFlowStartBuckets } from "../../security/domain/throttle-policy.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
 import { baseUrl } from "../base-url.js";
+import { passwordConfirmationNeeded } from "../console/password-confirmation.js";
 import { requestTranslator, userTranslator } from "../i18n.js";
 import { messagePage, sendPage } from "../pages/layout.js";
 import {
@@ -14,7 +15,6 @@ import {
   loginFlowLoginNote,
 } from "../pages/login-flow.js";
 import type { PageUser } from "../pages/oauth.js";
-import { passwordConfirmationNeeded } from "../password-confirmation.js";
 import { requirePageUser } from "../plugins/authentication.js";
 import { formToken, guarded, type RouteGuard, recentPassword, sessionUser } from "../plugins/route-guards.js";
 import { loginFlowPollRouteSchema, loginFlowStartRouteSchema } from "../schemas/login-flow.js";

@@ -1,30 +1,13 @@
-import { Readable } from "node:stream";
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ANONYMOUS_ACTOR, AUDIT_KINDS, type AuditKind, OCC_ACTOR, SYSTEM_ACTOR } from "../../audit/domain/kinds.js";
-import { auditEventJson } from "../../audit/domain/present.js";
-import { type AuditQuery, AuditQueryError, type AuditQueryText, parseAuditQuery } from "../../audit/domain/query.js";
-import type { AuditEvent } from "../../audit/ports.js";
-import type { Translator } from "../../i18n/index.js";
-import { html, type SafeHtml } from "../html.js";
-import { ADMIN_PAGE, guarded } from "../plugins/route-guards.js";
+import { ANONYMOUS_ACTOR, AUDIT_KINDS, type AuditKind, OCC_ACTOR, SYSTEM_ACTOR } from "../../../audit/domain/kinds.js";
+import type { AuditQueryText } from "../../../audit/domain/query.js";
+import type { AuditEvent } from "../../../audit/ports.js";
+import type { Translator } from "../../../i18n/index.js";
+import { html, type SafeHtml } from "../../html.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
 
-const SECTION_ID = "audit";
+/** The streamed JSON-lines download of the events the filters select. */
 export const AUDIT_EXPORT_PATH = "/index.php/settings/admin/security/audit.jsonl";
-/** Events per page on the administrators' section; one more is read to know whether older ones exist. */
-const PAGE_SIZE = 50;
-/** Events a user's own view shows. */
-const OWN_EVENTS = 20;
-/** Events read per statement while an export streams. */
-const EXPORT_BATCH = 500;
 const FILTER_FIELDS = ["user", "kind", "since", "until"] as const;
-
-/** The filters of a request's query string, as text. */
-function filterText(request: FastifyRequest): AuditQueryText {
-  const query = (request.query ?? {}) as Record<string, unknown>;
-  const text = (name: string) => (typeof query[name] === "string" ? (query[name] as string) : undefined);
-  return { user: text("user"), kind: text("kind"), since: text("since"), until: text("until"), before: text("before") };
-}
 
 /** The query string of the filters (no cursor), plus `extra`. */
 function filterSearch(text: AuditQueryText, extra: Record<string, string> = {}): string {
@@ -96,97 +79,40 @@ function filterForm(t: Translator["t"], text: AuditQueryText): SafeHtml {
 <p class="muted" id="audit-user-hint">${t("audit:filter.userHint")}</p></fieldset></form>`;
 }
 
-const FIELD_LABELS = {
-  user: "audit:filter.user",
-  kind: "audit:filter.kind",
-  since: "audit:filter.since",
-  until: "audit:filter.until",
-  before: "audit:older",
-  limit: "audit:older",
-} as const;
-
-/**
- * The audit log (src/audit) for administrators, on the console's security area: filters (user,
- * kind, time range) as a GET form, keyset paging ("older" carries the last event's id), and the
- * same events as a streamed JSON-lines download; and each user's own recent events on the personal
- * page. `./occ security:audit` reads the same log with the same filters (audit/domain/query.ts).
- */
-export async function adminAuditRoutes(app: FastifyInstance): Promise<void> {
-  const { audit, settings } = app.services;
-
-  app.settingsSections.push({
-    id: SECTION_ID,
-    page: "security",
-    order: 20,
-    render: async ({ request, translator }) => {
-      const { t } = translator;
-      const text = filterText(request);
-      const intro = html`<h2 id="audit-title">${t("audit:admin.title")}</h2>
-<p class="muted">${t("audit:admin.intro", { days: settings.get("audit.retention_days") })}</p>
+/** The security area's audit log: its heading and filters, then the events or why the filters were refused. */
+export function auditSection(
+  translator: Translator,
+  model: {
+    /** The filters as the query string has them. */
+    text: AuditQueryText;
+    retentionDays: number;
+    /** The events of this page, newest first; or the name of the filter field that was refused. */
+    found: { events: readonly AuditEvent[]; olderBefore: number | undefined } | { refusedField: string };
+  },
+): SafeHtml {
+  const { t } = translator;
+  const { text, found } = model;
+  const intro = html`<h2 id="audit-title">${t("audit:admin.title")}</h2>
+<p class="muted">${t("audit:admin.intro", { days: model.retentionDays })}</p>
 ${filterForm(t, text)}`;
-      let query: AuditQuery;
-      try {
-        query = parseAuditQuery(text, PAGE_SIZE, PAGE_SIZE);
-      } catch (error) {
-        if (!(error instanceof AuditQueryError)) throw error;
-        const field = t(FIELD_LABELS[error.field as keyof typeof FIELD_LABELS] ?? "audit:filter.legend");
-        return html`${intro}<p class="error" id="audit-error" role="alert">${t("audit:filter.invalid", { field })}</p>`;
-      }
-      const found = await audit.query({ ...query, limit: PAGE_SIZE + 1 });
-      const events = found.slice(0, PAGE_SIZE);
-      const last = events.at(-1);
-      const older =
-        found.length > PAGE_SIZE && last !== undefined
-          ? html`<p><a id="audit-older" href="${SETTINGS_PAGES.security.path}${filterSearch(text, { before: String(last.id) })}#audit-title">${t("audit:older")}</a></p>`
-          : "";
-      return html`${intro}
+  if ("refusedField" in found) {
+    return html`${intro}<p class="error" id="audit-error" role="alert">${t("audit:filter.invalid", { field: found.refusedField })}</p>`;
+  }
+  const { events, olderBefore } = found;
+  const older =
+    olderBefore !== undefined
+      ? html`<p><a id="audit-older" href="${SETTINGS_PAGES.security.path}${filterSearch(text, { before: String(olderBefore) })}#audit-title">${t("audit:older")}</a></p>`
+      : "";
+  return html`${intro}
 <p><a id="audit-export" href="${AUDIT_EXPORT_PATH}${filterSearch(text)}" download>${t("audit:export")}</a></p>
 ${events.length === 0 ? html`<p class="muted" id="audit-list">${t("audit:none")}</p>` : eventTable(translator, events, "audit-list", false)}
 ${older}`;
-    },
-  });
+}
 
-  app.settingsSections.push({
-    id: "own-audit",
-    page: "personal",
-    order: 45,
-    render: async ({ principal, translator }) => {
-      const { t } = translator;
-      const events = await audit.query({ concerning: principal.user.uid, limit: OWN_EVENTS });
-      return html`<h2>${t("audit:personal.title")}</h2>
+/** The personal page's own recent events. */
+export function ownAuditSection(translator: Translator, events: readonly AuditEvent[]): SafeHtml {
+  const { t } = translator;
+  return html`<h2>${t("audit:personal.title")}</h2>
 <p class="muted">${t("audit:personal.intro")}</p>
 ${events.length === 0 ? html`<p class="muted" id="own-audit-list">${t("audit:personal.none")}</p>` : eventTable(translator, events, "own-audit-list", true)}`;
-    },
-  });
-
-  await app.register(
-    guarded(ADMIN_PAGE, (pages) => {
-      pages.get(AUDIT_EXPORT_PATH, async (request, reply) => {
-        let query: AuditQuery;
-        try {
-          query = parseAuditQuery(filterText(request), EXPORT_BATCH, EXPORT_BATCH);
-        } catch (error) {
-          if (!(error instanceof AuditQueryError)) throw error;
-          return reply.status(400).type("text/plain; charset=utf-8").send(`${error.message}\n`);
-        }
-        // Streamed page by page (keyset on the id): an export of the whole log holds one batch in memory.
-        async function* lines(): AsyncGenerator<string> {
-          let before = query.before;
-          for (;;) {
-            const batch = await audit.query({ ...query, before, limit: EXPORT_BATCH });
-            for (const event of batch) yield `${JSON.stringify(auditEventJson(event))}\n`;
-            const oldest = batch.at(-1);
-            if (batch.length < EXPORT_BATCH || oldest === undefined) return;
-            before = oldest.id;
-          }
-        }
-        return reply
-          .header("content-type", "application/jsonl; charset=utf-8")
-          .header("content-disposition", 'attachment; filename="keystream-audit.jsonl"')
-          .header("cache-control", "no-store")
-          .header("x-content-type-options", "nosniff")
-          .send(Readable.from(lines()));
-      });
-    }),
-  );
 }

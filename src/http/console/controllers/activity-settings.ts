@@ -1,15 +1,14 @@
 import type { FastifyInstance } from "fastify";
-import { STREAM_SETTING_TYPES } from "../../activity/domain/stream-settings.js";
-import type { MessageKey } from "../../i18n/index.js";
-import { sendActivityError } from "../activity-errors.js";
-import { html } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { translatedHtml } from "../pages/translated-html.js";
-import { apiRead, apiWrite, guarded, SESSION_FORM } from "../plugins/route-guards.js";
-import { streamSettingsRouteSchema, updateStreamSettingsRouteSchema } from "../schemas/activity.js";
-import { sendSettingsPage } from "./settings.js";
+import { STREAM_SETTING_TYPES } from "../../../activity/domain/stream-settings.js";
+import { sendActivityError } from "../../activity-errors.js";
+import { userTranslator } from "../../i18n.js";
+import { apiRead, apiWrite, guarded, SESSION_FORM } from "../../plugins/route-guards.js";
+import { streamSettingsRouteSchema, updateStreamSettingsRouteSchema } from "../../schemas/activity.js";
+import { answerInSection } from "../page.js";
+import { streamSettingsSection } from "../views/stream-settings.js";
 
 const SECTION_ID = "activity-stream";
+const FORM_PATH = "/index.php/apps/activity/settings";
 
 /**
  * The user's stream settings (which types the stream lists; they drive the 204 rule):
@@ -47,35 +46,27 @@ export async function activitySettingsRoutes(app: FastifyInstance): Promise<void
     page: "personal",
     order: 40,
     render: async ({ principal, csrfToken, flash, translator }) => {
-      const { t } = translator;
       const settings = await app.services.activity.streamSettings(principal.user.uid);
-      const stream = html`<a href="/index.php/apps/activity/">${t("pages:activitySettings.streamLink")}</a>`;
-      return html`<h2>${t("pages:activitySettings.heading")}</h2>
-<p class="muted">${translatedHtml(translator, "pages:activitySettings.intro", { stream })}</p>
-${flash ?? ""}
-<form method="post" action="/index.php/apps/activity/settings" id="activity-stream-settings">
-<input type="hidden" name="requesttoken" value="${csrfToken}">
-<fieldset class="plain"><legend class="visually-hidden">${t("pages:activitySettings.heading")}</legend>${STREAM_SETTING_TYPES.map(
-        (s) =>
-          html`<label class="check" for="stream-${s.type}"><input type="checkbox" id="stream-${s.type}" name="stream_${s.type}" value="1"${settings[s.type] ? html` checked` : ""}> ${t(`pages:activityType.${s.type}` as MessageKey)}</label>`,
-      )}</fieldset>
-<div class="actions"><button type="submit">${t("pages:activitySettings.save")}</button></div>
-</form>`;
+      return streamSettingsSection(translator, { action: FORM_PATH, settings, csrfToken, flash });
     },
   });
 
   await app.register(
     guarded(SESSION_FORM, (forms) => {
-      forms.post("/index.php/apps/activity/settings", async (request, reply) => {
+      forms.post(FORM_PATH, async (request, reply) => {
         const { principal } = request;
         const body = (request.body ?? {}) as Record<string, unknown>;
         const stream = Object.fromEntries(STREAM_SETTING_TYPES.map((s) => [s.type, body[`stream_${s.type}`] !== undefined]));
         const result = await app.services.activity.updateStreamSettings(principal.user.uid, { stream });
         const { t } = userTranslator(request, principal);
-        const message = result.ok
-          ? html`<p class="notice">${t("pages:activitySettings.saved")}</p>`
-          : html`<p class="error">${t("pages:activitySettings.notSaved")}</p>`;
-        return sendSettingsPage(request, reply, principal, "personal", { sectionId: SECTION_ID, message });
+        // Saved or not, the page answers 200; the section says which.
+        return answerInSection(request, reply, principal, {
+          page: "personal",
+          sectionId: SECTION_ID,
+          ok: result.ok,
+          text: t(result.ok ? "pages:activitySettings.saved" : "pages:activitySettings.notSaved"),
+          status: 200,
+        });
       });
     }),
   );

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import type { MessageKey } from "../../i18n/index.js";
-import { NOTIFICATION_SWITCHES } from "../../notifications/domain/kinds.js";
-import { html } from "../html.js";
-import { userTranslator } from "../i18n.js";
-import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
+import { NOTIFICATION_SWITCHES } from "../../../notifications/domain/kinds.js";
+import { userTranslator } from "../../i18n.js";
+import { guarded, SESSION_FORM } from "../../plugins/route-guards.js";
 import { redirectWithFlash } from "../settings-flash.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
+import { outcomeParagraph } from "../views/messages.js";
+import { notificationSwitchesSection } from "../views/notification-switches.js";
 
 const SECTION_ID = "notifications";
 const PATH = `${SETTINGS_PAGES.personal.path}/notifications`;
@@ -23,17 +23,7 @@ export async function notificationSettingsRoutes(app: FastifyInstance): Promise<
     order: 45,
     render: async ({ principal, csrfToken, flash, t }) => {
       const on = await notifications.switches(principal.user.uid);
-      return html`<h2>${t("notifications:settings.title")}</h2>
-<p class="muted">${t("notifications:settings.intro")}</p>
-${flash ?? ""}
-<form method="post" action="${PATH}" id="notification-settings">
-<input type="hidden" name="requesttoken" value="${csrfToken}">
-<fieldset class="plain"><legend>${t("notifications:settings.legend")}</legend>${NOTIFICATION_SWITCHES.map(
-        (name) =>
-          html`<label class="check" for="notify-${name}"><input type="checkbox" id="notify-${name}" name="notify_${name}" value="1"${on[name] ? html` checked` : ""}> ${t(`notifications:settings.switch.${name}` as MessageKey)}</label>`,
-      )}</fieldset>
-<div class="actions"><button type="submit">${t("notifications:settings.save")}</button></div>
-</form>`;
+      return notificationSwitchesSection(t, { action: PATH, on, csrfToken, flash });
     },
   });
 
@@ -47,7 +37,7 @@ ${flash ?? ""}
         await notifications.setSwitches(principal.user.uid, on as Record<(typeof NOTIFICATION_SWITCHES)[number], boolean>);
         app.services.log.info({ event: "notification_settings_saved", uid: principal.user.uid }, "notification settings saved");
         const { t } = userTranslator(request, principal);
-        const message = html`<p class="notice" id="notification-settings-saved" role="status">${t("notifications:settings.saved")}</p>`;
+        const message = outcomeParagraph(true, t("notifications:settings.saved"), "notification-settings-saved", "status");
         return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.personal.path, { sectionId: SECTION_ID, message });
       });
     }),

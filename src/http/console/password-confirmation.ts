@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Principal } from "../accounts/authentication.js";
-import { loginBuckets, loginUserBucket } from "../security/domain/throttle-policy.js";
-import type { AttemptOutcome } from "../security/throttle.js";
-import { userTranslator } from "./i18n.js";
-import { headerUser, sendPage } from "./pages/layout.js";
-import { CONFIRM_PASSWORD_FIELD, passwordConfirmationPage } from "./pages/password-confirmation.js";
-import { type ThrottledResult, throttledAttempt } from "./throttling.js";
+import type { Principal } from "../../accounts/authentication.js";
+import { loginBuckets, loginUserBucket } from "../../security/domain/throttle-policy.js";
+import type { AttemptOutcome } from "../../security/throttle.js";
+import { userTranslator } from "../i18n.js";
+import { headerUser, sendPage } from "../pages/layout.js";
+import { CONFIRM_PASSWORD_FIELD, passwordConfirmationPage } from "../pages/password-confirmation.js";
+import { type ThrottledResult, throttledAttempt } from "../throttling.js";
 
 /**
  * The user's password, checked as the login form checks it: reserved in the login throttle's

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
-import type { Principal } from "../accounts/authentication.js";
-import type { Translator } from "../i18n/index.js";
-import type { SafeHtml } from "./html.js";
+import type { Principal } from "../../accounts/authentication.js";
+import type { Translator } from "../../i18n/index.js";
+import type { SafeHtml } from "../html.js";
 
 /**
  * The settings pages: the personal one, and the administration console's areas, each its own URL

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Principal } from "../accounts/authentication.js";
-import { sha256Hex } from "../crypto/secrets.js";
-import { httpsSite } from "./base-url.js";
-import { rawHtml, type SafeHtml } from "./html.js";
+import type { Principal } from "../../accounts/authentication.js";
+import { sha256Hex } from "../../crypto/secrets.js";
+import { httpsSite } from "../base-url.js";
+import { rawHtml, type SafeHtml } from "../html.js";
 
 const FLASH_COOKIE = "ks_settings_flash";
 const FLASH_PATH = "/index.php/settings";
