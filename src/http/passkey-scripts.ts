@@ -3,7 +3,6 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { assetSource, hashedAsset, serveHashedAssets } from "./hashed-assets.js";
-import { html, type SafeHtml } from "./html.js";
 
 const SCRIPTS_DIR = "/index.php/js";
 
@@ -36,11 +35,6 @@ export const WEBAUTHN_LIBRARY_PATH = WEBAUTHN_LIBRARY.path;
  */
 const PASSKEY_SCRIPT = hashedAsset(SCRIPTS_DIR, "passkeys", "js", assetSource("passkeys.js"));
 export const PASSKEY_SCRIPT_PATH = PASSKEY_SCRIPT.path;
-
-/** The two script tags a page with a passkey ceremony ends with. */
-export function passkeyScripts(): SafeHtml {
-  return html`<script src="${WEBAUTHN_LIBRARY_PATH}"></script><script src="${PASSKEY_SCRIPT_PATH}"></script>`;
-}
 
 export function passkeyScriptRoutes(app: FastifyInstance): void {
   serveHashedAssets(app, SCRIPTS_DIR, [WEBAUTHN_LIBRARY, PASSKEY_SCRIPT]);

@@ -1,7 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { Translator } from "../i18n/index.js";
 import { assetSource, hashedAsset, serveHashedAssets } from "./hashed-assets.js";
-import { html, type SafeHtml } from "./html.js";
 
 /**
  * The settings pages' one script (src/http/assets/copy-secret.js): a "Copy" button copies the text
@@ -13,11 +11,6 @@ const COPY_SCRIPT_DIR = "/index.php/settings/js";
 const COPY_SCRIPT = hashedAsset(COPY_SCRIPT_DIR, "copy-secret", "js", assetSource("copy-secret.js"));
 
 export const COPY_SCRIPT_PATH = COPY_SCRIPT.path;
-
-/** A button that copies the text of the element `targetId` (settings pages load the script). */
-export function copyButton(targetId: string, t: Translator["t"]): SafeHtml {
-  return html`<button type="button" data-copy="${targetId}" data-copied="${t("settings:copy.copied")}">${t("settings:copy.copy")}</button>`;
-}
 
 export function copyScriptRoute(app: FastifyInstance): void {
   serveHashedAssets(app, COPY_SCRIPT_DIR, [COPY_SCRIPT]);

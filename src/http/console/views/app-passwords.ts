@@ -3,7 +3,7 @@ import type { Translator } from "../../../i18n/index.js";
 import { html, type SafeHtml } from "../../html.js";
 import { confirmPasswordField } from "../../pages/password-confirmation.js";
 import { translatedHtml } from "../../pages/translated-html.js";
-import { copyButton } from "../../settings-copy-script.js";
+import { copyButton } from "./copy-button.js";
 import { formatDate } from "./format.js";
 
 /** The personal page's app passwords: the list with revoke buttons, and the form that makes one. */

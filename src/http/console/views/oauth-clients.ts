@@ -1,8 +1,8 @@
 import type { Translator } from "../../../i18n/index.js";
 import type { AuthorizedClient, OAuthClient } from "../../../oauth/ports.js";
 import { html, type SafeHtml } from "../../html.js";
-import { copyButton } from "../../settings-copy-script.js";
 import type { FormValues } from "../settings-sections.js";
+import { copyButton } from "./copy-button.js";
 import { formatDate } from "./format.js";
 
 /** Where the clients section's forms post: `/index.php/apps/oauth2/clients[/<id>/<action>]`. */

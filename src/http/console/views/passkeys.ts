@@ -1,8 +1,8 @@
 import type { Translator } from "../../../i18n/index.js";
 import type { PasskeyRecord } from "../../../second-factor/ports.js";
 import { html, type SafeHtml } from "../../html.js";
+import { passkeyScripts } from "../../pages/passkey-scripts.js";
 import { confirmPasswordField } from "../../pages/password-confirmation.js";
-import { passkeyScripts } from "../../passkey-scripts.js";
 import { formatDate } from "./format.js";
 
 interface PasskeysModel {
