@@ -111,7 +111,7 @@ export interface ServiceOptions {
 
 /**
  * The composition root: builds each module (src/wiring/) once its dependencies exist, handing every
- * listener to the constructor of the service that tells it (docs/architecture.md "Composition root").
+ * listener to the constructor of the service that tells it (docs/architecture.md "Layers").
  */
 export function createServices(options: ServiceOptions): Services {
   const { storage, dataDir } = options;
@@ -153,8 +153,7 @@ export function createServices(options: ServiceOptions): Services {
   const secondFactor = wireSecondFactors(base, (uid, provider, change) => notify.secondFactorChanged(uid, provider, change));
   const loginFlow = wireLoginFlows(base, (uid, clientName) => notify.loginFlowGranted(uid, clientName));
   const clients = wireOAuthClients(base);
-  const { groups: groupDirectory } = groups.services;
-  const oidc = wireOpenIdProvider(base, { logout: oidcLogout, clients, groups: groupDirectory, users, avatars });
+  const oidc = wireOpenIdProvider(base, { logout: oidcLogout, clients, groups: groups.services.groups, users, avatars });
   const oauth = wireOAuth(base, {
     clients,
     users,

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 /**
  * Services take their listeners and extension points when they are built, so the composition root
  * (src/services.ts, src/wiring/) reads as an order of construction and no service changes
- * behaviour once built (docs/architecture.md "Composition root"). The check: no `use…(` or
+ * behaviour once built (docs/architecture.md "Layers"). The check: no `use…(` or
  * `observe…(` method is called in src/, save the methods below that set nothing.
  */
 
