@@ -1,4 +1,3 @@
-import type { HostSettingName } from "../config/host-settings.js";
 import type { AuditTrail } from "./recorder.js";
 
 /** A client as the OAuth service's events name it (oauth/service.ts OAuthEvents). */
@@ -44,26 +43,4 @@ export function eventListeners(...listeners: ClientEvents[]): ClientEvents {
       if (failures.length > 0) throw failures[0];
     };
   return { clientAuthorized: all("clientAuthorized"), clientRevoked: all("clientRevoked") };
-}
-
-/**
- * Host settings written through occ or the console (config/host-settings.ts observeChanges): one
- * event per change; `twofactor_enforced` is the second-factor enforcement (./occ twofactorauth:enforce).
- */
-export function auditHostSettingChanges(
-  settings: { observeChanges(listener: (name: HostSettingName, value: boolean | number | string | undefined) => void): void },
-  audit: AuditTrail,
-): void {
-  settings.observeChanges((name, value) => {
-    if (name === "twofactor_enforced") {
-      audit.record("second_factor.enforcement_changed", {
-        subject: { type: "setting", id: name },
-        detail: { enforced: value === true },
-      });
-    } else if (value === undefined) {
-      audit.record("setting.deleted", { subject: { type: "setting", id: name } });
-    } else {
-      audit.record("setting.changed", { subject: { type: "setting", id: name }, detail: { value } });
-    }
-  });
 }
