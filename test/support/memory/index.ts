@@ -1,0 +1,80 @@
+import type {
+  AppPasswordStore,
+  AvatarStore,
+  PasswordConfirmationStore,
+  PreferenceStore,
+  SessionStore,
+  UserStore,
+} from "../../../src/accounts/ports.js";
+import type { AuditStore } from "../../../src/audit/ports.js";
+import type { GroupStore } from "../../../src/groups/ports.js";
+import type { NotificationStore } from "../../../src/notifications/ports.js";
+import type {
+  PasskeyStore,
+  RecoveryCodeStore,
+  SecondFactorOverview,
+  TotpStore,
+  WebAuthnChallengeStore,
+} from "../../../src/second-factor/ports.js";
+import {
+  MemoryAppPasswordStore,
+  MemoryAvatarStore,
+  MemoryPasswordConfirmationStore,
+  MemoryPreferenceStore,
+  MemorySessionStore,
+} from "./accounts-credentials.js";
+import { MemoryUserStore } from "./accounts-users.js";
+import { MemoryAuditStore } from "./audit.js";
+import { MemoryGroupStore } from "./groups.js";
+import { MemoryNotificationStore } from "./notifications.js";
+import {
+  MemoryPasskeyStore,
+  MemoryRecoveryCodeStore,
+  MemorySecondFactorOverview,
+  MemoryTotpStore,
+  MemoryWebAuthnChallengeStore,
+} from "./second-factor.js";
+import { MemoryTables } from "./tables.js";
+
+/** The stores of the domains' ports.ts, one implementation each, as the contracts (test/contracts) hold them to. */
+export interface DomainStores {
+  users: UserStore;
+  sessions: SessionStore;
+  passwordConfirmations: PasswordConfirmationStore;
+  appPasswords: AppPasswordStore;
+  avatars: AvatarStore;
+  preferences: PreferenceStore;
+  groups: GroupStore;
+  audit: AuditStore;
+  notifications: NotificationStore;
+  totp: TotpStore;
+  recoveryCodes: RecoveryCodeStore;
+  passkeys: PasskeyStore;
+  challenges: WebAuthnChallengeStore;
+  secondFactorOverview: SecondFactorOverview;
+}
+
+/** Every memory store over one set of tables, so a user's deletion cascades as on a database. */
+export function memoryStores(tables = new MemoryTables()): DomainStores & { tables: MemoryTables } {
+  const sessions = new MemorySessionStore(tables);
+  const totp = new MemoryTotpStore(tables);
+  const recoveryCodes = new MemoryRecoveryCodeStore(tables);
+  const passkeys = new MemoryPasskeyStore(tables);
+  return {
+    tables,
+    users: new MemoryUserStore(tables),
+    sessions,
+    passwordConfirmations: new MemoryPasswordConfirmationStore(sessions),
+    appPasswords: new MemoryAppPasswordStore(tables),
+    avatars: new MemoryAvatarStore(tables),
+    preferences: new MemoryPreferenceStore(tables),
+    groups: new MemoryGroupStore(tables),
+    audit: new MemoryAuditStore(),
+    notifications: new MemoryNotificationStore(tables),
+    totp,
+    recoveryCodes,
+    passkeys,
+    challenges: new MemoryWebAuthnChallengeStore(),
+    secondFactorOverview: new MemorySecondFactorOverview({ totp, recoveryCodes, passkeys }),
+  };
+}
