@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createTestServices, type TestServices } from "../support/services.js";
 import { runOccInProcess } from "../support/occ.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 
 describe("user preferences (./occ user:setting, issue 19)", () => {
   let t: TestServices;

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { runInAuditContext } from "../../src/audit/context.js";
-import { createTestServices, type TestServices } from "../support/services.js";
 import { runOccInProcess } from "../support/occ.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 
 describe("./occ security:audit: the audit log with the page's filters", () => {
   let t: TestServices;

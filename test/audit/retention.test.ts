@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createTestServices, type TestServices } from "../support/services.js";
 import { runOccInProcess } from "../support/occ.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 
 describe("audit retention: the daily job deletes events older than audit.retention_days", () => {
   let t: TestServices;

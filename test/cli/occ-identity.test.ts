@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createTestServices, type TestServices } from "../support/services.js";
 import { runOcc } from "../support/occ.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
 /** One line on stderr: the operator's error message. */

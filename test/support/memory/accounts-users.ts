@@ -17,7 +17,7 @@ function byUid(a: MemoryUserRow, b: MemoryUserRow): number {
 
 /** accounts/ports.ts UserStore in memory (src/storage/account-user-store.ts is the SQL one). */
 export class MemoryUserStore implements UserStore {
-  constructor(private readonly tables: MemoryTables) {}
+  constructor(protected readonly tables: MemoryTables) {}
 
   async insert(user: User, passwordHash: string | null, options: { reuseDeletedUid: boolean }): Promise<UserInsertOutcome> {
     if (!options.reuseDeletedUid && this.tables.deletedUids.has(user.uid)) return "uid_of_deleted_user";

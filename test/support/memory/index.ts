@@ -78,3 +78,21 @@ export function memoryStores(tables = new MemoryTables()): DomainStores & { tabl
     secondFactorOverview: new MemorySecondFactorOverview({ totp, recoveryCodes, passkeys }),
   };
 }
+
+/** Users inserted straight into the memory user store (no password), for a service's unit test. */
+export async function addUsers(stores: Pick<DomainStores, "users">, ...uids: string[]): Promise<void> {
+  for (const uid of uids) {
+    const user = {
+      uid,
+      displayName: uid,
+      email: null,
+      emailVerified: false,
+      enabled: true,
+      isAdmin: false,
+      createdAt: 0,
+      language: null,
+      timeZone: null,
+    };
+    await stores.users.insert(user, null, { reuseDeletedUid: false });
+  }
+}
