@@ -8,6 +8,7 @@ import { SqlSessionStore } from "../../src/storage/account-session-store.js";
 import { SqlUserStore } from "../../src/storage/account-user-store.js";
 import { SqlAuditStore } from "../../src/storage/audit-store.js";
 import { SqlGroupStore } from "../../src/storage/group-store.js";
+import { SqlJobLeaseStore } from "../../src/storage/job-lease-store.js";
 import { SqlNotificationStore } from "../../src/storage/notification-store.js";
 import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "../../src/storage/passkey-store.js";
 import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "../../src/storage/second-factor-store.js";
@@ -118,6 +119,7 @@ const sql: Subject = {
       passkeys: new SqlPasskeyStore(db),
       challenges: new SqlWebAuthnChallengeStore(db),
       secondFactorOverview: new SqlSecondFactorOverview(db),
+      jobLeases: new SqlJobLeaseStore(db),
     };
     return { stores: withUsers(stores, admitGroup), close: () => testStorage.cleanup() };
   },

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { NewSessionRecord } from "../../src/accounts/ports.js";
 import type { Contract, ContractStores } from "./harness.js";
 
-function session(s: ContractStores, uid: string | null, overrides: Partial<NewSessionRecord> = {}): NewSessionRecord {
+export function session(s: ContractStores, uid: string | null, overrides: Partial<NewSessionRecord> = {}): NewSessionRecord {
   return {
     idHash: s.unique("session-hash-"),
     uid,
@@ -15,7 +15,7 @@ function session(s: ContractStores, uid: string | null, overrides: Partial<NewSe
   };
 }
 
-/** accounts/ports.ts SessionStore and PasswordConfirmationStore (one table), case by case. */
+/** accounts/ports.ts SessionStore, case by case. */
 export const sessionStoreContract: Contract = {
   "a stored session reads back with its user's enabled flag and pending step; an absent one is undefined": async (s) => {
     const uid = await s.user();
@@ -99,19 +99,5 @@ export const sessionStoreContract: Contract = {
     await s.sessions.insert(written);
     await s.users.delete(uid, 1);
     assert.equal(await s.sessions.findByIdHash(written.idHash), undefined);
-  },
-
-  "confirmedAt is the later of the login and the last confirmation; undefined without a session": async (s) => {
-    const uid = await s.user();
-    const written = session(s, uid, { createdAt: 1000 });
-    await s.sessions.insert(written);
-    assert.equal(await s.passwordConfirmations.confirmedAt(written.idHash), 1000);
-    await s.passwordConfirmations.record(written.idHash, 1700);
-    assert.equal(await s.passwordConfirmations.confirmedAt(written.idHash), 1700);
-    await s.passwordConfirmations.record(written.idHash, 900);
-    assert.equal(await s.passwordConfirmations.confirmedAt(written.idHash), 1000, "never before the login");
-    const absent = s.unique("absent");
-    await s.passwordConfirmations.record(absent, 1);
-    assert.equal(await s.passwordConfirmations.confirmedAt(absent), undefined);
   },
 };

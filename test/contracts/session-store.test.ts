@@ -1,4 +1,4 @@
 import { runContract } from "./harness.js";
 import { sessionStoreContract } from "./session-store.contract.js";
 
-runContract("SessionStore and PasswordConfirmationStore", sessionStoreContract);
+runContract("SessionStore", sessionStoreContract);

@@ -8,6 +8,7 @@ import type {
 } from "../../../src/accounts/ports.js";
 import type { AuditStore } from "../../../src/audit/ports.js";
 import type { GroupStore } from "../../../src/groups/ports.js";
+import type { JobLeaseStore } from "../../../src/jobs/ports.js";
 import type { NotificationStore } from "../../../src/notifications/ports.js";
 import type {
   PasskeyStore,
@@ -26,6 +27,7 @@ import {
 import { MemoryUserStore } from "./accounts-users.js";
 import { MemoryAuditStore } from "./audit.js";
 import { MemoryGroupStore } from "./groups.js";
+import { MemoryJobLeaseStore } from "./jobs.js";
 import { MemoryNotificationStore } from "./notifications.js";
 import {
   MemoryPasskeyStore,
@@ -52,10 +54,11 @@ export interface DomainStores {
   passkeys: PasskeyStore;
   challenges: WebAuthnChallengeStore;
   secondFactorOverview: SecondFactorOverview;
+  jobLeases: JobLeaseStore;
 }
 
 /** Every memory store over one set of tables, so a user's deletion cascades as on a database. */
-export function memoryStores(tables = new MemoryTables()): DomainStores & { tables: MemoryTables } {
+export function memoryStores(tables = new MemoryTables()) {
   const sessions = new MemorySessionStore(tables);
   const totp = new MemoryTotpStore(tables);
   const recoveryCodes = new MemoryRecoveryCodeStore(tables);
@@ -76,7 +79,8 @@ export function memoryStores(tables = new MemoryTables()): DomainStores & { tabl
     passkeys,
     challenges: new MemoryWebAuthnChallengeStore(),
     secondFactorOverview: new MemorySecondFactorOverview({ totp, recoveryCodes, passkeys }),
-  };
+    jobLeases: new MemoryJobLeaseStore(),
+  } satisfies DomainStores & { tables: MemoryTables };
 }
 
 /** Users inserted straight into the memory user store (no password), for a service's unit test. */
