@@ -9,6 +9,7 @@ import { SqlUserStore } from "../../src/storage/account-user-store.js";
 import { SqlAuditStore } from "../../src/storage/audit-store.js";
 import { SqlGroupStore } from "../../src/storage/group-store.js";
 import { SqlJobLeaseStore } from "../../src/storage/job-lease-store.js";
+import { SqlLoginFlowStore } from "../../src/storage/login-flow-store.js";
 import { SqlNotificationStore } from "../../src/storage/notification-store.js";
 import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "../../src/storage/passkey-store.js";
 import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "../../src/storage/second-factor-store.js";
@@ -120,6 +121,7 @@ const sql: Subject = {
       challenges: new SqlWebAuthnChallengeStore(db),
       secondFactorOverview: new SqlSecondFactorOverview(db),
       jobLeases: new SqlJobLeaseStore(db),
+      loginFlows: new SqlLoginFlowStore(db),
     };
     return { stores: withUsers(stores, admitGroup), close: () => testStorage.cleanup() };
   },

@@ -147,6 +147,16 @@ export class MemoryAppPasswordStore implements AppPasswordStore {
   async deleteAllOf(uid: string): Promise<number> {
     return deleteWhere(this.rows, (row) => row.uid === uid);
   }
+
+  /** Whether app password `id` is stored (what a foreign key to it sees). */
+  has(id: number): boolean {
+    return this.rows.has(id);
+  }
+
+  /** Deletes app password `id`, as a statement of another store does (login flows, memory/login-flow.ts). */
+  deleteById(id: number): boolean {
+    return this.rows.delete(id);
+  }
 }
 
 /** accounts/ports.ts AvatarStore in memory. */

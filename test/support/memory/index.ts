@@ -9,6 +9,7 @@ import type {
 import type { AuditStore } from "../../../src/audit/ports.js";
 import type { GroupStore } from "../../../src/groups/ports.js";
 import type { JobLeaseStore } from "../../../src/jobs/ports.js";
+import type { LoginFlowStore } from "../../../src/login-flow/ports.js";
 import type { NotificationStore } from "../../../src/notifications/ports.js";
 import type {
   PasskeyStore,
@@ -28,6 +29,7 @@ import { MemoryUserStore } from "./accounts-users.js";
 import { MemoryAuditStore } from "./audit.js";
 import { MemoryGroupStore } from "./groups.js";
 import { MemoryJobLeaseStore } from "./jobs.js";
+import { MemoryLoginFlowStore } from "./login-flow.js";
 import { MemoryNotificationStore } from "./notifications.js";
 import {
   MemoryPasskeyStore,
@@ -55,6 +57,7 @@ export interface DomainStores {
   challenges: WebAuthnChallengeStore;
   secondFactorOverview: SecondFactorOverview;
   jobLeases: JobLeaseStore;
+  loginFlows: LoginFlowStore;
 }
 
 /** Every memory store over one set of tables, so a user's deletion cascades as on a database. */
@@ -63,12 +66,13 @@ export function memoryStores(tables = new MemoryTables()) {
   const totp = new MemoryTotpStore(tables);
   const recoveryCodes = new MemoryRecoveryCodeStore(tables);
   const passkeys = new MemoryPasskeyStore(tables);
+  const appPasswords = new MemoryAppPasswordStore(tables);
   return {
     tables,
     users: new MemoryUserStore(tables),
     sessions,
     passwordConfirmations: new MemoryPasswordConfirmationStore(sessions),
-    appPasswords: new MemoryAppPasswordStore(tables),
+    appPasswords,
     avatars: new MemoryAvatarStore(tables),
     preferences: new MemoryPreferenceStore(tables),
     groups: new MemoryGroupStore(tables),
@@ -80,6 +84,7 @@ export function memoryStores(tables = new MemoryTables()) {
     challenges: new MemoryWebAuthnChallengeStore(),
     secondFactorOverview: new MemorySecondFactorOverview({ totp, recoveryCodes, passkeys }),
     jobLeases: new MemoryJobLeaseStore(),
+    loginFlows: new MemoryLoginFlowStore(tables, appPasswords),
   } satisfies DomainStores & { tables: MemoryTables };
 }
 
