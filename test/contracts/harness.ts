@@ -1,5 +1,6 @@
 import { after, before, describe, it } from "node:test";
 import type { User } from "../../src/accounts/ports.js";
+import { DEFAULT_CLIENTS } from "../../src/oauth/domain/default-clients.js";
 import { SqlAppPasswordStore } from "../../src/storage/account-app-password-store.js";
 import { SqlAvatarStore } from "../../src/storage/account-avatar-store.js";
 import { SqlPasswordConfirmationStore } from "../../src/storage/account-password-confirmation-store.js";
@@ -11,6 +12,7 @@ import { SqlGroupStore } from "../../src/storage/group-store.js";
 import { SqlJobLeaseStore } from "../../src/storage/job-lease-store.js";
 import { SqlLoginFlowStore } from "../../src/storage/login-flow-store.js";
 import { SqlNotificationStore } from "../../src/storage/notification-store.js";
+import { KyselyClientStore } from "../../src/storage/oauth-client-store.js";
 import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "../../src/storage/passkey-store.js";
 import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "../../src/storage/second-factor-store.js";
 import { type DomainStores, memoryStores } from "../support/memory/index.js";
@@ -33,6 +35,12 @@ interface Subject {
   name: string;
   open(): Promise<{ stores: ContractStores; close(): Promise<void> }>;
 }
+
+/** A sealer that only marks its envelope: the contracts check storage, not encryption. */
+const plainSealer = {
+  encrypt: (plaintext: string) => `sealed:${plaintext}`,
+  decrypt: (envelope: string) => envelope.slice("sealed:".length),
+};
 
 let counter = 0;
 function unique(prefix: string): string {
@@ -73,7 +81,9 @@ const memory: Subject = {
   async open() {
     const stores = memoryStores();
     const admitGroup = async (clientName: string, gid: string) => {
-      stores.tables.clientGroups.set(clientName, new Set([...(stores.tables.clientGroups.get(clientName) ?? []), gid]));
+      const id = stores.tables.id();
+      stores.tables.clientNames.set(id, clientName);
+      stores.tables.clientGroups.set(id, new Set([gid]));
     };
     return { stores: withUsers(stores, admitGroup), close: async () => {} };
   },
@@ -122,6 +132,7 @@ const sql: Subject = {
       secondFactorOverview: new SqlSecondFactorOverview(db),
       jobLeases: new SqlJobLeaseStore(db),
       loginFlows: new SqlLoginFlowStore(db),
+      clients: new KyselyClientStore(db, plainSealer, DEFAULT_CLIENTS, { info() {} }),
     };
     return { stores: withUsers(stores, admitGroup), close: () => testStorage.cleanup() };
   },

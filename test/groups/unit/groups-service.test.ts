@@ -45,7 +45,8 @@ describe("groups: the rules of the Groups service, on memory stores", () => {
     await assert.rejects(groups.delete(ADMIN_GROUP), groupError("admin_undeletable"));
     await assert.rejects(groups.delete("ghosts"), groupError("no_such_group"));
     await groups.create("staff");
-    stores.tables.clientGroups.set("Wiki", new Set(["staff"]));
+    stores.tables.clientNames.set(1, "Wiki");
+    stores.tables.clientGroups.set(1, new Set(["staff"]));
     await assert.rejects(groups.delete("staff"), (error: unknown) => {
       assert.ok(error instanceof GroupError && error.code === "group_in_use");
       assert.match(error.message, /"Wiki"/);

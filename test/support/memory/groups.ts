@@ -32,7 +32,7 @@ export class MemoryGroupStore implements GroupStore {
   async delete(gid: string): Promise<GroupDeletion> {
     const clients = [...this.tables.clientGroups.entries()]
       .filter(([, gids]) => gids.has(gid))
-      .map(([name]) => name)
+      .map(([id]) => this.tables.clientNames.get(id) ?? String(id))
       .sort(compare);
     if (clients.length > 0) return { deleted: false, reason: "in_use", clients };
     this.tables.members.delete(gid);

@@ -11,6 +11,8 @@ import type { GroupStore } from "../../../src/groups/ports.js";
 import type { JobLeaseStore } from "../../../src/jobs/ports.js";
 import type { LoginFlowStore } from "../../../src/login-flow/ports.js";
 import type { NotificationStore } from "../../../src/notifications/ports.js";
+import { DEFAULT_CLIENTS } from "../../../src/oauth/domain/default-clients.js";
+import type { ClientStore } from "../../../src/oauth/ports.js";
 import type {
   PasskeyStore,
   RecoveryCodeStore,
@@ -31,6 +33,7 @@ import { MemoryGroupStore } from "./groups.js";
 import { MemoryJobLeaseStore } from "./jobs.js";
 import { MemoryLoginFlowStore } from "./login-flow.js";
 import { MemoryNotificationStore } from "./notifications.js";
+import { MemoryClientStore } from "./oauth-clients.js";
 import {
   MemoryPasskeyStore,
   MemoryRecoveryCodeStore,
@@ -58,6 +61,8 @@ export interface DomainStores {
   secondFactorOverview: SecondFactorOverview;
   jobLeases: JobLeaseStore;
   loginFlows: LoginFlowStore;
+  /** With ownCloud's default clients seeded, as the SQL store seeds them on first use. */
+  clients: ClientStore;
 }
 
 /** Every memory store over one set of tables, so a user's deletion cascades as on a database. */
@@ -85,6 +90,7 @@ export function memoryStores(tables = new MemoryTables()) {
     secondFactorOverview: new MemorySecondFactorOverview({ totp, recoveryCodes, passkeys }),
     jobLeases: new MemoryJobLeaseStore(),
     loginFlows: new MemoryLoginFlowStore(tables, appPasswords),
+    clients: new MemoryClientStore(tables, DEFAULT_CLIENTS),
   } satisfies DomainStores & { tables: MemoryTables };
 }
 

@@ -23,8 +23,10 @@ export class MemoryTables {
   ]);
   /** Group id → its members' uids. */
   readonly members = new Map<string, Set<string>>();
-  /** The groups OAuth clients admit: client name → group ids (table oauth2_client_groups). */
-  readonly clientGroups = new Map<string, Set<string>>();
+  /** The OAuth clients' names by internal id (table oauth2_clients, memory/oauth-clients.ts). */
+  readonly clientNames = new Map<number, string>();
+  /** The groups OAuth clients admit: client id → group ids (table oauth2_client_groups). */
+  readonly clientGroups = new Map<number, Set<string>>();
   private readonly cascades: Array<(uid: string) => void> = [];
   private nextId = 1;
 
