@@ -72,7 +72,7 @@ export class MemoryLoginFlowStore implements LoginFlowStore {
   async redeem(pollTokenHash: string, liveSince: number): Promise<{ loginName: string; sealedAppPassword: string } | undefined> {
     this.cascade();
     const flow = this.flows.get(pollTokenHash);
-    if (!flow || flow.state !== "granted" || flow.createdAt <= liveSince) return undefined;
+    if (flow?.state !== "granted" || flow.createdAt <= liveSince) return undefined;
     this.flows.delete(pollTokenHash);
     if (flow.loginName === null || flow.sealedAppPassword === null) return undefined;
     return { loginName: flow.loginName, sealedAppPassword: flow.sealedAppPassword };
