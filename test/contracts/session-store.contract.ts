@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import type { NewSessionRecord } from "../../src/accounts/ports.js";
+import { sha256Hex } from "../../src/crypto/secrets.js";
 import type { Contract, ContractStores } from "./harness.js";
 
 export function session(s: ContractStores, uid: string | null, overrides: Partial<NewSessionRecord> = {}): NewSessionRecord {
   return {
-    idHash: s.unique("session-hash-"),
+    // A SHA-256 hex digest, as the port takes (the column is char(64)).
+    idHash: sha256Hex(s.unique("session-")),
     uid,
     csrfToken: "csrf",
     createdAt: 1000,
