@@ -12,10 +12,11 @@ async function setup() {
   await addUsers(stores, "alice", "bob");
   const clock = new ManualClock(1_800_000_000);
   const trail = new RecordedTrail();
-  const appPasswords = new AppPasswords(stores.appPasswords, clock, trail);
   const told: string[] = [];
-  appPasswords.observeCreations(async (uid, name) => void told.push(`created ${uid} ${name}`));
-  appPasswords.observeRevocations(async (uid) => void told.push(`revoked ${uid}`));
+  const appPasswords = new AppPasswords(stores.appPasswords, clock, trail, {
+    created: async (uid, name) => void told.push(`created ${uid} ${name}`),
+    revoked: async (uid) => void told.push(`revoked ${uid}`),
+  });
   return { stores, clock, trail, appPasswords, told };
 }
 

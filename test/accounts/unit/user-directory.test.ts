@@ -89,12 +89,14 @@ describe("accounts: the rules of the user directory, on memory stores", () => {
   });
 
   it("a removal guard's refusal stops a disable or a delete before anything is written", async () => {
-    const { users, stores, ended, session } = setup();
+    const { stores, clock, trail, ended, observers, session } = setup();
+    const users = new UserDirectory(stores.users, stores.sessions, clock, observers, trail, {
+      removalGuard: async (uid) => {
+        throw new Error(`${uid} is protected`);
+      },
+    });
     await users.create({ uid: "alice" });
     await session("alice", "a1");
-    users.useRemovalGuard(async (uid) => {
-      throw new Error(`${uid} is protected`);
-    });
     await assert.rejects(users.setEnabled("alice", false), /alice is protected/);
     await assert.rejects(users.delete("alice"), /alice is protected/);
     assert.equal((await stores.users.find("alice"))?.enabled, true);

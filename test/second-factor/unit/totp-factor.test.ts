@@ -11,9 +11,8 @@ async function setup() {
   const stores = memoryStores();
   const clock = new ManualClock(1_800_000_010);
   const trail = new RecordedTrail();
-  const totp = new TotpFactor(stores.totp, plainSealer, clock, trail);
   const told: string[] = [];
-  totp.changes.observe(async (uid, provider, change) => {
+  const totp = new TotpFactor(stores.totp, plainSealer, clock, trail, async (uid, provider, change) => {
     told.push(`${uid} ${provider} ${change}`);
   });
   await addUsers(stores, "alice");
