@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { IncomingMessage } from "node:http";
 import net from "node:net";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
@@ -9,7 +10,8 @@ import type { ServerTimeouts } from "../../src/config/timeouts.js";
 import { buildMetricsApp } from "../../src/http/metrics-listener.js";
 import { HEALTH_READY_PATH } from "../../src/http/routes/health.js";
 import { fileEvent } from "../activity/support.js";
-import { appWithOwnStorage, eventually, holdTableLock, type OutageApp } from "../support/outage.js";
+import { eventually } from "../support/eventually.js";
+import { appWithOwnStorage, holdTableLock, type OutageApp } from "../support/outage.js";
 import { parseExposition } from "../support/prometheus.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
@@ -20,9 +22,13 @@ import { createTestStorage, type TestStorage } from "../support/storage.js";
  * logged; a real outage, met by a request, still is.
  */
 
+/**
+ * The request timeout leaves the route time to start reading a body on a loaded machine: a request
+ * cut before its body is read leaves no broken body to handle (see bodyBeingRead).
+ */
 const SHORT: ServerTimeouts = {
   headersMs: 400,
-  requestMs: 800,
+  requestMs: 5000,
   keepAliveMs: 400,
   connectionMs: 30_000,
   shutdownGraceMs: 1000,
@@ -44,6 +50,8 @@ describe("a client's broken request body is not a database outage", () => {
   let publisher: string;
   const lines: LogLine[] = [];
   const sockets: net.Socket[] = [];
+  /** Every request the server received, in order. */
+  const requests: IncomingMessage[] = [];
 
   before(async () => {
     storage = await createTestStorage();
@@ -59,6 +67,7 @@ describe("a client's broken request body is not a database outage", () => {
       timeouts: SHORT,
       sleep: async () => {},
     });
+    listening.server.on("request", (request: IncomingMessage) => requests.push(request));
     await listening.listen({ host: "127.0.0.1", port: 0 });
     port = (listening.server.address() as net.AddressInfo).port;
     metrics = await buildMetricsApp(node.services);
@@ -98,6 +107,19 @@ describe("a client's broken request body is not a database outage", () => {
         resolve(socket);
       });
     });
+  }
+
+  /**
+   * Sends the start of a body (startBody) and waits until the server reads it: the request stream
+   * flows once the route's body parser consumes it. A reset that reaches the server before it has
+   * read the request loses the request (the kernel drops unread data on a RST), and a close before
+   * the route reads the body leaves no body to break: then no broken body is handled at all.
+   */
+  async function bodyBeingRead(...body: Parameters<typeof startBody>): Promise<net.Socket> {
+    const count = requests.length;
+    const socket = await startBody(...body);
+    await eventually("the server reads the body", () => requests[count]?.readableFlowing === true);
+    return socket;
   }
 
   /** Waits until the server has handled one more broken body (its info line), or an outage was logged. */
@@ -146,9 +168,8 @@ describe("a client's broken request body is not a database outage", () => {
   it("a client resetting its connection mid-body is no outage: readiness stays 200, the outage gauge 0", async () => {
     for (const body of bodies()) {
       const count = aborted();
-      const socket = await startBody(body.target, body.type, 100_000, body.start, body.headers);
-      // Let the server start reading the body, then reset (TCP RST).
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      const socket = await bodyBeingRead(body.target, body.type, 100_000, body.start, body.headers);
+      // The server is reading the body: reset (TCP RST).
       socket.resetAndDestroy();
       await handled(count);
     }
@@ -158,8 +179,7 @@ describe("a client's broken request body is not a database outage", () => {
   it("a client closing its connection mid-body (FIN) is no outage", async () => {
     for (const body of bodies()) {
       const count = aborted();
-      const socket = await startBody(body.target, body.type, 100_000, body.start, body.headers);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      const socket = await bodyBeingRead(body.target, body.type, 100_000, body.start, body.headers);
       socket.end();
       await handled(count);
     }
@@ -168,8 +188,8 @@ describe("a client's broken request body is not a database outage", () => {
 
   it("a body cut by the request timeout is answered 408 and is no outage", { timeout: 20_000 }, async () => {
     const count = aborted();
-    const socket = await startBody("/index.php/login", "application/x-www-form-urlencoded", 100_000, "user=");
     let received = "";
+    const socket = await bodyBeingRead("/index.php/login", "application/x-www-form-urlencoded", 100_000, "user=");
     socket.setEncoding("utf8").on("data", (chunk: string) => {
       received += chunk;
     });

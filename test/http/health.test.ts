@@ -11,7 +11,8 @@ import type { Readiness } from "../../src/http/readiness.js";
 import { HEALTH_LIVE_PATH, HEALTH_READY_PATH } from "../../src/http/routes/health.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
-import { appWithOwnStorage, eventually, holdTableLock, type OutageApp, refusedPort } from "../support/outage.js";
+import { eventually } from "../support/eventually.js";
+import { appWithOwnStorage, holdTableLock, type OutageApp, refusedPort } from "../support/outage.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
 /**

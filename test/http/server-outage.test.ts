@@ -10,7 +10,8 @@ import { systemClock } from "../../src/clock.js";
 import { SqlAppPasswordStore } from "../../src/storage/account-app-password-store.js";
 import { SqlSessionStore } from "../../src/storage/account-session-store.js";
 import { SqlUserStore } from "../../src/storage/account-user-store.js";
-import { eventually, hungServer } from "../support/outage.js";
+import { eventually } from "../support/eventually.js";
+import { hungServer } from "../support/outage.js";
 import { ServerProcess } from "../support/server-process.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 

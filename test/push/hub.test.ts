@@ -56,7 +56,9 @@ describe("push hub rules", () => {
     assert.equal(hub.size, 1);
   });
 
-  it("sends the first message of a kind at once and merges the ones within the debounce window into one", async () => {
+  it("sends the first message of a kind at once and merges the ones within the debounce window into one", (t) => {
+    // The window's end is a timer: it fires when the test advances the clock.
+    t.mock.timers.enable({ apis: ["setTimeout"] });
     let now = 1_000_000;
     const hub = new PushHub(noChannel, { now: () => now, debounceMs: 30 });
     const socket = new RecordingSocket();
@@ -70,7 +72,7 @@ describe("push hub rules", () => {
     hub.deliver({ kind: "notification", uid: "alice" });
     assert.deepEqual(socket.sent.slice(2), ["notify_notification"], "another kind is not held back");
     now += 30;
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    t.mock.timers.tick(30);
     assert.deepEqual(socket.sent.slice(3).sort(), ["notify_activity", "notify_file_id [2,3]"]);
   });
 

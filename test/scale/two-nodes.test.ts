@@ -17,6 +17,7 @@ import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { SqlJobLeaseStore } from "../../src/storage/job-lease-store.js";
 import { AUTHORIZE, PASSWORD, TOKEN, USERINFO, WEB_CLIENT } from "../oauth/support.js";
 import { requestTokenOf } from "../support/browser-form.js";
+import { eventually } from "../support/eventually.js";
 import { FetchBrowser } from "../support/fetch-browser.js";
 import { ServerProcess } from "../support/server-process.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
@@ -173,17 +174,18 @@ describe("two Keystream nodes on one database", () => {
     // Both schedulers tick one second after start; wait until every job has run somewhere.
     const finished = () =>
       [a, b].flatMap((node) => node.logLines("background job finished").map((line) => `${line.job as string}@${node.name}`));
-    const deadline = Date.now() + 15_000;
-    while (!BACKGROUND_JOBS.every((job) => finished().some((f) => f.startsWith(`${job}@`))) && Date.now() < deadline) {
-      await delay(50);
-    }
-    await delay(500);
+    await eventually(
+      "every background job ran on a node",
+      () => BACKGROUND_JOBS.every((job) => finished().some((f) => f.startsWith(`${job}@`))),
+      15_000,
+    );
+    // Stopping waits for a tick still running (JobScheduler.stop): the log is then complete.
+    assert.deepEqual(await a.stop(), { code: 0, signal: null }, a.stderr);
+    assert.deepEqual(await b.stop(), { code: 0, signal: null }, b.stderr);
     const ran = finished();
     for (const job of BACKGROUND_JOBS) {
       assert.equal(ran.filter((f) => f.startsWith(`${job}@`)).length, 1, `${job} ran exactly once: ${ran.join(", ")}`);
     }
-    assert.deepEqual(await a.stop(), { code: 0, signal: null }, a.stderr);
-    assert.deepEqual(await b.stop(), { code: 0, signal: null }, b.stderr);
   });
 });
 
@@ -216,6 +218,8 @@ describe("JobScheduler lease: two schedulers on one database", () => {
       name: "test:race",
       run: async () => {
         runs++;
+        // A job that takes a moment (the behaviour under test): the other scheduler's attempt
+        // meets the lease while it is held.
         await delay(20);
       },
     });
@@ -243,7 +247,7 @@ describe("JobScheduler lease: two schedulers on one database", () => {
     const [x, y] = schedulers(job, 600);
     current = "x";
     const xRun = x.runDueJobs();
-    while (started.length === 0) await delay(5);
+    await eventually("x started the job", () => started.length > 0);
     current = "y";
     assert.deepEqual(await y.runDueJobs(), [], "x holds the lease");
     clock.advance(599);

@@ -16,13 +16,14 @@ import { SqlJobLeaseStore } from "../../src/storage/job-lease-store.js";
 import { migrateToLatest } from "../../src/storage/migrate.js";
 import { createAppOn } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { eventually } from "../support/eventually.js";
 import {
   appWithOwnStorage,
   captureLog,
-  eventually,
   freezableRelay,
   holdTableLock,
   type OutageApp,
+  probeOnDemand,
   refusedPort,
 } from "../support/outage.js";
 import { createTestStorage, type TestStorage, testDatabaseDialect } from "../support/storage.js";
@@ -249,11 +250,12 @@ async function holdWriteLock(t: TestStorage): Promise<() => Promise<void>> {
 }
 
 describe("a hung database: bounded waits", () => {
-  it("a statement that waits for a lock past the statement timeout answers 503 with Retry-After; once the lock is gone the same request succeeds", async () => {
+  it("a statement that waits for a lock past the statement timeout answers 503 with Retry-After; once the lock is gone the same request succeeds", async (context) => {
     const t = await testStorage();
     const node = await app(t, { statementMs: 200 });
     const publish = await publisher(node);
     const release = await holdWriteLock(t);
+    const outage = probeOnDemand(context);
     const refused = await Promise.all([publish(events(2)), publish(events(2)), publish(events(2))]);
     for (const response of refused) assertUnavailable(response);
     // Three refused requests, one outage, one warning.
@@ -262,7 +264,10 @@ describe("a hung database: bounded waits", () => {
     const accepted = await publish(events(2));
     assert.equal(accepted.statusCode, 201, accepted.body);
     assert.equal(await activityCount(node), 2);
-    await eventually("the outage's end was logged", () => node.log.events("database_available").length === 1);
+    await eventually("the outage's end was logged", () => {
+      outage.probe();
+      return node.log.events("database_available").length === 1;
+    });
   });
 });
 
@@ -299,12 +304,13 @@ async function fillDisk(t: TestStorage, node: OutageApp, publish: (e: unknown[])
 }
 
 describe("a full disk", () => {
-  it("a full disk answers 503 with Retry-After and writes nothing of the request; with space again the same request succeeds", async () => {
+  it("a full disk answers 503 with Retry-After and writes nothing of the request; with space again the same request succeeds", async (context) => {
     const t = await testStorage();
     const node = await app(t);
     const publish = await publisher(node);
     const freeDisk = await fillDisk(t, node, publish);
     const stored = await activityCount(node);
+    const outage = probeOnDemand(context);
     // 1000 activities in one transaction (two insert chunks); on PostgreSQL the 701st meets the full disk.
     const batch = events(1000, (i) => (i === 700 ? "/full.txt" : `/file-${i}.txt`));
     for (const response of await Promise.all([publish(batch), publish(batch)])) assertUnavailable(response);
@@ -315,7 +321,10 @@ describe("a full disk", () => {
     const accepted = await publish(batch);
     assert.equal(accepted.statusCode, 201, accepted.body);
     assert.equal(await activityCount(node), stored + 1000);
-    await eventually("the outage's end was logged", () => node.log.events("database_available").length === 1);
+    await eventually("the outage's end was logged", () => {
+      outage.probe();
+      return node.log.events("database_available").length === 1;
+    });
   });
 });
 

@@ -120,6 +120,8 @@ describe("PreparedQuery (a statement compiled once, values bound per call)", () 
       const increment = () =>
         run(t.storage.db, async (trx) => {
           const row = await trx.selectFrom("throttle").select("failures").where("bucket", "=", bucket).executeTakeFirstOrThrow();
+          // A pause between the read and the write (the behaviour under test): the other
+          // increments would read the same row here if the transactions interleaved.
           await new Promise((resolve) => setTimeout(resolve, 5));
           await trx
             .updateTable("throttle")

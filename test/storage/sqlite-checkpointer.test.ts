@@ -7,6 +7,7 @@ import SqliteDatabase from "better-sqlite3";
 import { openStorage } from "../../src/storage/connect.js";
 import { migrateToLatest } from "../../src/storage/migrate.js";
 import { SqliteCheckpointer } from "../../src/storage/sqlite-checkpointer.js";
+import { eventually } from "../support/eventually.js";
 
 function tempFile(): string {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "keystream-ckpt-")), "db.sqlite");
@@ -22,13 +23,8 @@ function openWriter(file: string): SqliteDatabase.Database {
   return writer;
 }
 
-async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** How often the checkpointer looks at the WAL's size until it starts (sqlite-checkpointer.ts). */
+const WAL_WATCH_INTERVAL_MS = 1000;
 
 describe("storage: SQLite WAL checkpoints on a worker thread", () => {
   it("copies the writer's committed frames into the database file while the writer goes on", async () => {
@@ -42,9 +38,10 @@ describe("storage: SQLite WAL checkpoints on a worker thread", () => {
       // Many small transactions, interleaved with the worker's checkpoints: none may fail busy.
       for (let batch = 0; batch < 20; batch++) {
         for (let i = 0; i < 50; i++) insert.run("x".repeat(500));
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        const { checkpoints } = await checkpointer.stats();
+        await eventually("a checkpoint after the batch", async () => (await checkpointer.stats()).checkpoints > checkpoints);
       }
-      await waitFor(async () => fs.statSync(file).size > sizeBefore + 400_000, "the database file to grow");
+      await eventually("the database file to grow", async () => fs.statSync(file).size > sizeBefore + 400_000);
       const stats = await checkpointer.stats();
       assert.ok(stats.checkpoints > 0);
       assert.ok(stats.framesCopied >= 100, `frames copied: ${stats.framesCopied}`);
@@ -72,21 +69,24 @@ describe("storage: SQLite WAL checkpoints on a worker thread", () => {
     assert.equal(fs.existsSync(`${file}-wal`), false);
   });
 
-  it("starts its thread only once the WAL has held the given size: a server that writes little never needs it", async () => {
+  it("starts its thread only once the WAL has held the given size: a server that writes little never needs it", async (t) => {
     const file = tempFile();
     const writer = openWriter(file);
+    // The WAL's size is looked at when the test advances the watch interval.
+    t.mock.timers.enable({ apis: ["setInterval"] });
     const checkpointer = new SqliteCheckpointer(file, () => {}, undefined, 256 * 1024);
     try {
       // A few small commits: the WAL stays far below the mark.
       const insert = writer.prepare("insert into t (body) values (?)");
       for (let i = 0; i < 5; i++) insert.run("x".repeat(100));
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      t.mock.timers.tick(WAL_WATCH_INTERVAL_MS);
       assert.equal(checkpointer.started, false);
       assert.deepEqual(await checkpointer.stats(), { checkpoints: 0, framesCopied: 0 });
-      // Past it, the worker starts within its watch interval and checkpoints what is there.
+      // Past it, the worker starts at the next look and checkpoints what is there.
       for (let i = 0; i < 400; i++) insert.run("x".repeat(1000));
-      await waitFor(async () => checkpointer.started, "the worker to start");
-      await waitFor(async () => (await checkpointer.stats()).framesCopied > 0, "a checkpoint");
+      t.mock.timers.tick(WAL_WATCH_INTERVAL_MS);
+      assert.equal(checkpointer.started, true);
+      await eventually("a checkpoint", async () => (await checkpointer.stats()).framesCopied > 0);
     } finally {
       await checkpointer.stop();
       writer.close();
@@ -94,13 +94,15 @@ describe("storage: SQLite WAL checkpoints on a worker thread", () => {
     await assert.rejects(checkpointer.stats(), /stopped/);
   });
 
-  it("stopped before its thread started, it never starts", async () => {
+  it("stopped before its thread started, it never starts", async (t) => {
     const file = tempFile();
     const writer = openWriter(file);
+    // The WAL's size would be looked at when the test advances the watch interval.
+    t.mock.timers.enable({ apis: ["setInterval"] });
     const checkpointer = new SqliteCheckpointer(file, () => {}, undefined, 1);
     await checkpointer.stop();
     writer.prepare("insert into t (body) values (?)").run("x".repeat(5000));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    t.mock.timers.tick(WAL_WATCH_INTERVAL_MS);
     assert.equal(checkpointer.started, false);
     await assert.rejects(checkpointer.stats(), /stopped/);
     writer.close();

@@ -1,6 +1,6 @@
 import net from "node:net";
 import path from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
+import type { TestContext } from "node:test";
 import SqliteDatabase from "better-sqlite3";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
@@ -38,6 +38,22 @@ export interface OutageApp {
   close(): Promise<void>;
 }
 
+/** How often appWithOwnStorage's availability monitor probes the database during an outage. */
+const OUTAGE_PROBE_MS = 100;
+
+/**
+ * Makes the availability monitor's probe (storage/availability.ts, scheduled with setInterval) run
+ * only when the test calls `probe()`: node:test's mock timers take over setInterval for the rest
+ * of the test. An outage ends at a probe that succeeds with no failure reported since the one
+ * before, so concurrent requests that meet the same fault fall into one outage only when no probe
+ * runs between their failures; on a loaded machine a real 100 ms interval can. Call it before the
+ * outage starts.
+ */
+export function probeOnDemand(t: TestContext): { probe(): void } {
+  t.mock.timers.enable({ apis: ["setInterval"] });
+  return { probe: () => t.mock.timers.tick(OUTAGE_PROBE_MS) };
+}
+
 /**
  * The whole application on a connection of its own to the test's database (or to `databaseUrl`),
  * with the given timeouts, a fast outage probe (100 ms) and the outage log captured.
@@ -52,7 +68,7 @@ export async function appWithOwnStorage(
     dataDir: t.dataDir,
     timeouts: { statementMs: options.statementMs, connectMs: options.connectMs },
     log,
-    probeIntervalMs: 100,
+    probeIntervalMs: OUTAGE_PROBE_MS,
   });
   const node = await createAppOn(storage, t.dataDir, new ManualClock());
   return {
@@ -142,15 +158,6 @@ export async function freezableRelay(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** Polls `check` every 20 ms until it returns true (at most `limitMs`, then fails with `what`). */
-export async function eventually(what: string, check: () => boolean | Promise<boolean>, limitMs = 10_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
-    await delay(20);
-  }
 }
 
 /**

@@ -5,6 +5,7 @@ import { sameOriginPath } from "../../security/same-origin.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
 import { auditSignIn, auditSignInFailure } from "../audit-sign-in.js";
 import { siteOrigin } from "../base-url.js";
+import { formField } from "../console/page.js";
 import { requestTranslator } from "../i18n.js";
 import { clearLoginFormToken, loginFormBrowser } from "../login-form-token.js";
 import { passkeyScriptRoutes } from "../passkey-scripts.js";
@@ -13,7 +14,6 @@ import { guarded } from "../plugins/route-guards.js";
 import { throttledAttempt } from "../throttling.js";
 import { DEFAULT_LANDING } from "./login.js";
 import { CHALLENGE_FORM } from "./second-factor-login.js";
-import { formField } from "./settings.js";
 
 export const PASSKEY_OPTIONS_PATH = "/index.php/login/passkey/options";
 export const PASSKEY_SIGN_IN_PATH = "/index.php/login/passkey";

@@ -8,6 +8,7 @@ import { sameOriginPath } from "../../security/same-origin.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
 import { auditSignIn, auditSignInFailure } from "../audit-sign-in.js";
 import { siteOrigin } from "../base-url.js";
+import { formField } from "../console/page.js";
 import { requestTranslator } from "../i18n.js";
 import { headerUser, sendPage } from "../pages/layout.js";
 import { challengePage, recoveryCodesList, setupDonePage, setupPage, totpEnrolment } from "../pages/second-factor.js";
@@ -23,7 +24,6 @@ import { formToken, guarded, type RouteGuard } from "../plugins/route-guards.js"
 import { qrCodeSvg } from "../qr-code.js";
 import { throttledAttempt } from "../throttling.js";
 import { DEFAULT_LANDING } from "./login.js";
-import { formField } from "./settings.js";
 
 /** The issuer an authenticator app shows beside the account (Key-Uri-Format `issuer`). */
 export const TOTP_ISSUER = "Keystream";
