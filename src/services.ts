@@ -7,6 +7,7 @@ import { PasswordConfirmations } from "./accounts/password-confirmation.js";
 import type { SessionEndObserver } from "./accounts/ports.js";
 import { UserPreferences } from "./accounts/preferences.js";
 import { Sessions } from "./accounts/sessions.js";
+import { SignIn } from "./accounts/sign-in.js";
 import { UserDirectory } from "./accounts/users.js";
 import { FileLogFollower } from "./activity/file-log-follower.js";
 import { registerActivityJobs } from "./activity/jobs.js";
@@ -120,6 +121,8 @@ export interface Services {
   passkeys: Passkeys;
   /** The second-factor challenge, per IP and per user (security/domain/throttle-policy.ts). */
   secondFactorThrottle: Throttle;
+  /** Interactive sign-in: password, passkey, second factor (accounts/sign-in.ts). */
+  signIn: SignIn;
   /** Every throttle's bucket of one client address: shown and lifted by `./occ security:bruteforce:*`. */
   addressThrottles: AddressThrottles;
   /** Follows the proxy's access log into file activities; started by the server. */
@@ -361,6 +364,7 @@ export function createServices(options: ServiceOptions): Services {
     recoveryCodes,
     passkeys,
     secondFactorThrottle,
+    signIn: new SignIn({ users, sessions, secondFactors, passkeys, recoveryCodes, loginThrottle, secondFactorThrottle }),
     addressThrottles: new AddressThrottles(
       [
         loginThrottle,
