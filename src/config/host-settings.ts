@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { supportedLanguage } from "../i18n/languages.js";
+import { type Result, refused, succeeded } from "../refusal.js";
 import {
   booleanSetting,
   ConfigurationError,
@@ -190,14 +191,47 @@ export function isHostSettingName(name: string): name is HostSettingName {
   return Object.hasOwn(hostSettingDefinitions, name);
 }
 
-export function parseHostSetting(name: string, text: string): { name: HostSettingName; value: boolean | number | string } {
+/** A host setting's name and its value, parsed from text (occ's `--value`, the console's form). */
+export interface ParsedHostSetting {
+  name: HostSettingName;
+  value: boolean | number | string;
+}
+
+export type HostSettingRefusalCode = "unknown_setting" | "invalid_value";
+
+/**
+ * A host setting parsed from text, or refused: the refusal's phrase names the setting that was not
+ * changed, its detail is the English reason occ prints and the console shows beside it.
+ */
+export function checkHostSetting(name: string, text: string): Result<ParsedHostSetting, HostSettingRefusalCode> {
   if (!isHostSettingName(name)) {
     const known = Object.keys(hostSettingDefinitions).join(", ");
-    throw new Error(`unknown setting "${name}"; known settings: ${known}`);
+    return refused(
+      "unknown_setting",
+      { key: "console:settings.refused", values: { name } },
+      {
+        detail: `unknown setting "${name}"; known settings: ${known}`,
+      },
+    );
   }
   const checked = settingFromText(hostSettingDefinitions[name], text);
-  if (!checked.ok) throw new Error(`invalid value for ${name}: expected ${checked.expected}, got "${text}"`);
-  return { name, value: checked.value as boolean | number | string };
+  if (!checked.ok) {
+    return refused(
+      "invalid_value",
+      { key: "console:settings.refused", values: { name } },
+      {
+        detail: `invalid value for ${name}: expected ${checked.expected}, got "${text}"`,
+      },
+    );
+  }
+  return succeeded({ name, value: checked.value as boolean | number | string });
+}
+
+/** checkHostSetting, with a refusal thrown as an Error carrying its reason. */
+export function parseHostSetting(name: string, text: string): ParsedHostSetting {
+  const parsed = checkHostSetting(name, text);
+  if (!parsed.ok) throw new Error(parsed.detail);
+  return parsed.value;
 }
 
 /** Where a running server reports a config.json it cannot use (services.ts gives its logger). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
-import { type HostSettingName, hostSettingDefinitions, isHostSettingName, parseHostSetting } from "../../config/host-settings.js";
-import { expectedOf } from "../../config/setting.js";
+import { checkHostSetting, type HostSettingName, hostSettingDefinitions, isHostSettingName } from "../../config/host-settings.js";
+import { ConfigurationError, expectedOf } from "../../config/setting.js";
 import type { Translator } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
 import { userTranslator } from "../i18n.js";
@@ -141,12 +141,14 @@ ${names.map((name) => {
         const { principal } = request;
         const name = changeable(request);
         if (!name) return unknown(request, reply);
-        let parsed: ReturnType<typeof parseHostSetting>;
+        const checked = checkHostSetting(name, formField(request, "value") ?? "");
+        if (!checked.ok) return refuse(request, reply, principal, name, checked.detail ?? "");
+        const parsed = checked.value;
         try {
-          parsed = parseHostSetting(name, formField(request, "value") ?? "");
           settings.set(parsed.name, parsed.value);
         } catch (error) {
-          return refuse(request, reply, principal, name, (error as Error).message);
+          if (!(error instanceof ConfigurationError)) throw error;
+          return refuse(request, reply, principal, name, error.message);
         }
         log.info(
           { event: "host_setting_changed", name, value: parsed.value, by: principal.user.uid },
@@ -164,7 +166,8 @@ ${names.map((name) => {
         try {
           removed = settings.delete(name);
         } catch (error) {
-          return refuse(request, reply, principal, name, (error as Error).message);
+          if (!(error instanceof ConfigurationError)) throw error;
+          return refuse(request, reply, principal, name, error.message);
         }
         if (removed) {
           log.info({ event: "host_setting_reset", name, by: principal.user.uid }, "host setting reset on the admin page");
