@@ -1,4 +1,4 @@
-import type { Phrase } from "./i18n/index.js";
+import { inEnglish, type Phrase } from "./i18n/index.js";
 
 /**
  * A refused operation, as a value every domain returns (the shape of node-oidc-provider's
@@ -13,7 +13,10 @@ export interface Refusal<Code extends string = string> {
   readonly code: Code;
   /** What the refused party is told (a page in their language, occ and the API in English). */
   readonly phrase: Phrase;
-  /** What the log may record and the refused party must not read. */
+  /**
+   * The particulars in English, for operators: what occ prints and the log records (an
+   * administrator's page may show them too). Absent, the English phrase says it all.
+   */
   readonly detail?: string;
   /** True when the refusal is a wrong guess at a secret, a failure a throttle counts. */
   readonly guess: boolean;
@@ -51,4 +54,9 @@ export function refused<Code extends string>(code: Code, phrase: Phrase, options
     ...(detail === undefined ? {} : { detail }),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   };
+}
+
+/** The refusal as occ prints it and the log records it: its detail, else its phrase in English. */
+export function inEnglishOf(refusal: Refusal): string {
+  return refusal.detail ?? inEnglish(refusal.phrase);
 }

@@ -2,11 +2,13 @@ import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ANONYMOUS_ACTOR, AUDIT_KINDS, type AuditKind, OCC_ACTOR, SYSTEM_ACTOR } from "../../audit/domain/kinds.js";
 import { auditEventJson } from "../../audit/domain/present.js";
-import { type AuditQuery, AuditQueryError, type AuditQueryText, parseAuditQuery } from "../../audit/domain/query.js";
+import { type AuditQueryText, parseAuditQuery } from "../../audit/domain/query.js";
 import type { AuditEvent } from "../../audit/ports.js";
 import type { Translator } from "../../i18n/index.js";
+import { inEnglishOf } from "../../refusal.js";
 import { html, type SafeHtml } from "../html.js";
 import { ADMIN_PAGE, guarded } from "../plugins/route-guards.js";
+import { refusalStatus } from "../refusals.js";
 import { SETTINGS_PAGES } from "../settings-sections.js";
 
 const SECTION_ID = "audit";
@@ -97,12 +99,12 @@ function filterForm(t: Translator["t"], text: AuditQueryText): SafeHtml {
 }
 
 const FIELD_LABELS = {
-  user: "audit:filter.user",
-  kind: "audit:filter.kind",
-  since: "audit:filter.since",
-  until: "audit:filter.until",
-  before: "audit:older",
-  limit: "audit:older",
+  invalid_user: "audit:filter.user",
+  invalid_kind: "audit:filter.kind",
+  invalid_since: "audit:filter.since",
+  invalid_until: "audit:filter.until",
+  invalid_before: "audit:older",
+  invalid_limit: "audit:older",
 } as const;
 
 /**
@@ -124,14 +126,12 @@ export async function adminAuditRoutes(app: FastifyInstance): Promise<void> {
       const intro = html`<h2 id="audit-title">${t("audit:admin.title")}</h2>
 <p class="muted">${t("audit:admin.intro", { days: settings.get("audit.retention_days") })}</p>
 ${filterForm(t, text)}`;
-      let query: AuditQuery;
-      try {
-        query = parseAuditQuery(text, PAGE_SIZE, PAGE_SIZE);
-      } catch (error) {
-        if (!(error instanceof AuditQueryError)) throw error;
-        const field = t(FIELD_LABELS[error.field as keyof typeof FIELD_LABELS] ?? "audit:filter.legend");
+      const parsed = parseAuditQuery(text, PAGE_SIZE, PAGE_SIZE);
+      if (!parsed.ok) {
+        const field = t(FIELD_LABELS[parsed.code]);
         return html`${intro}<p class="error" id="audit-error" role="alert">${t("audit:filter.invalid", { field })}</p>`;
       }
+      const query = parsed.value;
       const found = await audit.query({ ...query, limit: PAGE_SIZE + 1 });
       const events = found.slice(0, PAGE_SIZE);
       const last = events.at(-1);
@@ -162,13 +162,13 @@ ${events.length === 0 ? html`<p class="muted" id="own-audit-list">${t("audit:per
   await app.register(
     guarded(ADMIN_PAGE, (pages) => {
       pages.get(AUDIT_EXPORT_PATH, async (request, reply) => {
-        let query: AuditQuery;
-        try {
-          query = parseAuditQuery(filterText(request), EXPORT_BATCH, EXPORT_BATCH);
-        } catch (error) {
-          if (!(error instanceof AuditQueryError)) throw error;
-          return reply.status(400).type("text/plain; charset=utf-8").send(`${error.message}\n`);
-        }
+        const parsed = parseAuditQuery(filterText(request), EXPORT_BATCH, EXPORT_BATCH);
+        if (!parsed.ok)
+          return reply
+            .status(refusalStatus(parsed))
+            .type("text/plain; charset=utf-8")
+            .send(`${inEnglishOf(parsed)}\n`);
+        const query = parsed.value;
         // Streamed page by page (keyset on the id): an export of the whole log holds one batch in memory.
         async function* lines(): AsyncGenerator<string> {
           let before = query.before;

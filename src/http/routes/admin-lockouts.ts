@@ -1,5 +1,4 @@
 import type { FastifyInstance } from "fastify";
-import { InvalidAddressError } from "../../security/address-throttles.js";
 import { html } from "../html.js";
 import { userTranslator } from "../i18n.js";
 import { ADMIN_FORM, guarded } from "../plugins/route-guards.js";
@@ -61,8 +60,9 @@ ${failing.map(
         const { principal } = request;
         const { t } = userTranslator(request, principal);
         const address = (formField(request, "address") ?? "").trim();
-        try {
-          const states = await addressThrottles.reset(address);
+        const reset = await addressThrottles.reset(address);
+        if (reset.ok) {
+          const states = reset.value;
           const failures = states.reduce((total, state) => total + state.failures, 0);
           log.info(
             { event: "throttle_reset", address: states[0]?.countedAs ?? address, failures, by: principal.user.uid },
@@ -70,9 +70,8 @@ ${failing.map(
           );
           const message = html`<p class="notice" id="lockouts-notice">${t("settings:lockouts.lifted", { address: states[0]?.countedAs ?? address, count: failures })}</p>`;
           return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.security.path, { sectionId: SECTION_ID, message });
-        } catch (error) {
-          if (!(error instanceof InvalidAddressError)) throw error;
-          const message = html`<p class="error" id="lockouts-error" role="alert">${t("settings:lockouts.notAnAddress", { address })}</p>`;
+        } else {
+          const message = html`<p class="error" id="lockouts-error" role="alert">${t(reset.phrase.key, reset.phrase.values)}</p>`;
           return sendSettingsPage(request, reply, principal, "security", { sectionId: SECTION_ID, message }, 400);
         }
       });
