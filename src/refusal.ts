@@ -11,12 +11,11 @@ import { inEnglish, type Phrase } from "./i18n/index.js";
 export interface Refusal<Code extends string = string> {
   readonly ok: false;
   readonly code: Code;
-  /** What the refused party is told (a page in their language, occ and the API in English). */
+  /** What the refused party is told on a page, in their language. */
   readonly phrase: Phrase;
-  /**
-   * The particulars in English, for operators: what occ prints and the log records (an
-   * administrator's page may show them too). Absent, the English phrase says it all.
-   */
+  /** The English sentence: what occ prints, an API answer describes, and the log records. */
+  readonly message: string;
+  /** What only the log may record (never shown to the refused party). */
   readonly detail?: string;
   /** True when the refusal is a wrong guess at a secret, a failure a throttle counts. */
   readonly guess: boolean;
@@ -38,6 +37,8 @@ export function succeeded<T>(value: T): Success<T> {
 }
 
 interface RefusalOptions {
+  /** The English sentence, when it is not the phrase in English. */
+  message?: string;
   detail?: string;
   guess?: boolean;
   retryAfterSeconds?: number;
@@ -45,18 +46,14 @@ interface RefusalOptions {
 
 /** A refusal with `code`, told as `phrase`; not a guess unless said. */
 export function refused<Code extends string>(code: Code, phrase: Phrase, options: RefusalOptions = {}): Refusal<Code> {
-  const { detail, guess = false, retryAfterSeconds } = options;
+  const { message = inEnglish(phrase), detail, guess = false, retryAfterSeconds } = options;
   return {
     ok: false,
     code,
     phrase,
+    message,
     guess,
     ...(detail === undefined ? {} : { detail }),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   };
-}
-
-/** The refusal as occ prints it and the log records it: its detail, else its phrase in English. */
-export function inEnglishOf(refusal: Refusal): string {
-  return refusal.detail ?? inEnglish(refusal.phrase);
 }

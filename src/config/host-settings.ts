@@ -2,7 +2,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { supportedLanguage } from "../i18n/languages.js";
-import { type Result, refused, succeeded } from "../refusal.js";
 import {
   booleanSetting,
   ConfigurationError,
@@ -197,41 +196,22 @@ export interface ParsedHostSetting {
   value: boolean | number | string;
 }
 
-export type HostSettingRefusalCode = "unknown_setting" | "invalid_value";
-
-/**
- * A host setting parsed from text, or refused: the refusal's phrase names the setting that was not
- * changed, its detail is the English reason occ prints and the console shows beside it.
- */
-export function checkHostSetting(name: string, text: string): Result<ParsedHostSetting, HostSettingRefusalCode> {
-  if (!isHostSettingName(name)) {
-    const known = Object.keys(hostSettingDefinitions).join(", ");
-    return refused(
-      "unknown_setting",
-      { key: "console:settings.refused", values: { name } },
-      {
-        detail: `unknown setting "${name}"; known settings: ${known}`,
-      },
-    );
-  }
-  const checked = settingFromText(hostSettingDefinitions[name], text);
-  if (!checked.ok) {
-    return refused(
-      "invalid_value",
-      { key: "console:settings.refused", values: { name } },
-      {
-        detail: `invalid value for ${name}: expected ${checked.expected}, got "${text}"`,
-      },
-    );
-  }
-  return succeeded({ name, value: checked.value as boolean | number | string });
+/** occ's refusal of a name that is no host setting. */
+export function unknownSettingMessage(name: string): string {
+  return `unknown setting "${name}"; known settings: ${Object.keys(hostSettingDefinitions).join(", ")}`;
 }
 
-/** checkHostSetting, with a refusal thrown as an Error carrying its reason. */
+/** occ's refusal of a value its setting does not take. */
+export function invalidValueMessage(name: HostSettingName, expected: string, text: string): string {
+  return `invalid value for ${name}: expected ${expected}, got "${text}"`;
+}
+
+/** The setting `name` set to `text`; throws with occ's message when either is refused (config/host-setting-check.ts returns the refusal). */
 export function parseHostSetting(name: string, text: string): ParsedHostSetting {
-  const parsed = checkHostSetting(name, text);
-  if (!parsed.ok) throw new Error(parsed.detail);
-  return parsed.value;
+  if (!isHostSettingName(name)) throw new Error(unknownSettingMessage(name));
+  const checked = settingFromText(hostSettingDefinitions[name], text);
+  if (!checked.ok) throw new Error(invalidValueMessage(name, checked.expected, text));
+  return { name, value: checked.value as boolean | number | string };
 }
 
 /** Where a running server reports a config.json it cannot use (services.ts gives its logger). */

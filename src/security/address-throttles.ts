@@ -79,7 +79,7 @@ export class AddressThrottles {
         "invalid_address",
         { key: "settings:lockouts.notAnAddress", values: { address: text } },
         {
-          detail: `"${text}" is not a valid IP address`,
+          message: `"${text}" is not a valid IP address`,
         },
       );
     }

@@ -26,9 +26,9 @@ type AuditQueryField = "user" | "kind" | "since" | "until" | "before" | "limit";
 /** A refused filter: `invalid_<field>`, the first wrong one. */
 export type AuditQueryRefusalCode = `invalid_${AuditQueryField}`;
 
-/** The refusal of `field`: its detail is the English sentence occ prints and an export answers. */
-function invalid(field: AuditQueryField, detail: string): Refusal<AuditQueryRefusalCode> {
-  return refused(`invalid_${field}`, { key: "audit:filter.invalid", values: { field } }, { detail });
+/** The refusal of `field`: its message is the English sentence occ prints and an export answers. */
+function invalid(field: AuditQueryField, message: string): Refusal<AuditQueryRefusalCode> {
+  return refused(`invalid_${field}`, { key: "audit:filter.invalid", values: { field } }, { message });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Argument, type Command } from "commander";
-import { checkHostSetting, type HostSettingName, hostSettingDefinitions, isHostSettingName } from "../../config/host-settings.js";
+import { checkHostSetting } from "../../config/host-setting-check.js";
+import { type HostSettingName, hostSettingDefinitions, isHostSettingName } from "../../config/host-settings.js";
 import { type CommandContext, CommandError } from "../context.js";
 import { encodeJson, type OutputFormat, outputOption, printData } from "../output.js";
 
@@ -18,7 +19,7 @@ export function registerConfigCommands(program: Command, context: CommandContext
     .option("--type <type>", "accepted for ownCloud compatibility; the setting's own type decides")
     .action(async (name: string, options: { value: string }) => {
       const checked = checkHostSetting(name, options.value);
-      if (!checked.ok) throw new CommandError(checked.detail ?? checked.code);
+      if (!checked.ok) throw new CommandError(checked.message);
       const parsed = checked.value;
       const { settings } = await context.open({ create: true });
       settings.set(parsed.name, parsed.value);

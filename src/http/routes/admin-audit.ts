@@ -5,7 +5,6 @@ import { auditEventJson } from "../../audit/domain/present.js";
 import { type AuditQueryText, parseAuditQuery } from "../../audit/domain/query.js";
 import type { AuditEvent } from "../../audit/ports.js";
 import type { Translator } from "../../i18n/index.js";
-import { inEnglishOf } from "../../refusal.js";
 import { html, type SafeHtml } from "../html.js";
 import { ADMIN_PAGE, guarded } from "../plugins/route-guards.js";
 import { refusalStatus } from "../refusals.js";
@@ -163,11 +162,7 @@ ${events.length === 0 ? html`<p class="muted" id="own-audit-list">${t("audit:per
     guarded(ADMIN_PAGE, (pages) => {
       pages.get(AUDIT_EXPORT_PATH, async (request, reply) => {
         const parsed = parseAuditQuery(filterText(request), EXPORT_BATCH, EXPORT_BATCH);
-        if (!parsed.ok)
-          return reply
-            .status(refusalStatus(parsed))
-            .type("text/plain; charset=utf-8")
-            .send(`${inEnglishOf(parsed)}\n`);
+        if (!parsed.ok) return reply.status(refusalStatus(parsed)).type("text/plain; charset=utf-8").send(`${parsed.message}\n`);
         const query = parsed.value;
         // Streamed page by page (keyset on the id): an export of the whole log holds one batch in memory.
         async function* lines(): AsyncGenerator<string> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
-import { checkHostSetting, type HostSettingName, hostSettingDefinitions, isHostSettingName } from "../../config/host-settings.js";
+import { checkHostSetting } from "../../config/host-setting-check.js";
+import { type HostSettingName, hostSettingDefinitions, isHostSettingName } from "../../config/host-settings.js";
 import { ConfigurationError, expectedOf } from "../../config/setting.js";
 import type { Translator } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
@@ -142,7 +143,7 @@ ${names.map((name) => {
         const name = changeable(request);
         if (!name) return unknown(request, reply);
         const checked = checkHostSetting(name, formField(request, "value") ?? "");
-        if (!checked.ok) return refuse(request, reply, principal, name, checked.detail ?? "");
+        if (!checked.ok) return refuse(request, reply, principal, name, checked.message);
         const parsed = checked.value;
         try {
           settings.set(parsed.name, parsed.value);

@@ -192,7 +192,7 @@ ${clients.map(
         const { t } = translator;
         const message = result.ok
           ? html`<p class="notice" id="oauth2-client-added">${t("pages:oauth.added", { name: result.value.name })}</p>`
-          : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
+          : html`<p class="error" id="oauth2-client-error">${say(translator, result.phrase)}</p>`;
         const formValues = result.ok ? undefined : sent;
         return sendSettingsPage(
           request,
@@ -211,7 +211,7 @@ ${clients.map(
         const { t } = translator;
         const message = result.ok
           ? html`<p class="notice" id="oauth2-client-deleted">${t("pages:oauth.deleted", { name: result.value.name })}</p>`
-          : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
+          : html`<p class="error" id="oauth2-client-error">${say(translator, result.phrase)}</p>`;
         return sendSettingsPage(
           request,
           reply,
@@ -248,7 +248,7 @@ ${clients.map(
         );
         const message = result.ok
           ? html`<p class="notice" id="oauth2-client-saved">${t("settings:clients.saved", { name: result.value.name })}</p>`
-          : html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
+          : html`<p class="error" id="oauth2-client-error">${say(translator, result.phrase)}</p>`;
         return sendSettingsPage(
           request,
           reply,
@@ -277,7 +277,7 @@ ${clients.map(
         const { t } = translator;
         const result = await oauth.clients.regenerateSecret(idParam(request));
         if (!result.ok) {
-          const message = html`<p class="error" id="oauth2-client-error">${say(translator, result.problem)}</p>`;
+          const message = html`<p class="error" id="oauth2-client-error">${say(translator, result.phrase)}</p>`;
           return sendSettingsPage(request, reply, principal, "applications", { sectionId: "oauth2", message }, 404);
         }
         const text = t("settings:clients.regenerated", { name: result.value.name });
