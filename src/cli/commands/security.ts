@@ -4,7 +4,7 @@ import { auditEventJson } from "../../audit/domain/present.js";
 import { type AuditQueryText, DEFAULT_PAGE_SIZE, parseAuditQuery } from "../../audit/domain/query.js";
 import type { AddressBucketState } from "../../security/address-throttles.js";
 import { CLIENT_ADDRESS_NAMESPACES } from "../../security/domain/throttle-policy.js";
-import { type CommandContext, CommandError, valueOrExit } from "../context.js";
+import { type CommandContext, valueOrExit } from "../context.js";
 import { encodeJson, type OutputFormat, outputOption, printData } from "../output.js";
 
 /** The most events one `security:audit` prints (a larger export: the admin page's JSON lines). */
