@@ -139,6 +139,7 @@ function main(): void {
       console.log(`release: compiling dist/ into ${stage}`);
       run(path.join(ROOT, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json", "--outDir", path.join(stage, "dist")], ROOT);
       run(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "vendor-esm.ts"), path.join(stage, "dist")], ROOT);
+      run("sh", [path.join(ROOT, "scripts", "copy-assets.sh"), path.join(stage, "dist")], ROOT);
       run("sh", [path.join(ROOT, "scripts", "build-info.sh"), path.join(stage, "dist")], ROOT);
     }
     const { commit } = JSON.parse(fs.readFileSync(path.join(stage, "dist", "build-info.json"), "utf8")) as { commit: string };

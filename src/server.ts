@@ -6,6 +6,7 @@ import { isHttpsUrl } from "./http/base-url.js";
 import { boundedClose } from "./http/connections.js";
 import { listenMetrics } from "./http/metrics-listener.js";
 import { logOptions } from "./observability/logging.js";
+import { Metrics } from "./observability/metrics.js";
 import { createServices } from "./services.js";
 import { isDatabaseUnavailable } from "./storage/availability.js";
 import { openStorage } from "./storage/connect.js";
@@ -77,6 +78,8 @@ export async function startServer(
   const settings = new HostSettings(environment.dataDir, {}, log);
   settings.load();
   warnOfUntrustedTlsProxy(settings, environment, log);
+  // Made before the storage, which times every statement into it from the first.
+  const processMetrics = new Metrics();
   const storage = openStorage({
     databaseUrl: environment.databaseUrl,
     dataDir: environment.dataDir,
@@ -86,6 +89,7 @@ export async function startServer(
     },
     timeouts: { connectMs: environment.database?.connectTimeoutMs, statementMs: environment.database?.statementTimeoutMs },
     log,
+    queryObserver: (ms, failed) => processMetrics.observeQuery(ms, failed),
     onPermissionsFixed: (report) =>
       log.warn({ event: "data_dir_permissions_fixed", ...report }, "data directory made readable by its owner only"),
   });
@@ -100,7 +104,7 @@ export async function startServer(
     throw error;
   });
   if (migrations.applied.length > 0) log.info({ applied: migrations.applied }, "database migrated");
-  const services = createServices({ storage, dataDir: environment.dataDir, log, settings });
+  const services = createServices({ storage, dataDir: environment.dataDir, log, settings, metrics: processMetrics });
   services.metrics.collectProcessMetrics();
   const app = await buildApp({ services, trustedProxies: environment.trustedProxies, timeouts: environment.timeouts });
   const closeApp = boundedClose(app, environment.timeouts.shutdownGraceMs, log);

@@ -1,79 +1,57 @@
 import pino, { type Logger } from "pino";
-import { AppPasswords } from "./accounts/app-passwords.js";
+import type { AppPasswords } from "./accounts/app-passwords.js";
 import { Authenticator } from "./accounts/authentication.js";
-import { Avatars } from "./accounts/avatars.js";
+import type { Avatars } from "./accounts/avatars.js";
 import type { DeviceCredentials } from "./accounts/password-change.js";
-import { PasswordConfirmations } from "./accounts/password-confirmation.js";
-import type { SessionEndObserver } from "./accounts/ports.js";
-import { UserPreferences } from "./accounts/preferences.js";
-import { Sessions } from "./accounts/sessions.js";
+import type { PasswordConfirmations } from "./accounts/password-confirmation.js";
+import type { UserPreferences } from "./accounts/preferences.js";
+import type { Sessions } from "./accounts/sessions.js";
 import { SignIn } from "./accounts/sign-in.js";
-import { UserDirectory } from "./accounts/users.js";
-import { FileLogFollower } from "./activity/file-log-follower.js";
-import { registerActivityJobs } from "./activity/jobs.js";
+import type { UserDirectory } from "./accounts/users.js";
+import type { FileLogFollower } from "./activity/file-log-follower.js";
 import { oauthActivityEvents } from "./activity/security-events.js";
-import { ActivityService } from "./activity/service.js";
-import { AuditLog } from "./audit/recorder.js";
-import { auditHostSettingChanges, auditOAuthEvents, eventListeners } from "./audit/wiring.js";
+import type { ActivityService } from "./activity/service.js";
+import { auditOAuthEvents, eventListeners } from "./audit/oauth-events.js";
+import type { AuditLog } from "./audit/recorder.js";
 import { type Clock, systemClock } from "./clock.js";
 import { HostSettings } from "./config/host-settings.js";
-import { keyFileSecretBox, type SecretSealer } from "./crypto/secret-box.js";
-import { keyFileSigner, type ValueSigner } from "./crypto/value-signer.js";
-import { GroupError } from "./groups/errors.js";
-import { Groups } from "./groups/service.js";
-import { JobScheduler } from "./jobs/scheduler.js";
-import { LoginFlowService } from "./login-flow/service.js";
+import type { SecretSealer } from "./crypto/secret-box.js";
+import type { ValueSigner } from "./crypto/value-signer.js";
+import type { Groups } from "./groups/service.js";
+import type { JobScheduler } from "./jobs/scheduler.js";
+import type { LoginFlowService } from "./login-flow/service.js";
 import type { Notifications } from "./notifications/service.js";
 import type { OAuthService } from "./oauth/service.js";
 import { Metrics } from "./observability/metrics.js";
 import type { OpenIdProvider } from "./oidc/provider.js";
-import { PushService } from "./push/service.js";
-
-import { Passkeys } from "./second-factor/passkeys.js";
-import { RecoveryCodes } from "./second-factor/recovery-codes.js";
-import { SecondFactors } from "./second-factor/service.js";
-import { TotpFactor } from "./second-factor/totp.js";
-import { AddressThrottles } from "./security/address-throttles.js";
-import {
-  DEVICE_USER_CODE_THROTTLE,
-  LOGIN_FLOW_POLL_THROTTLE,
-  LOGIN_FLOW_START_THROTTLE,
-  LOGIN_THROTTLE,
-  REGISTRATION_THROTTLE,
-  SECOND_FACTOR_THROTTLE,
-  type ThrottlePolicy,
-  TOKEN_THROTTLE,
-} from "./security/domain/throttle-policy.js";
-import { Throttle } from "./security/throttle.js";
-import { SqlAppPasswordStore } from "./storage/account-app-password-store.js";
-import { SqlAvatarStore } from "./storage/account-avatar-store.js";
-import { SqlPasswordConfirmationStore } from "./storage/account-password-confirmation-store.js";
-import { SqlPreferenceStore } from "./storage/account-preference-store.js";
-import { SqlSessionStore } from "./storage/account-session-store.js";
-import { SqlUserStore } from "./storage/account-user-store.js";
-import { SqlFileLogStore } from "./storage/activity-file-log-store.js";
-import { SqlIdempotencyStore } from "./storage/activity-idempotency-store.js";
-import { SqlActivityStore } from "./storage/activity-store.js";
-import { SqlAuditStore } from "./storage/audit-store.js";
-import { isDatabaseUnavailable } from "./storage/availability.js";
+import type { PushService } from "./push/service.js";
+import type { Passkeys } from "./second-factor/passkeys.js";
+import type { RecoveryCodes } from "./second-factor/recovery-codes.js";
+import type { SecondFactors } from "./second-factor/service.js";
+import type { TotpFactor } from "./second-factor/totp.js";
+import type { AddressThrottles } from "./security/address-throttles.js";
+import type { Throttles } from "./security/throttles.js";
 import type { Storage } from "./storage/connect.js";
-import { SqlGroupStore } from "./storage/group-store.js";
-import { SqlJobLeaseStore } from "./storage/job-lease-store.js";
-import { SqlLoginFlowStore } from "./storage/login-flow-store.js";
 import { countLiveCredentials } from "./storage/metrics-store.js";
-import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "./storage/passkey-store.js";
-import { openPushChannel } from "./storage/push-channel.js";
-import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "./storage/second-factor-store.js";
-import { SqlThrottleStore } from "./storage/throttle-store.js";
-import { createNotifications } from "./wiring/notifications.js";
-import { CLIENT_SECRET_KEY_FILE, createOAuthService } from "./wiring/oauth.js";
-import { createOpenIdProvider } from "./wiring/oidc.js";
+import { wireAccounts } from "./wiring/accounts.js";
+import { wireActivity } from "./wiring/activity.js";
+import { wireAudit } from "./wiring/audit.js";
+import { createFoundation, wireJobs } from "./wiring/foundation.js";
+import { wireGroups } from "./wiring/groups.js";
+import { LateBound } from "./wiring/late-bound.js";
+import { wireLoginFlows } from "./wiring/login-flow.js";
+import { wireNotifications } from "./wiring/notifications.js";
+import { wireOAuth, wireOAuthClients } from "./wiring/oauth.js";
+import { wireOidcLogout, wireOpenIdProvider } from "./wiring/oidc.js";
+import { wirePush } from "./wiring/push.js";
+import { wireSecondFactors } from "./wiring/second-factor.js";
+import { wireSecurity } from "./wiring/security.js";
 
 /**
  * Every domain service, built once from storage, settings and a clock, and handed to the HTTP
  * layer and the CLI alike.
  */
-export interface Services {
+export interface Services extends Throttles {
   storage: Storage;
   settings: HostSettings;
   clock: Clock;
@@ -93,9 +71,6 @@ export interface Services {
   passwordConfirmations: PasswordConfirmations;
   /** What a password change's "sign out every device and application" ends: app passwords, OAuth grants. */
   deviceCredentials: readonly DeviceCredentials[];
-  loginThrottle: Throttle;
-  /** OAuth token, revocation and introspection endpoints, per IP. */
-  tokenThrottle: Throttle;
   authenticator: Authenticator;
   jobs: JobScheduler;
   avatars: Avatars;
@@ -105,22 +80,12 @@ export interface Services {
   activity: ActivityService;
   /** Nextcloud's Login Flow v2: flows in the database, app passwords sealed until polled. */
   loginFlows: LoginFlowService;
-  /** Login Flow v2 starts and polls, per IP (security/domain/throttle-policy.ts). */
-  loginFlowStartThrottle: Throttle;
-  loginFlowPollThrottle: Throttle;
-  /** User codes entered on the device verification page (RFC 8628 §5.1), per IP and per user. */
-  deviceUserCodeThrottle: Throttle;
-
-  /** Dynamic client registrations (RFC 7591), per IP. */
-  registrationThrottle: Throttle;
   /** Second factors: the providers (TOTP, recovery codes), enforcement, the login's step after the password. */
   secondFactors: SecondFactors;
   totp: TotpFactor;
   recoveryCodes: RecoveryCodes;
   /** Passkeys (WebAuthn): registration, passwordless sign-in, and the provider `webauthn`. */
   passkeys: Passkeys;
-  /** The second-factor challenge, per IP and per user (security/domain/throttle-policy.ts). */
-  secondFactorThrottle: Throttle;
   /** Interactive sign-in: password, passkey, second factor (accounts/sign-in.ts). */
   signIn: SignIn;
   /** Every throttle's bucket of one client address: shown and lifted by `./occ security:bruteforce:*`. */
@@ -137,251 +102,111 @@ export interface Services {
   audit: AuditLog;
 }
 
-/** Groups as OAuth client administration asks for them: a comma-separated list resolved, or what to say. */
-function groupLists(groups: Groups) {
-  return {
-    async resolve(text: string) {
-      try {
-        return { gids: await groups.existingGroupList(text) };
-      } catch (error) {
-        if (error instanceof GroupError) return { problem: error.phrase, message: error.message };
-        throw error;
-      }
-    },
-  };
-}
-
 export interface ServiceOptions {
   storage: Storage;
   dataDir: string;
   settings?: HostSettings;
   clock?: Clock;
   log?: Logger;
+  /** The server's metrics, made before the storage opens so that the storage times every statement into them. */
+  metrics?: Metrics;
 }
 
+/**
+ * The composition root: builds each module (src/wiring/) once its dependencies exist, handing every
+ * listener to the constructor of the service that tells it (docs/architecture.md "Layers").
+ */
 export function createServices(options: ServiceOptions): Services {
   const { storage, dataDir } = options;
-  const db = storage.db;
-  const clock = options.clock ?? systemClock;
   const log = options.log ?? pino({ level: "info" });
+  const clock = options.clock ?? systemClock;
   const settings = options.settings ?? new HostSettings(dataDir, {}, log);
-  // Events are queued and appended in batches off the request's path (audit/recorder.ts).
-  const audit = new AuditLog(new SqlAuditStore(db, storage.dialect), clock, log);
-  auditHostSettingChanges(settings, audit);
-  const sessionStore = new SqlSessionStore(db);
-  // Told when sessions end (OpenID Connect back-channel logout joins below).
-  const sessionEndObservers: SessionEndObserver[] = [];
-  const users = new UserDirectory(new SqlUserStore(db), sessionStore, clock, sessionEndObservers, audit);
-  const groups = new Groups(new SqlGroupStore(db, storage.dialect), users, clock, audit);
-  // The last administrator is never deleted (nor removed from `admin`, Groups.removeMember).
-  users.useRemovalGuard((uid) => groups.refuseRemovingLastAdmin(uid));
-  const preferences = new UserPreferences(new SqlPreferenceStore(db), users);
-  const appPasswords = new AppPasswords(new SqlAppPasswordStore(db), clock, audit);
-  const sessions = new Sessions(sessionStore, clock, () => settings.get("session.lifetime"), sessionEndObservers);
-  const authenticator = new Authenticator(users, appPasswords, sessions, settings);
-  const passwordConfirmations = new PasswordConfirmations(new SqlPasswordConfirmationStore(db), clock);
-  const metrics = new Metrics();
+  const metrics = options.metrics ?? new Metrics();
   metrics.watchStorage({
     pool: storage.poolStats,
     availability: () => ({ unavailable: storage.availability.unavailable, ...storage.availability.counts }),
-    liveCredentials: () => countLiveCredentials(db, clock.nowSeconds()),
+    liveCredentials: () => countLiveCredentials(storage.db, clock.nowSeconds()),
   });
-  storage.observeQueries((ms, failed) => metrics.observeQuery(ms, failed));
-  const outages = {
-    isUnavailable: isDatabaseUnavailable,
-    failed: (error: unknown, context: string) => storage.availability.failed(error, context),
-  };
-  const jobs = new JobScheduler(new SqlJobLeaseStore(db), clock, log, undefined, outages, (job, outcome, ms) =>
-    metrics.jobRan(job, outcome, ms),
-  );
-  jobs.register({
-    name: "accounts:expired-sessions",
-    intervalSeconds: () => 3600,
-    run: async () => {
-      await sessions.deleteExpired();
+  const base = createFoundation(storage, dataDir, { clock, settings, log });
+  const audit = wireAudit(base);
+  const security = wireSecurity(base);
+  const push = wirePush(base);
+  const oidcLogout = wireOidcLogout(base);
+  // True cycles, each closed by a reference bound once both ends exist: groups need the users (their
+  // members), and the users ask groups before a removal (never the last administrator);
+  // notifications keep their switches as user preferences, and the accounts tell of password
+  // changes and app passwords created.
+  const lastAdminGuard = new LateBound<Groups>("groups");
+  const told = new LateBound<Notifications>("notifications");
+  const accounts = wireAccounts(base, {
+    sessionEnds: [oidcLogout.backchannel, push],
+    users: {
+      removalGuard: (uid) => lastAdminGuard.get().refuseRemovingLastAdmin(uid),
+      passwordChanged: (uid) => told.get().passwordChanged(uid),
     },
+    appPasswordCreated: (uid, name) => told.get().appPasswordCreated(uid, name),
+    appPasswordsRevoked: (uid) => push.credentialsEnded(uid),
   });
-  const activity = new ActivityService(new SqlActivityStore(db, storage.dialect), new SqlIdempotencyStore(db), clock, () =>
-    settings.get("activity_expire_days"),
-  );
-  const throttle = (policy: ThrottlePolicy, store = new SqlThrottleStore(db, policy)) => new Throttle(store, clock, policy);
-  const tokenThrottleStore = new SqlThrottleStore(db, TOKEN_THROTTLE);
-  const loginThrottle = throttle(LOGIN_THROTTLE);
-  const tokenThrottle = throttle(TOKEN_THROTTLE, tokenThrottleStore);
-  const loginFlowStartThrottle = throttle(LOGIN_FLOW_START_THROTTLE);
-  const loginFlowPollThrottle = throttle(LOGIN_FLOW_POLL_THROTTLE);
-  const deviceUserCodeThrottle = throttle(DEVICE_USER_CODE_THROTTLE);
-
-  const registrationThrottle = throttle(REGISTRATION_THROTTLE);
-  const secondFactorThrottle = throttle(SECOND_FACTOR_THROTTLE);
-  // Throttle rows whose failures were forgotten and that hold no reservation: the table stays small.
-  jobs.register({
-    name: "security:throttle-purge",
-    intervalSeconds: () => 3600,
-    run: async () => {
-      await loginThrottle.purgeStale();
-      await tokenThrottle.purgeStale();
-      await loginFlowStartThrottle.purgeStale();
-      await loginFlowPollThrottle.purgeStale();
-      await deviceUserCodeThrottle.purgeStale();
-
-      await registrationThrottle.purgeStale();
-      await secondFactorThrottle.purgeStale();
-    },
-  });
-  // The audit log's retention (host setting audit.retention_days), daily.
-  jobs.register({
-    name: "audit:retention",
-    intervalSeconds: () => 86_400,
-    run: async () => {
-      const deleted = await audit.purgeOlderThan(settings.get("audit.retention_days"));
-      if (deleted > 0) log.info({ event: "audit_expired", deleted }, "audit events past their retention deleted");
-    },
-  });
-  const fileLogStore = new SqlFileLogStore(db);
-  const fileLog = new FileLogFollower({ activity, cursors: fileLogStore, clock, log });
-  registerActivityJobs(jobs, activity, fileLogStore, log);
-  // One box (one key file) seals every secret kept at rest.
-  const sealer = keyFileSecretBox(dataDir, CLIENT_SECRET_KEY_FILE);
-  // Second factors: TOTP secrets sealed with the same box as client secrets; the authentication
-  // chain asks the registry whether the account password alone still proves a user (HTTP Basic).
-  const totp = new TotpFactor(new SqlTotpStore(db), sealer, clock, audit);
-  const recoveryCodes = new RecoveryCodes(new SqlRecoveryCodeStore(db), clock, audit);
-  const passkeys = new Passkeys(new SqlPasskeyStore(db), new SqlWebAuthnChallengeStore(db), clock, audit);
-  const secondFactors = new SecondFactors(
-    [totp, recoveryCodes, passkeys],
-    {
-      enforced: () => settings.get("twofactor_enforced"),
-      setEnforced: (on) => settings.set("twofactor_enforced", on),
-    },
-    new SqlSecondFactorOverview(db),
-  );
-  authenticator.useSecondFactorPolicy(secondFactors);
-  const loginFormSigner = keyFileSigner(dataDir, CLIENT_SECRET_KEY_FILE, "login form token");
-  // Authorizing and revoking a client lands in the user's activity stream (and notifications, below).
-  const oauth = createOAuthService({
-    db,
-    dialect: storage.dialect,
-    clock,
-    settings,
-    log,
+  const { users, preferences, appPasswords, sessions, avatars } = accounts.services;
+  const groups = wireGroups(base, users);
+  lastAdminGuard.bind(groups.services.groups);
+  const notifications = wireNotifications(base, preferences, push);
+  const notify = told.bind(notifications.services.notifications);
+  const activity = wireActivity(base, (rows) => push.activitiesWritten(rows));
+  const secondFactor = wireSecondFactors(base, (uid, provider, change) => notify.secondFactorChanged(uid, provider, change));
+  const loginFlow = wireLoginFlows(base, (uid, clientName) => notify.loginFlowGranted(uid, clientName));
+  const clients = wireOAuthClients(base);
+  const oidc = wireOpenIdProvider(base, { logout: oidcLogout, clients, groups: groups.services.groups, users, avatars });
+  const oauth = wireOAuth(base, {
+    clients,
     users,
-    jobs,
-    authenticator,
-    sealer,
-    tokenThrottle: tokenThrottleStore,
-    audit,
-    groups: groupLists(groups),
-  });
-  const avatars = new Avatars(new SqlAvatarStore(db), clock);
-  // The private signing keys are sealed with the client-secret key file (docs/decisions.md).
-  const oidc = createOpenIdProvider({
-    db,
-    clock,
-    settings,
-    users,
-    avatars,
-    oauth,
-    sealer,
-    sidSigner: keyFileSigner(dataDir, CLIENT_SECRET_KEY_FILE, "oidc session id"),
-    groups,
-    jobs,
-    log,
-  });
-  sessionEndObservers.push(oidc.backchannel);
-  // Login Flow v2 keeps the granted app password sealed with the client-secret key file until the
-  // poll (docs/decisions.md), and expired flows are purged with the app passwords nobody received.
-  const loginFlows = new LoginFlowService(new SqlLoginFlowStore(db), clock, sealer, audit);
-  jobs.register({
-    name: "login-flow:expired",
-    intervalSeconds: () => 600,
-    run: async () => {
-      await loginFlows.purgeExpired();
-    },
-  });
-  // Push: activities written and credentials ended reach the users' sockets on every node.
-  const push = new PushService(
-    openPushChannel(storage, (error) => log.warn({ event: "push_channel_failed", err: error }, "push channel lost")),
-    keyFileSigner(dataDir, CLIENT_SECRET_KEY_FILE, "push pre-auth"),
-    clock,
-    (error) => log.warn({ event: "push_publish_failed", err: error }, "push event not published"),
-  );
-  activity.observeWritten((rows) => push.activitiesWritten(rows));
-  appPasswords.observeRevocations((uid) => push.credentialsEnded(uid));
-  sessionEndObservers.push(push);
-  const notifications = createNotifications({
-    db,
-    clock,
-    preferences,
-    push,
-    jobs,
-    log,
-    told: { users, appPasswords, loginFlows, secondFactors },
-  });
-  // Authorizing and revoking a client: the audit log, the activity stream, and a notification.
-  oauth.useEvents(
-    eventListeners(auditOAuthEvents(audit), oauthActivityEvents(activity), {
-      clientAuthorized: (uid, client) => notifications.clientAuthorized(uid, client.name),
+    tokenThrottle: security.tokenThrottleStore,
+    idTokens: oidc,
+    // Authorizing and revoking a client: the audit log, the activity stream, and a notification.
+    events: eventListeners(auditOAuthEvents(base.audit), oauthActivityEvents(activity.services.activity), {
+      clientAuthorized: (uid, client) => notify.clientAuthorized(uid, client.name),
       clientRevoked: async () => {},
     }),
-  );
-  // Device credentials live in two domains; accounts' password change ends them through this list.
-  const deviceCredentials: DeviceCredentials[] = [
-    { endAllOf: (uid) => appPasswords.revokeAllOf(uid) },
-    { endAllOf: (uid) => oauth.revokeAllOf(uid) },
-  ];
+    groups: groups.groupLists,
+  });
+  const jobs = [accounts, security, audit, activity, oauth, oidcLogout, loginFlow, notifications].flatMap((m) => m.jobs);
   return {
+    ...accounts.services,
+    ...groups.services,
+    ...security.services,
+    ...activity.services,
+    ...secondFactor.services,
+    ...loginFlow.services,
+    ...notifications.services,
+    ...oauth.services,
+    ...audit.services,
     storage,
     settings,
     clock,
     log,
     dataDir,
-    sealer,
-    loginFormSigner,
-    users,
-    groups,
-    preferences,
-    appPasswords,
-    sessions,
-    passwordConfirmations,
-    deviceCredentials,
-    loginThrottle,
-    tokenThrottle,
-    authenticator,
-    jobs,
-    avatars,
-    oauth,
+    sealer: base.sealer,
+    loginFormSigner: base.signer("login form token"),
+    // HTTP Basic asks the second factors whether the account password alone still proves a user.
+    authenticator: new Authenticator(users, appPasswords, sessions, settings, {
+      bearer: oauth.services.oauth,
+      secondFactors: secondFactor.services.secondFactors,
+    }),
+    // Device credentials live in two domains; accounts' password change ends them through this list.
+    deviceCredentials: [
+      { endAllOf: (uid) => appPasswords.revokeAllOf(uid) },
+      { endAllOf: (uid) => oauth.services.oauth.revokeAllOf(uid) },
+    ],
+    jobs: wireJobs(base, metrics, jobs),
     oidc,
-    activity,
-    loginFlows,
-    loginFlowStartThrottle,
-    loginFlowPollThrottle,
-    deviceUserCodeThrottle,
-
-    registrationThrottle,
-    secondFactors,
-    totp,
-    recoveryCodes,
-    passkeys,
-    secondFactorThrottle,
-    signIn: new SignIn({ users, sessions, secondFactors, passkeys, recoveryCodes, loginThrottle, secondFactorThrottle }),
-    addressThrottles: new AddressThrottles(
-      [
-        loginThrottle,
-        tokenThrottle,
-        loginFlowStartThrottle,
-        loginFlowPollThrottle,
-        deviceUserCodeThrottle,
-
-        registrationThrottle,
-        secondFactorThrottle,
-      ],
-      audit,
-    ),
-    fileLog,
+    signIn: new SignIn({
+      users,
+      sessions,
+      ...secondFactor.services,
+      loginThrottle: security.services.loginThrottle,
+      secondFactorThrottle: security.services.secondFactorThrottle,
+    }),
     push,
-    notifications,
     metrics,
-    audit,
   };
 }

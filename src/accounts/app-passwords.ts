@@ -32,38 +32,32 @@ export function newAppPassword(uid: string, name: string, createdAt: number): { 
  * App passwords: named, revocable device credentials for HTTP Basic. Only their SHA-256 is stored;
  * the plain value is returned once, at creation.
  */
-export class AppPasswords {
-  /** Told the user whose app passwords were revoked, after the revocation (the push hub closes their sockets). */
-  private readonly revocationObservers: Array<(uid: string) => Promise<void>> = [];
+/** Who is told of app passwords created and revoked, given when the service is built. */
+export interface AppPasswordListeners {
   /** Told the user and the name of each app password created here (the user is notified of it). */
-  private readonly creationObservers: Array<(uid: string, name: string) => Promise<void>> = [];
+  created?: (uid: string, name: string) => Promise<void>;
+  /** Told the user whose app passwords were revoked, after the revocation (the push hub closes their sockets). */
+  revoked?: (uid: string) => Promise<void>;
+}
 
+export class AppPasswords {
   constructor(
     private readonly store: AppPasswordStore,
     private readonly clock: Clock,
     private readonly audit: AuditTrail = NO_AUDIT,
+    private readonly listeners: AppPasswordListeners = {},
   ) {}
 
   async create(uid: string, name: string): Promise<{ appPassword: AppPassword; secret: string }> {
     const { record, secret } = newAppPassword(uid, name, this.clock.nowSeconds());
     const id = await this.store.insert(record);
     this.audit.record("app_password.created", { uid, subject: { type: "app_password", id: record.name }, detail: { id } });
-    for (const observer of this.creationObservers) await observer(uid, record.name);
+    await this.listeners.created?.(uid, record.name);
     return { appPassword: { id, uid, name: record.name, createdAt: record.createdAt, lastUsedAt: null }, secret };
   }
 
   list(uid: string): Promise<AppPassword[]> {
     return this.store.listOf(uid);
-  }
-
-  /** Adds an observer of creations (told the uid and the name once the app password is stored). */
-  observeCreations(observer: (uid: string, name: string) => Promise<void>): void {
-    this.creationObservers.push(observer);
-  }
-
-  /** Adds an observer of revocations (told the uid once its app passwords are gone). */
-  observeRevocations(observer: (uid: string) => Promise<void>): void {
-    this.revocationObservers.push(observer);
   }
 
   /** Revokes one of the user's own app passwords; false when it was not theirs or not there. */
@@ -87,7 +81,7 @@ export class AppPasswords {
   }
 
   private async revoked(uid: string): Promise<void> {
-    for (const observer of this.revocationObservers) await observer(uid);
+    await this.listeners.revoked?.(uid);
   }
 
   /** The owner of an app password, looked up by digest (an index probe: no timing on the secret). */

@@ -74,25 +74,27 @@ export type AuthenticationResult =
  * The one authentication chain every protected route uses: an Authorization header (Basic with
  * password or app password, or Bearer) when present, else the session cookie.
  */
+/** The chain's extension points, given when it is built. */
+export interface AuthenticationExtensions {
+  /** Bearer tokens (the OAuth service); without it every Bearer header is an invalid token. */
+  bearer?: BearerTokenResolver | undefined;
+  /** Second factors: whether the account password alone still proves a user (HTTP Basic). */
+  secondFactors?: SecondFactorPolicy | undefined;
+}
+
 export class Authenticator {
-  private bearerResolver: BearerTokenResolver | undefined;
-  private secondFactors: SecondFactorPolicy | undefined;
+  private readonly bearerResolver: BearerTokenResolver | undefined;
+  private readonly secondFactors: SecondFactorPolicy | undefined;
 
   constructor(
     private readonly users: UserDirectory,
     private readonly appPasswords: AppPasswords,
     private readonly sessions: Sessions,
     private readonly settings: HostSettings,
-  ) {}
-
-  /** The extension point for bearer tokens (set once by the OAuth module at start). */
-  useBearerResolver(resolver: BearerTokenResolver): void {
-    this.bearerResolver = resolver;
-  }
-
-  /** The extension point for second factors (set once by the composition root). */
-  useSecondFactorPolicy(policy: SecondFactorPolicy): void {
-    this.secondFactors = policy;
+    extensions: AuthenticationExtensions = {},
+  ) {
+    this.bearerResolver = extensions.bearer;
+    this.secondFactors = extensions.secondFactors;
   }
 
   async authenticate(authorization: string | undefined, sessionToken: string | undefined): Promise<AuthenticationResult> {

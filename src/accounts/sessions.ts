@@ -55,7 +55,7 @@ export class Sessions {
     private readonly store: SessionStore,
     private readonly clock: Clock,
     private readonly lifetimeSeconds: () => number,
-    /** Told of every session a user or an administrator ends (the list may grow after construction). */
+    /** Told of every session a user or an administrator ends. */
     private readonly endObservers: readonly SessionEndObserver[] = [],
   ) {}
 

@@ -61,12 +61,18 @@ function validateProfile(displayName: string | undefined, email: string | undefi
   }
 }
 
+/** What the directory asks and tells beyond its own store, given when it is built. */
+export interface UserDirectoryListeners {
+  /**
+   * A rule deleting or disabling a user must pass first (the groups' "never the last
+   * administrator": nobody could administer the server again).
+   */
+  removalGuard?: (uid: string) => Promise<void>;
+  /** Told the uid after a new password was stored (the user is notified of it). */
+  passwordChanged?: (uid: string) => Promise<void>;
+}
+
 export class UserDirectory {
-  /** Told the uid after a new password was stored. */
-  private readonly passwordObservers: Array<(uid: string) => Promise<void>> = [];
-
-  private readonly removalGuards: Array<(uid: string) => Promise<void>> = [];
-
   constructor(
     private readonly store: UserStore,
     private readonly sessions: SessionStore,
@@ -74,6 +80,7 @@ export class UserDirectory {
     /** Told when disabling or deleting a user ended their sessions (accounts/sessions.ts). */
     private readonly endObservers: readonly SessionEndObserver[] = [],
     private readonly audit: AuditTrail = NO_AUDIT,
+    private readonly listeners: UserDirectoryListeners = {},
   ) {}
 
   /**
@@ -159,14 +166,6 @@ export class UserDirectory {
   }
 
   /**
-   * A rule deleting or disabling a user must pass first (the groups' "never the last
-   * administrator": nobody could administer the server again), set by the composition root.
-   */
-  useRemovalGuard(guard: (uid: string) => Promise<void>): void {
-    this.removalGuards.push(guard);
-  }
-
-  /**
    * Checks a password. Unknown users and users without a password cost one argon2 verification
    * too, so response time does not reveal which accounts exist.
    */
@@ -186,17 +185,12 @@ export class UserDirectory {
     const passwordHash = await hashPassword(password);
     await this.store.setPasswordHash(uid, passwordHash);
     this.audit.record("user.password_changed", { uid, subject: { type: "user", id: uid } });
-    for (const observer of this.passwordObservers) await observer(uid);
-  }
-
-  /** Adds an observer told the uid after each password change (the user is notified of it). */
-  observePasswordChanges(observer: (uid: string) => Promise<void>): void {
-    this.passwordObservers.push(observer);
+    await this.listeners.passwordChanged?.(uid);
   }
 
   async setEnabled(uid: string, enabled: boolean): Promise<void> {
     await this.require(uid);
-    if (!enabled) for (const guard of this.removalGuards) await guard(uid);
+    if (!enabled) await this.listeners.removalGuard?.(uid);
     await this.store.setEnabled(uid, enabled);
     this.audit.record(enabled ? "user.enabled" : "user.disabled", { uid, subject: { type: "user", id: uid } });
     if (!enabled) {
@@ -239,7 +233,7 @@ export class UserDirectory {
    * deleted user names: `create` refuses it from then on unless told to reuse it.
    */
   async delete(uid: string): Promise<void> {
-    for (const guard of this.removalGuards) await guard(uid);
+    await this.listeners.removalGuard?.(uid);
     if (!(await this.store.delete(uid, this.clock.nowSeconds()))) {
       throw new AccountError("no_such_user", "noSuchUser", { uid });
     }

@@ -40,7 +40,7 @@ export async function publishClientRevoked(activity: ActivityService, e: ClientE
 
 /**
  * The listener the OAuth service takes as its `events` option (structurally its OAuthEvents; this
- * module does not import src/oauth): `createOAuthService({ …, events: oauthActivityEvents(activity) })`.
+ * module does not import src/oauth), with the audit log's and notifications' (src/services.ts).
  */
 export function oauthActivityEvents(activity: ActivityService) {
   return {

@@ -31,8 +31,6 @@ export interface JsonEnvelope {
 export class ActivityService {
   /** Per process: what it holds is checked against the database on every page (page-cache.ts). */
   private readonly pageCache = new PageCache();
-  /** Told of every activity written, after its write committed (the push hub: src/push/). */
-  private readonly writtenObservers: WrittenObserver[] = [];
 
   constructor(
     readonly store: ActivityStore,
@@ -40,12 +38,9 @@ export class ActivityService {
     private readonly clock: Clock,
     /** Host setting activity_expire_days, read on each run so `occ config:system:set` applies at once. */
     private readonly expireDays: () => number,
+    /** Told of every activity written (publish, publishOnce, the proxy-log follower), after its write committed (the push hub: src/push/). */
+    private readonly writtenObservers: readonly WrittenObserver[] = [],
   ) {}
-
-  /** Adds an observer of every activity written (publish, publishOnce, the proxy-log follower). */
-  observeWritten(observer: WrittenObserver): void {
-    this.writtenObservers.push(observer);
-  }
 
   /**
    * Tells the observers of rows written and committed. Every writer of activities calls it (publish

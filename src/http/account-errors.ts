@@ -1,10 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { AccountError } from "../accounts/errors.js";
-import { html } from "./html.js";
+import { answerInSection, formField } from "./console/page.js";
+import type { SettingsPageName } from "./console/settings-sections.js";
 import { userTranslator } from "./i18n.js";
 import { ocsVersionOf, sendOcs } from "./ocs.js";
-import { formField, sendSettingsPage } from "./routes/settings.js";
-import type { SettingsPageName } from "./settings-sections.js";
 
 /**
  * Where a settings form shows a refused account change: its section of the settings page, in the
@@ -55,11 +54,9 @@ async function sendAccountError(request: FastifyRequest, reply: FastifyReply, er
   if (place) {
     const principal = request.principal;
     const text = error.translated(userTranslator(request, principal));
-    const message = place.elementId
-      ? html`<p class="error" id="${place.elementId}">${text}</p>`
-      : html`<p class="error">${text}</p>`;
     const formValues = place.refill && Object.fromEntries(place.refill.map((name) => [name, formField(request, name)]));
-    return sendSettingsPage(request, reply, principal, place.page, { sectionId: place.sectionId, message, formValues }, status);
+    const { page, sectionId, elementId: id } = place;
+    return answerInSection(request, reply, principal, { page, sectionId, ok: false, text, id, formValues, status });
   }
   if (request.url.startsWith("/ocs/")) return sendOcs(request, reply, ocsVersionOf(request.url), [], status, error.message);
   return reply.status(status).send({ error: error.code, error_description: error.message });

@@ -17,14 +17,13 @@ export interface GrantingUser {
  * password is sealed from its creation to its one delivery.
  */
 export class LoginFlowService {
-  /** Told the user and the client's name after each grant (the user is notified of it). */
-  private readonly grantObservers: Array<(uid: string, clientName: string) => Promise<void>> = [];
-
   constructor(
     private readonly store: LoginFlowStore,
     private readonly clock: Clock,
     private readonly sealer: SecretSealer,
     private readonly audit: AuditTrail = NO_AUDIT,
+    /** Told the user and the client's name after each grant's transaction committed (the user is notified of it). */
+    private readonly granted?: (uid: string, clientName: string) => Promise<void>,
   ) {}
 
   /** Starts a flow for the application that calls itself `clientName`, from `clientAddress`. */
@@ -66,14 +65,9 @@ export class LoginFlowService {
     });
     if (granted) {
       this.audit.record("login_flow.granted", { uid: user.uid, subject: { type: "app_password", id: appPasswordName } });
-      for (const observer of this.grantObservers) await observer(user.uid, appPasswordName);
+      await this.granted?.(user.uid, appPasswordName);
     }
     return granted;
-  }
-
-  /** Adds an observer of grants (told after the grant's transaction committed). */
-  observeGrants(observer: (uid: string, clientName: string) => Promise<void>): void {
-    this.grantObservers.push(observer);
   }
 
   cancel(loginToken: string): Promise<boolean> {

@@ -74,7 +74,10 @@ export interface OAuthServiceOptions {
   refreshReuseGrace: () => number;
   /** Seals the grace-window pair (the client-secret box). */
   sealer: SecretSealer;
+  /** Told of grants authorized and revoked (the audit log, the activity stream, notifications). */
   events?: OAuthEvents | undefined;
+  /** OpenID Connect's ID tokens (src/oidc); without it no ID token is issued. */
+  idTokens?: IdTokenMinter | undefined;
   /** The audit log: client administration, grants authorized and revoked, refresh-token reuse. */
   audit?: AuditTrail | undefined;
   /** Resolves allowed-groups lists (src/groups); without it no client can be given allowed groups. */
@@ -90,11 +93,12 @@ export class OAuthService implements BearerTokenResolver {
   readonly devices: DeviceAuthorizations;
   private readonly store: ClientStore;
   private readonly grants: GrantStore;
-  private events: OAuthEvents | undefined;
-  private idTokens: IdTokenMinter | undefined;
+  private readonly events: OAuthEvents | undefined;
+  private readonly idTokens: IdTokenMinter | undefined;
 
   constructor(private readonly options: OAuthServiceOptions) {
     this.events = options.events;
+    this.idTokens = options.idTokens;
     this.store = options.clients;
     this.grants = options.grants;
     this.clients = new ClientAdministration(
@@ -111,11 +115,6 @@ export class OAuthService implements BearerTokenResolver {
       log: options.log,
       authorized: (uid, client) => this.notify("clientAuthorized", uid, client),
     });
-  }
-
-  /** Sets (or replaces) the events listener, for wiring after construction (e.g. the activity stream). */
-  useEvents(events: OAuthEvents | undefined): void {
-    this.events = events;
   }
 
   /**
@@ -191,11 +190,6 @@ export class OAuthService implements BearerTokenResolver {
       if (client) await this.store.setAllowedGroups(client.id, allowed.value);
     }
     return registered;
-  }
-
-  /** OpenID Connect's ID tokens (src/oidc), wired after construction like the events listener. */
-  useIdTokens(minter: IdTokenMinter | undefined): void {
-    this.idTokens = minter;
   }
 
   /** A registered client by its public identifier. */

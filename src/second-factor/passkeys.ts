@@ -10,7 +10,7 @@ import type {
 import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import type { PasskeyRecord, PasskeyStore, WebAuthnChallengeStore } from "./ports.js";
-import { type ChallengeContext, FactorChanges, type SecondFactorProvider } from "./providers.js";
+import { type ChallengeContext, type FactorChangeObserver, FactorChanges, type SecondFactorProvider } from "./providers.js";
 
 /**
  * `@simplewebauthn/server`, loaded at the first ceremony: with its CBOR and ASN.1 dependencies it is
@@ -87,14 +87,18 @@ export type RegistrationRefusal = "malformed" | "challenge" | "verification" | "
 export class Passkeys implements SecondFactorProvider {
   readonly id = "webauthn" as const;
   readonly primary = true;
-  readonly changes = new FactorChanges("webauthn");
+  private readonly changes: FactorChanges;
 
   constructor(
     private readonly store: PasskeyStore,
     private readonly challenges: WebAuthnChallengeStore,
     private readonly clock: Clock,
     private readonly audit: AuditTrail = NO_AUDIT,
-  ) {}
+    /** Told when the provider is added or removed for a user (the user is notified of it). */
+    changed?: FactorChangeObserver,
+  ) {
+    this.changes = new FactorChanges("webauthn", changed);
+  }
 
   list(uid: string): Promise<PasskeyRecord[]> {
     return this.store.listFor(uid);

@@ -41,8 +41,6 @@ export interface SecondFactorProvider {
   verify(uid: string, answer: string, context: ChallengeContext): Promise<boolean>;
   /** Switches the provider off for the user (its secrets deleted); true when it was on. */
   disableFor(uid: string): Promise<boolean>;
-  /** Told when the provider is added (enabled, registered, generated) or removed for a user. */
-  readonly changes: FactorChanges;
 }
 
 /** A second factor added or removed for a user (the user is notified of it). */
@@ -50,17 +48,14 @@ export type FactorChangeObserver = (uid: string, provider: ProviderId, change: "
 
 /** A provider's observers of its changes: told after the change is stored. */
 export class FactorChanges {
-  private readonly observers: FactorChangeObserver[] = [];
+  constructor(
+    private readonly provider: ProviderId,
+    private readonly observer?: FactorChangeObserver,
+  ) {}
 
-  constructor(private readonly provider: ProviderId) {}
-
-  observe(observer: FactorChangeObserver): void {
-    this.observers.push(observer);
-  }
-
-  /** Tells every observer, when `changed` (the store's answer) says something changed; returns `changed`. */
+  /** Tells the observer, when `changed` (the store's answer) says something changed; returns `changed`. */
   async tell(uid: string, change: "added" | "removed", changed = true): Promise<boolean> {
-    if (changed) for (const observer of this.observers) await observer(uid, this.provider, change);
+    if (changed) await this.observer?.(uid, this.provider, change);
     return changed;
   }
 }

@@ -2,7 +2,7 @@ import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import { newRecoveryCodes, recoveryCodeHash } from "./domain/recovery-codes.js";
 import type { RecoveryCodeCounts, RecoveryCodeStore } from "./ports.js";
-import { FactorChanges, type SecondFactorProvider } from "./providers.js";
+import { type FactorChangeObserver, FactorChanges, type SecondFactorProvider } from "./providers.js";
 
 /**
  * Recovery codes, provider `backup_codes` (Nextcloud's twofactor_backupcodes): a set of single-use
@@ -12,13 +12,17 @@ import { FactorChanges, type SecondFactorProvider } from "./providers.js";
 export class RecoveryCodes implements SecondFactorProvider {
   readonly id = "backup_codes" as const;
   readonly primary = false;
-  readonly changes = new FactorChanges("backup_codes");
+  private readonly changes: FactorChanges;
 
   constructor(
     private readonly store: RecoveryCodeStore,
     private readonly clock: Clock,
     private readonly audit: AuditTrail = NO_AUDIT,
-  ) {}
+    /** Told when the provider is added or removed for a user (the user is notified of it). */
+    changed?: FactorChangeObserver,
+  ) {
+    this.changes = new FactorChanges("backup_codes", changed);
+  }
 
   /** A new set for the user (the old one void), as the user is shown it once. */
   async regenerate(uid: string): Promise<string[]> {

@@ -1,12 +1,6 @@
 import type { SessionPending } from "../accounts/ports.js";
 import type { SecondFactorOverview } from "./ports.js";
-import {
-  type ChallengeContext,
-  type FactorChangeObserver,
-  PROVIDER_IDS,
-  type ProviderId,
-  type SecondFactorProvider,
-} from "./providers.js";
+import { type ChallengeContext, PROVIDER_IDS, type ProviderId, type SecondFactorProvider } from "./providers.js";
 
 /** Whether every user must have a second factor (`./occ twofactorauth:enforce --on|--off`). */
 export interface Enforcement {
@@ -34,11 +28,6 @@ export class SecondFactors {
   ) {
     // Listed in the ids' order, whatever order they were registered in.
     this.providers = PROVIDER_IDS.flatMap((id) => providers.filter((p) => p.id === id));
-  }
-
-  /** Tells `observer` of every provider's additions and removals. */
-  observeChanges(observer: FactorChangeObserver): void {
-    for (const provider of this.providers) provider.changes.observe(observer);
   }
 
   /** The registered provider `id`, or undefined (e.g. `webauthn` before passkeys exist). */

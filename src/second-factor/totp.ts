@@ -3,7 +3,7 @@ import type { Clock } from "../clock.js";
 import type { SecretSealer } from "../crypto/secret-box.js";
 import { matchTotpStep, newTotpSecret } from "./domain/totp.js";
 import type { TotpStore } from "./ports.js";
-import { FactorChanges, type SecondFactorProvider } from "./providers.js";
+import { type FactorChangeObserver, FactorChanges, type SecondFactorProvider } from "./providers.js";
 
 /**
  * TOTP (RFC 6238), provider `totp`. Enrolment is two steps: `begin` makes a secret and keeps it
@@ -15,14 +15,18 @@ import { FactorChanges, type SecondFactorProvider } from "./providers.js";
 export class TotpFactor implements SecondFactorProvider {
   readonly id = "totp" as const;
   readonly primary = true;
-  readonly changes = new FactorChanges("totp");
+  private readonly changes: FactorChanges;
 
   constructor(
     private readonly store: TotpStore,
     private readonly sealer: SecretSealer,
     private readonly clock: Clock,
     private readonly audit: AuditTrail = NO_AUDIT,
-  ) {}
+    /** Told when the provider is added or removed for a user (the user is notified of it). */
+    changed?: FactorChangeObserver,
+  ) {
+    this.changes = new FactorChanges("totp", changed);
+  }
 
   async isEnabledFor(uid: string): Promise<boolean> {
     return (await this.store.find(uid))?.enabled === true;

@@ -51,6 +51,8 @@ export interface StorageOptions {
     /** The worker starts once the WAL file holds this many bytes (CHECKPOINT_WORKER_AT_WAL_BYTES); 0: at once. */
     startAtWalBytes?: number;
   };
+  /** Told every statement's duration (ms) and whether it failed, from the start (the server's metrics). */
+  queryObserver?: QueryObserver | undefined;
   /** Told which data directory permissions were tightened at open (data-dir-permissions.ts); the server logs it. */
   onPermissionsFixed?(report: PermissionsReport): void;
   /** Bounds on waiting for the database; DEFAULT_DATABASE_TIMEOUTS where absent. */
@@ -73,9 +75,9 @@ export interface Storage {
   /** PostgreSQL only: a new connection outside the pool, not yet connected (LISTEN: push-channel.ts). */
   dedicatedClient?: () => pg.Client;
   /**
-   * Tells `observer` every statement's duration (ms) and whether it failed (metrics); one observer,
-   * a later call replaces it. Statements Kysely runs are timed by its `log` hook, those run directly
-   * on the SQLite handle (prepared.ts) here.
+   * Replaces the observer of every statement's duration (ms) and failure (`queryObserver` at open);
+   * the tests count statements with it. Statements Kysely runs are timed by its `log` hook, those
+   * run directly on the SQLite handle (prepared.ts) here.
    */
   observeQueries(observer: QueryObserver): void;
   /** Runs `work` on one connection without the statement timeout (migrations may run long). */
@@ -86,8 +88,8 @@ export interface Storage {
 export type QueryObserver = (milliseconds: number, failed: boolean) => void;
 
 /** Kysely's `log` option feeding the storage's query observer, and the slot that observer sits in. */
-function queryTiming(): { slot: { observer?: QueryObserver }; log: KyselyConfig["log"] } {
-  const slot: { observer?: QueryObserver } = {};
+function queryTiming(observer: QueryObserver | undefined): { slot: { observer?: QueryObserver }; log: KyselyConfig["log"] } {
+  const slot: { observer?: QueryObserver } = observer ? { observer } : {};
   return { slot, log: (event) => slot.observer?.(event.queryDurationMillis, event.level === "error") };
 }
 
@@ -140,7 +142,7 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts, options: StorageOp
   // third of a code exchange's cost is commit + checkpoint; docs/performance.md). Durability is unchanged.
   sqlite.pragma("wal_autocheckpoint = 10000");
   const database = withStatementCache(sqlite);
-  const timing = queryTiming();
+  const timing = queryTiming(options.queryObserver);
   const db = new Kysely<Database>({ dialect: databaseBoundary(new SqliteDialect({ database })), log: timing.log });
   // Single-column reads answered as bare values (PreparedQuery.column): their own statement objects,
   // never handed to Kysely's driver, which expects row objects from the shared cache above.
@@ -287,7 +289,7 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts, options: StorageO
   const describe = `postgres://${parsed.host}${parsed.pathname}`;
   let availability: DatabaseAvailability | undefined;
   const guard = new PostgresConnectionGuard(pool, timeouts, (error) => availability?.failed(error, "idle connection"));
-  const timing = queryTiming();
+  const timing = queryTiming(options.queryObserver);
   const db = new Kysely<Database>({
     dialect: databaseBoundary(new PostgresDialect({ pool: guard.kyselyPool() })),
     log: timing.log,

@@ -1,80 +1,80 @@
-import type { Authenticator } from "../accounts/authentication.js";
 import type { UserDirectory } from "../accounts/users.js";
-import type { AuditTrail } from "../audit/recorder.js";
-import type { Clock } from "../clock.js";
-import type { HostSettings } from "../config/host-settings.js";
-import type { SecretSealer } from "../crypto/secret-box.js";
-import type { JobScheduler } from "../jobs/scheduler.js";
+import type { Job } from "../jobs/scheduler.js";
 import { DEFAULT_CLIENTS } from "../oauth/domain/default-clients.js";
-import type { GroupLists } from "../oauth/ports.js";
+import type { GroupLists, IdTokenMinter } from "../oauth/ports.js";
 import { type OAuthEvents, OAuthService } from "../oauth/service.js";
-import type { Db, Dialect } from "../storage/database.js";
 import { KyselyClientStore } from "../storage/oauth-client-store.js";
 import { SqlDeviceAuthorizationStore } from "../storage/oauth-device-store.js";
 import { KyselyGrantStore } from "../storage/oauth-grant-store.js";
 import { KyselyTokenLookups } from "../storage/oauth-token-lookups.js";
 import type { SqlThrottleStore } from "../storage/throttle-store.js";
+import type { Foundation, Module } from "./foundation.js";
 
-/** The key file sealing client secrets (and what else is sealed at rest), created in the data directory on first use. */
-export const CLIENT_SECRET_KEY_FILE = "oauth2-client-secrets.key";
+/** The registered clients (and the default ones) on SQL storage, their secrets sealed with the key file's box. */
+export function wireOAuthClients({ db, sealer, log }: Pick<Foundation, "db" | "sealer" | "log">): KyselyClientStore {
+  return new KyselyClientStore(db, sealer, DEFAULT_CLIENTS, log);
+}
 
-export interface OAuthSetup {
-  db: Db;
-  dialect: Dialect;
-  clock: Clock;
-  settings: HostSettings;
-  log: ConstructorParameters<typeof OAuthService>[0]["log"];
+export interface OAuthDependencies {
+  clients: KyselyClientStore;
   users: UserDirectory;
-  jobs: JobScheduler;
-  authenticator: Authenticator;
-  /** The client-secret box: seals client secrets and the refresh grace-window pairs. */
-  sealer: SecretSealer;
   /** The token endpoint's throttle store: its reservation rides with the first read, its settlement with the issue. */
   tokenThrottle: SqlThrottleStore;
-  events?: OAuthEvents;
-  audit?: AuditTrail;
+  /** OpenID Connect's ID tokens (src/oidc). */
+  idTokens: IdTokenMinter;
+  /** Told of grants authorized and revoked. */
+  events: OAuthEvents;
   /** Resolves a client's allowed-groups list (src/groups). */
-  groups?: GroupLists;
+  groups: GroupLists;
 }
 
 /**
- * Builds the OAuth service on SQL storage, plugs its access tokens into the authentication chain
- * (Bearer) and registers the `oauth2:cleanup` job (interval: host setting `oauth2.cleanup_interval`)
- * and the minutely `oauth2:grace-purge`.
+ * The OAuth service on SQL storage, with the `oauth2:cleanup` job (interval: host setting
+ * `oauth2.cleanup_interval`) and the minutely `oauth2:grace-purge`.
  */
-export function createOAuthService(setup: OAuthSetup): OAuthService {
-  const clients = new KyselyClientStore(setup.db, setup.sealer, DEFAULT_CLIENTS, setup.log);
+export function wireOAuth(
+  {
+    storage,
+    clock,
+    settings,
+    log,
+    sealer,
+    audit,
+  }: Pick<Foundation, "storage" | "clock" | "settings" | "log" | "sealer" | "audit">,
+  deps: OAuthDependencies,
+): Module<{ oauth: OAuthService }> {
+  const { db, dialect } = storage;
   const oauth = new OAuthService({
-    clients,
-    lookups: new KyselyTokenLookups(setup.db, setup.dialect, clients, setup.tokenThrottle),
-    grants: new KyselyGrantStore(setup.db, setup.dialect, setup.tokenThrottle),
-    devices: new SqlDeviceAuthorizationStore(setup.db),
-    users: setup.users,
-    clock: setup.clock,
-    log: setup.log,
-    refreshTokenLifetime: () => setup.settings.get("oauth2.refresh_token_lifetime"),
-    refreshReuseGrace: () => setup.settings.get("oauth2.refresh_reuse_grace"),
-    sealer: setup.sealer,
-    events: setup.events,
-    audit: setup.audit,
-    groups: setup.groups,
-    newClientsAllowedGroups: () => setup.settings.get("oauth2.new_clients_allowed_groups"),
+    clients: deps.clients,
+    lookups: new KyselyTokenLookups(db, dialect, deps.clients, deps.tokenThrottle),
+    grants: new KyselyGrantStore(db, dialect, deps.tokenThrottle),
+    devices: new SqlDeviceAuthorizationStore(db),
+    users: deps.users,
+    clock,
+    log,
+    refreshTokenLifetime: () => settings.get("oauth2.refresh_token_lifetime"),
+    refreshReuseGrace: () => settings.get("oauth2.refresh_reuse_grace"),
+    sealer,
+    events: deps.events,
+    idTokens: deps.idTokens,
+    audit,
+    groups: deps.groups,
+    newClientsAllowedGroups: () => settings.get("oauth2.new_clients_allowed_groups"),
   });
-  setup.authenticator.useBearerResolver(oauth);
-  setup.jobs.register({
+  const cleanup: Job = {
     name: "oauth2:cleanup",
-    intervalSeconds: () => setup.settings.get("oauth2.cleanup_interval"),
+    intervalSeconds: () => settings.get("oauth2.cleanup_interval"),
     run: async () => {
       await oauth.cleanup();
     },
-  });
+  };
   // Grace-window pairs hold (sealed) live tokens: forget them as soon as their window closes.
-  setup.jobs.register({
+  const gracePurge: Job = {
     name: "oauth2:grace-purge",
     intervalSeconds: () => 60,
     run: async () => {
       await oauth.purgeGracePairs();
     },
-  });
-  return oauth;
+  };
+  return { services: { oauth }, jobs: [cleanup, gracePurge] };
 }

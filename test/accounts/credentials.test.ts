@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { sha256Hex } from "../../src/crypto/secrets.js";
-import { createTestApp, type TestApp } from "../support/app.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 
 describe("accounts: app passwords and sessions at rest", () => {
-  let t: TestApp;
+  let t: TestServices;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestServices();
     await t.services.users.create({ uid: "alice", password: "alice password" });
     await t.services.users.create({ uid: "bob", password: "bob password" });
   });

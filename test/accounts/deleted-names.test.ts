@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { AccountError } from "../../src/accounts/errors.js";
-import { createTestApp, type TestApp } from "../support/app.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
 function refusedAs(code: string) {
@@ -17,9 +17,9 @@ function refusedAs(code: string) {
  * account goes to a new account only on the administrator's explicit word.
  */
 describe(`accounts: a deleted user's name (${testDatabaseDialect})`, () => {
-  let t: TestApp;
+  let t: TestServices;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestServices();
   });
   after(() => t.close());
 

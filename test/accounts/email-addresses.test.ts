@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { AccountError } from "../../src/accounts/errors.js";
-import { createTestApp, type TestApp } from "../support/app.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
 function refusedAs(code: string) {
@@ -17,9 +17,9 @@ function refusedAs(code: string) {
  * administrator's word (src/accounts/users.ts, src/accounts/domain/email.ts).
  */
 describe(`accounts: e-mail addresses (${testDatabaseDialect})`, () => {
-  let t: TestApp;
+  let t: TestServices;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestServices();
     await t.services.users.create({ uid: "alice", email: "alice@example.com" });
   });
   after(() => t.close());

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createTestApp, type TestApp } from "../support/app.js";
 import { runOccInProcess } from "../support/occ.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 
 describe("user preferences (./occ user:setting, issue 19)", () => {
-  let t: TestApp;
+  let t: TestServices;
   const occ = (...argv: string[]) => runOccInProcess(argv, t.testStorage);
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestServices();
     await t.services.users.create({ uid: "anna", password: "anna password" });
     await t.services.users.create({ uid: "bert", password: "bert password" });
   });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { AccountError } from "../../src/accounts/errors.js";
-import { createTestApp, type TestApp } from "../support/app.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 
 function accountError(code: string) {
   return (error: unknown) => {
@@ -12,9 +12,9 @@ function accountError(code: string) {
 }
 
 describe("accounts: users", () => {
-  let t: TestApp;
+  let t: TestServices;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestServices();
   });
   after(() => t.close());
 
@@ -68,7 +68,7 @@ describe("accounts: users", () => {
 
   it("refuses invalid input before writing anything", async () => {
     const before = await countUsers();
-    const cases: Array<[Parameters<TestApp["services"]["users"]["create"]>[0], string]> = [
+    const cases: Array<[Parameters<TestServices["services"]["users"]["create"]>[0], string]> = [
       [{ uid: "", password: "long enough" }, "invalid_uid"],
       [{ uid: "bad/name", password: "long enough" }, "invalid_uid"],
       [{ uid: " padded", password: "long enough" }, "invalid_uid"],

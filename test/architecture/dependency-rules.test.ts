@@ -40,6 +40,9 @@ describe("the dependency rules", () => {
       // A circle is reported once, at the first of its modules.
       "no-circular: src/activity/a.ts → src/activity/b.ts",
       "not-to-unresolvable: src/jobs/missing.ts → ./nowhere.js",
+      // A console controller importing another controller, a route file importing another route file.
+      "route-not-to-route: src/http/console/controllers/profile.ts → src/http/console/controllers/settings.ts",
+      "route-not-to-route: src/http/routes/account.ts → src/http/routes/sign-in.ts",
       // Storage importing a domain service; its imports of ports.ts and domain/ pass.
       "storage-only-to-ports-and-domain-values: src/storage/widget-store.ts → src/oauth/service.ts",
       // A support module importing a domain folder.

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { runInAuditContext } from "../../src/audit/context.js";
-import { createTestApp, type TestApp } from "../support/app.js";
 import { runOccInProcess } from "../support/occ.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 
 describe("./occ security:audit: the audit log with the page's filters", () => {
-  let t: TestApp;
+  let t: TestServices;
   const occ = (...argv: string[]) => runOccInProcess(argv, t.testStorage);
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestServices();
     const context = { actor: () => "root", address: "192.0.2.9", userAgent: "Browser", requestId: "req-1" };
     runInAuditContext(context, () => {
       t.services.audit.record("user.disabled", { uid: "carol", subject: { type: "user", id: "carol" } });

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createTestApp, type TestApp } from "../support/app.js";
 import { runOccInProcess } from "../support/occ.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 
 describe("audit retention: the daily job deletes events older than audit.retention_days", () => {
-  let t: TestApp;
+  let t: TestServices;
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestServices();
   });
   after(async () => {
     await t.close();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createTestApp, type TestApp } from "../support/app.js";
 import { runOcc } from "../support/occ.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
 /** One line on stderr: the operator's error message. */
@@ -17,11 +17,11 @@ function oneLine(stderr: string): string {
  * --verified` is the one way an address becomes verified.
  */
 describe(`./occ: user names and e-mail addresses (${testDatabaseDialect})`, () => {
-  let t: TestApp;
+  let t: TestServices;
   const occ = (args: string[], env: Record<string, string> = {}) => runOcc(args, t.testStorage, env);
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestServices();
   });
   after(() => t.close());
 

@@ -4,7 +4,7 @@ import { Migrator, sql } from "kysely";
 import { AccountError } from "../../src/accounts/errors.js";
 import { GroupError } from "../../src/groups/errors.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
-import { createTestApp, type TestApp } from "../support/app.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
 function groupError(code: string) {
@@ -16,9 +16,9 @@ function groupError(code: string) {
 }
 
 describe(`groups (${testDatabaseDialect})`, () => {
-  let t: TestApp;
+  let t: TestServices;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestServices();
     await t.services.users.create({ uid: "root", password: "root password", isAdmin: true });
     await t.services.users.create({ uid: "alice", password: "alice password", displayName: "Alice A" });
     await t.services.users.create({ uid: "bob", password: "bob password" });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { USERS_PER_PAGE } from "../../src/http/routes/admin-users.js";
+import { USERS_PER_PAGE } from "../../src/http/console/controllers/admin-users.js";
 import {
   basic,
   exchangeCode,

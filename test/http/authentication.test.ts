@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
+import { Authenticator } from "../../src/accounts/authentication.js";
 import { sha256Hex } from "../../src/crypto/secrets.js";
 import { SqlSessionStore } from "../../src/storage/account-session-store.js";
 import { createTestApp, type TestApp } from "../support/app.js";
@@ -141,9 +142,14 @@ describe("request authentication: one chain (session, Basic password, Basic app 
     const before = await whoami({ authorization: "Bearer some-token" });
     assert.equal(before.status, 401);
     assert.match(String(before.headers["www-authenticate"]), /^Bearer realm="Keystream", error="invalid_token"$/);
-    t.services.authenticator.useBearerResolver({
-      resolve: async (token) =>
-        token === "good-token" ? { user: await t.services.users.require("bob"), clientId: "client-1" } : undefined,
+    // The chain is built with its resolver: this app's routes read `services.authenticator` per request.
+    const { users, appPasswords, sessions, settings, secondFactors } = t.services;
+    t.services.authenticator = new Authenticator(users, appPasswords, sessions, settings, {
+      secondFactors,
+      bearer: {
+        resolve: async (token) =>
+          token === "good-token" ? { user: await t.services.users.require("bob"), clientId: "client-1" } : undefined,
+      },
     });
     const ok = await whoami({ authorization: "Bearer good-token" });
     assert.equal(ok.status, 200);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { formatDate } from "../../src/http/routes/settings.js";
+import { formatDate } from "../../src/http/console/views/format.js";
 import { translatorFor } from "../../src/i18n/index.js";
 import {
   authorizeUrl,

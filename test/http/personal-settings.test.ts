@@ -84,12 +84,15 @@ describe("personal settings: password, app passwords, language, profile", () => 
     const secret = /id="new-app-password-secret">([A-Za-z0-9]{72})</.exec(shown.body)?.[1];
     assert.ok(secret, "the new password is shown on the page the redirect leads to");
     assert.match(shown.body, /<button type="button" data-copy="new-app-password-secret"/, "with a copy button");
-    assert.match(shown.body, /<script src="\/index.php\/settings\/js\/copy-secret.js"><\/script>/);
+    const scriptPath = /<script src="(\/index\.php\/settings\/js\/copy-secret-[0-9a-f]{16}\.js)"><\/script>/.exec(
+      shown.body,
+    )?.[1];
+    assert.ok(scriptPath, "the copy script, under its content-hashed name");
     assert.doesNotMatch(shown.body, /<script>/, "no inline script (CSP script-src 'self')");
     const reloaded = await browser.get(PERSONAL);
     assert.ok(!reloaded.body.includes(secret), "shown once");
     assert.equal((await t.services.appPasswords.list(uid)).length, 1, "the reload created nothing");
-    const script = await browser.get("/index.php/settings/js/copy-secret.js");
+    const script = await browser.get(scriptPath);
     assert.equal(script.statusCode, 200);
     assert.match(String(script.headers["content-type"]), /^text\/javascript/);
     assert.match(script.body, /navigator\.clipboard\.writeText/);

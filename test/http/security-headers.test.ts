@@ -79,16 +79,15 @@ const NOT_PAGES = new Set([
   // The audit log's JSON-lines export (an attachment, test/audit/admin-pages.test.ts).
   "/index.php/settings/admin/security/audit.jsonl",
   // The settings pages' script file (their copy button).
-  "/index.php/settings/js/copy-secret.js",
+  "/index.php/settings/js/:file",
   // The form_post page's script file (OAuth 2.0 Form Post Response Mode).
   "/index.php/apps/oauth2/js/form-post.js",
   // The push websocket (nextcloud/notify_push): an upgrade, or 426 for a plain request.
   "/push/ws",
   // Passkeys: @simplewebauthn/browser's bundle and the pages' ceremony script.
-  "/index.php/js/simplewebauthn-browser.js",
-  "/index.php/js/passkeys.js",
+  "/index.php/js/:file",
   // The activity page's live updates (push).
-  "/index.php/apps/activity/js/live.js",
+  "/index.php/apps/activity/js/:file",
   // Forward authentication for reverse proxies (issue 13): status codes and headers, no page.
   "/index.php/apps/keystream/api/v1/auth-request",
   "/index.php/apps/activity",

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { EXPIRE_DAYS, KEEP_PER_USER } from "../../src/notifications/service.js";
-import { createTestApp, type TestApp } from "../support/app.js";
+import { createTestServices, type TestServices } from "../support/services.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
 /** The daily job's rule (docs/decisions.md "Notifications"): none older than EXPIRE_DAYS, at most KEEP_PER_USER per user. */
 describe(`notifications cleanup (${testDatabaseDialect})`, () => {
-  let t: TestApp;
+  let t: TestServices;
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestServices();
     await t.services.users.create({ uid: "alice", password: "alice password" });
     await t.services.users.create({ uid: "bob", password: "bob password" });
   });

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { OAuthEvents } from "../../src/oauth/service.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import {
@@ -113,28 +112,29 @@ describe("admin clients section (research A.8)", () => {
 
 describe("personal authorized clients, revoke, events", () => {
   let t: TestApp;
-  const events: string[] = [];
   before(async () => {
     t = await createOAuthTestApp();
-    const listener: OAuthEvents = {
-      clientAuthorized: async (uid, client) => {
-        events.push(`authorized ${uid} ${client.id} ${client.name}`);
-      },
-      clientRevoked: async (uid, client) => {
-        events.push(`revoked ${uid} ${client.id} ${client.name}`);
-      },
-    };
-    t.services.oauth.useEvents(listener);
   });
   after(() => t.close());
+
+  /** The OAuth service's events, oldest first, as its audit listener recorded them (audit/oauth-events.ts). */
+  async function events(): Promise<string[]> {
+    await t.services.audit.flush();
+    const recorded = (await t.services.audit.query({ limit: 1000 })).reverse();
+    const told = { "oauth.client_authorized": "authorized", "oauth.grant_revoked": "revoked" } as Partial<Record<string, string>>;
+    return recorded.flatMap((e) => {
+      const what = told[e.kind];
+      return what === undefined ? [] : [`${what} ${e.uid} ${e.subject} ${e.detail?.name}`];
+    });
+  }
 
   it("lists an authorized client and Revoke deletes all of the user's codes and tokens for it", async () => {
     const browser = await loggedIn(t);
     assert.match((await browser.get("/index.php/settings/personal")).body, /No applications authorized\./);
     const tokens = (await exchangeCode(t, await issueCode(t))).json();
     const pendingCode = new URL(await consent(browser, authorizeUrl(WEB_CLIENT))).searchParams.get("code") as string;
-    assert.equal(events.filter((e) => e.startsWith("authorized alice")).length, 2, "once per new grant");
-    assert.equal(events[0], `authorized alice ${WEB_CLIENT.clientId} ${WEB_CLIENT.name}`);
+    assert.equal((await events()).filter((e) => e.startsWith("authorized alice")).length, 2, "once per new grant");
+    assert.equal((await events())[0], `authorized alice ${WEB_CLIENT.clientId} ${WEB_CLIENT.name}`);
 
     const page = await browser.get("/index.php/settings/personal");
     assert.match(page.body, /Authorized applications/);
@@ -149,7 +149,7 @@ describe("personal authorized clients, revoke, events", () => {
     assert.equal((await refresh(t, tokens.refresh_token)).json().error_description, "refresh token does not exist");
     assert.equal((await exchangeCode(t, pendingCode)).json().error_description, "authorization code does not exist");
     assert.match((await browser.get("/index.php/settings/personal")).body, /No applications authorized\./);
-    assert.equal(events.at(-1), `revoked alice ${WEB_CLIENT.clientId} ${WEB_CLIENT.name}`);
+    assert.equal((await events()).at(-1), `revoked alice ${WEB_CLIENT.clientId} ${WEB_CLIENT.name}`);
     assert.ok(
       await t.services.oauth.clients.list().then((list) => list.some((c) => c.name === WEB_CLIENT.name)),
       "the client is kept",

@@ -8,7 +8,7 @@ import { HostSettings } from "../../src/config/host-settings.js";
 import { loadOrCreateKey, SecretBox } from "../../src/crypto/secret-box.js";
 import { DEFAULT_CLIENTS } from "../../src/oauth/domain/default-clients.js";
 import { createServices } from "../../src/services.js";
-import { CLIENT_SECRET_KEY_FILE } from "../../src/wiring/oauth.js";
+import { CLIENT_SECRET_KEY_FILE } from "../../src/wiring/foundation.js";
 import type { TestApp } from "../support/app.js";
 import { createTestStorage } from "../support/storage.js";
 import { createOAuthTestApp, exchangeCode, issueCode, refresh, userinfo, WEB_CLIENT } from "./support.js";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { ACTIVITY_LIVE_SCRIPT_PATH } from "../../src/http/activity-live-script.js";
 import { fileEvent, publish } from "../activity/support.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
@@ -32,7 +33,7 @@ describe("the web activity page's live updates (push)", () => {
       page.body,
       /<p id="activity-live-stopped" class="muted" hidden>Live updates stopped\. <a href="\/index\.php\/apps\/activity\/files">Reload the page<\/a><\/p>/,
     );
-    assert.match(page.body, /<script src="\/index\.php\/apps\/activity\/js\/live\.js"><\/script>/);
+    assert.match(page.body, /<script src="\/index\.php\/apps\/activity\/js\/live-[0-9a-f]{16}\.js"><\/script>/);
     assert.match(String(page.headers["content-security-policy"]), /script-src 'self'/);
   });
 
@@ -40,12 +41,12 @@ describe("the web activity page's live updates (push)", () => {
     for (const query of ["?since=1", "?sort=asc"]) {
       const page = await browser.get(`/index.php/apps/activity/${query}`);
       assert.equal(page.statusCode, 200, query);
-      assert.doesNotMatch(page.body, /activity-live|live\.js/, query);
+      assert.doesNotMatch(page.body, /activity-live|live(-[0-9a-f]{16})?\.js/, query);
     }
   });
 
   it("serves the script same-origin as JavaScript, with nosniff", async () => {
-    const script = await t.app.inject({ method: "GET", url: "/index.php/apps/activity/js/live.js" });
+    const script = await t.app.inject({ method: "GET", url: ACTIVITY_LIVE_SCRIPT_PATH });
     assert.equal(script.statusCode, 200);
     assert.equal(script.headers["content-type"], "text/javascript; charset=utf-8");
     assert.equal(script.headers["x-content-type-options"], "nosniff");

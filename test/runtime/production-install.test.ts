@@ -137,6 +137,9 @@ describe("installing a release tarball without a compiler and without npm (real 
       "dist/vendor/kysely.js",
       "dist/vendor/jose.js",
       "dist/vendor/typebox.js",
+      // The pages' scripts and stylesheet, which tsc does not emit (scripts/copy-assets.sh).
+      "dist/http/assets/keystream.css",
+      "dist/http/assets/passkeys.js",
       "occ",
       "package.json",
       "package-lock.json",
@@ -188,6 +191,13 @@ describe("installing a release tarball without a compiler and without npm (real 
       assert.equal(status.installed, true);
       assert.equal(status.needsDbUpgrade, false, "occ migrate migrated the database");
       assert.equal(status.versionstring, `${PRODUCT.versionString} Keystream ${release}`);
+
+      const login = await (await fetch(`${await server.url()}/index.php/login`)).text();
+      const stylesheet = /<link rel="stylesheet" href="([^"]+)">/.exec(login)?.[1];
+      assert.ok(stylesheet, "the login page names its stylesheet");
+      const css = await fetch(`${await server.url()}${stylesheet}`);
+      assert.equal(css.status, 200, "the release serves the stylesheet the page names");
+      assert.match(String(css.headers.get("content-type")), /^text\/css/);
 
       const metricsUrl = String(JSON.parse((await server.waitFor(/^\{.*"msg":"metrics and health listening".*\}$/m))[0]).url);
       const metrics = parseExposition(await (await fetch(metricsUrl)).text());

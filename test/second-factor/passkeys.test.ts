@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH } from "../../src/http/passkey-scripts.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { SoftwareAuthenticator } from "./software-authenticator.js";
@@ -199,7 +200,7 @@ describe("passkey sign-in over HTTP", () => {
     const page = await browser.get("/index.php/login?redirect_url=%2Findex.php%2Fsettings%2Fpersonal%3Ftab%3Dsecurity");
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /autocomplete="username webauthn"/, "the user field offers passkeys in autofill");
-    assert.match(page.body, /<script src="\/index\.php\/js\/simplewebauthn-browser\.js"><\/script>/);
+    assert.match(page.body, /<script src="\/index\.php\/js\/simplewebauthn-browser-[0-9a-f]{16}\.js"><\/script>/);
     return requestTokenOf(page.body);
   };
 
@@ -277,12 +278,12 @@ describe("passkey sign-in over HTTP", () => {
   });
 
   it("the library script and the ceremony script are served from this origin as JavaScript", async () => {
-    for (const url of ["/index.php/js/simplewebauthn-browser.js", "/index.php/js/passkeys.js"]) {
+    for (const url of [WEBAUTHN_LIBRARY_PATH, PASSKEY_SCRIPT_PATH]) {
       const script = await t.app.inject({ method: "GET", url });
       assert.equal(script.statusCode, 200);
       assert.match(String(script.headers["content-type"]), /^text\/javascript/);
     }
-    const library = await t.app.inject({ method: "GET", url: "/index.php/js/simplewebauthn-browser.js" });
+    const library = await t.app.inject({ method: "GET", url: WEBAUTHN_LIBRARY_PATH });
     assert.match(library.body, /SimpleWebAuthnBrowser/);
   });
 });

@@ -3,6 +3,7 @@ import pino from "pino";
 import { buildApp } from "../../src/app.js";
 import { ManualClock } from "../../src/clock.js";
 import { HostSettings } from "../../src/config/host-settings.js";
+import { Metrics } from "../../src/observability/metrics.js";
 import { createServices, type Services } from "../../src/services.js";
 import type { Storage } from "../../src/storage/connect.js";
 import { createTestStorage, type TestStorage } from "./storage.js";
@@ -91,12 +92,16 @@ export async function createAppOn(
   dataDir: string,
   clock: ManualClock,
 ): Promise<Pick<TestApp, "app" | "services" | "clock" | "sleeps" | "delays">> {
+  const metrics = new Metrics();
+  // What the server opens its storage with (src/server.ts): every statement timed into the metrics.
+  storage.observeQueries((ms, failed) => metrics.observeQuery(ms, failed));
   const services = createServices({
     storage,
     dataDir,
     clock,
     settings: new HostSettings(dataDir),
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
+    metrics,
   });
   const sleeps: number[] = [];
   const delays = new DelayHold();

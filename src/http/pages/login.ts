@@ -1,7 +1,7 @@
 import type { Translator } from "../../i18n/index.js";
 import { html, type SafeHtml } from "../html.js";
-import { passkeyScripts } from "../passkey-scripts.js";
 import { layout } from "./layout.js";
+import { passkeyScripts } from "./passkey-scripts.js";
 
 export interface LoginPageModel {
   translator: Translator;

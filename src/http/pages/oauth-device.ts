@@ -10,6 +10,11 @@ import { translatedHtml } from "./translated-html.js";
  * outcome. Texts in the `device` catalogue; the consent page's shared lines in `pages`.
  */
 
+/** The login page's note when the login returns to the verification page. */
+export function deviceLoginNote(translator: Translator): SafeHtml {
+  return html`${translator.t("device:loginNote")}`;
+}
+
 /** Why the entered code was not taken, and the sentence that says so. */
 const PROBLEMS = {
   malformed: "device:entry.malformed",

@@ -1,8 +1,8 @@
 import type { Translator } from "../../i18n/index.js";
 import type { ProviderId } from "../../second-factor/providers.js";
 import { html, type SafeHtml } from "../html.js";
-import { passkeyScripts } from "../passkey-scripts.js";
 import { type HeaderUser, layout } from "./layout.js";
+import { passkeyScripts } from "./passkey-scripts.js";
 
 /** The hidden fields a form carries (the request token, the page to go back to). */
 function hidden(fields: ReadonlyArray<readonly [string, string | undefined]>): SafeHtml[] {

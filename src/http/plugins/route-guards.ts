@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import type { RequiredScope } from "../../oauth/domain/scope.js";
+import { confirmPasswordOrAsk } from "../console/password-confirmation.js";
 import { sendAdminsOnly, sendCsrfRefusal, sendFormExpired } from "../guard-errors.js";
-import { confirmPasswordOrAsk } from "../password-confirmation.js";
 import {
   apiCallFromOwnPage,
   csrfValid,
@@ -212,7 +212,7 @@ export function administrator(refuse: GuardRefusal = sendAdminsOnly): GuardCheck
 /**
  * The session's user proved the password recently (accounts/password-confirmation.ts), or proves
  * it now in the form's `confirm_password`; else the confirmation page asks for it and carries the
- * action on (http/password-confirmation.ts). For actions that hand out a lasting credential, after
+ * action on (http/console/password-confirmation.ts). For actions that hand out a lasting credential, after
  * the form's CSRF token.
  */
 export const recentPassword: GuardCheck = { provesOrigin: false, passes: confirmPasswordOrAsk };

@@ -3,10 +3,25 @@ import type { Principal } from "../../accounts/authentication.js";
 import { sessionId } from "../../accounts/sessions.js";
 import type { Translator } from "../../i18n/index.js";
 import type { AuthorizationResponse } from "../../oauth/authorization-response.js";
-import { type AuthorizationCheck, denialResponse, errorResponse, trustedForScope } from "../../oauth/authorize.js";
-import { isOpenIdScope } from "../../oauth/domain/scope.js";
+import {
+  type AuthorizationCheck,
+  type AuthorizationRequest,
+  denialResponse,
+  errorResponse,
+  trustedForScope,
+} from "../../oauth/authorize.js";
 import { promptValues } from "../../oauth/openid-request.js";
-import { decideInteraction, queryAfterLogin } from "../../oidc/interaction.js";
+import { decideInteraction, type Interaction } from "../../oidc/interaction.js";
+import {
+  AUTHORIZE_PATH,
+  isOpenId,
+  LOGOUT_PATH,
+  loginAfterLogout,
+  loginRedirect,
+  logoutUrl,
+  queryOf,
+  requestedUserOf,
+} from "../authorization-request-query.js";
 import { formPostScriptRoute, sendAuthorizationResponse } from "../authorization-response.js";
 import type { SafeHtml } from "../html.js";
 import { requestTranslator } from "../i18n.js";
@@ -20,53 +35,9 @@ import { authenticate, clearSessionCookie } from "../plugins/authentication.js";
 import { guarded, logoutLinkToken, type RouteGuard, SESSION_FORM, SESSION_PAGE, sessionUser } from "../plugins/route-guards.js";
 import { DEFAULT_LANDING } from "./login.js";
 
-export const AUTHORIZE_PATH = "/index.php/apps/oauth2/authorize";
+export { AUTHORIZE_PATH } from "../authorization-request-query.js";
+
 export const AUTHORIZATION_SUCCESSFUL_PATH = "/index.php/apps/oauth2/authorization-successful";
-const LOGOUT_PATH = "/index.php/apps/oauth2/logout";
-
-/**
- * The authorization request's parameters, carried through logout and login (ownCloud's switch-user
- * link, docs/upstream/owncloud-oauth2.md A.2.5).
- */
-const CARRIED = [
-  "response_type",
-  "client_id",
-  "redirect_uri",
-  "state",
-  "code_challenge",
-  "code_challenge_method",
-  "response_mode",
-  // OpenID Connect. Not `prompt` or `max_age`: the login that follows satisfies them.
-  "scope",
-  "nonce",
-  "login_hint",
-  "claims",
-];
-
-/**
- * The authorization request's query, strictly (http/oauth-params.ts): a repeated, non-string or
- * oversized parameter makes the request invalid before anything else is looked at; it is answered
- * with the "Request not valid" page (400), never a redirect, since nothing is proven yet.
- */
-function queryOf(request: FastifyRequest): Record<string, string> | undefined {
-  const parsed = strictParams(request.query);
-  if (parsed.ok) return parsed.params;
-  request.log.info({ event: "oauth2_authorize_malformed", detail: parsed.detail }, "malformed authorization request");
-  return undefined;
-}
-
-function isOpenId(query: Record<string, string>): boolean {
-  return isOpenIdScope(query.scope);
-}
-
-function carried(query: Record<string, unknown>, extra: Record<string, string>): string {
-  const params = new URLSearchParams(extra);
-  for (const name of CARRIED) {
-    const value = query[name];
-    if (typeof value === "string") params.set(name, value);
-  }
-  return params.toString();
-}
 
 function pageUser(principal: Principal): PageUser {
   return { uid: principal.user.uid, ...headerUser(principal) };
@@ -75,25 +46,6 @@ function pageUser(principal: Principal): PageUser {
 /** The page for a request whose parameters could not even be read (repeated, not strings). */
 function malformedRequestPage(request: FastifyRequest, translator: Translator, user?: PageUser): SafeHtml {
   return authorizeErrorPage({ translator, reason: "invalid_parameters", clientName: null, user, reference: request.id });
-}
-
-/**
- * To the login page and back to this authorization request. The `user` parameter (ownCloud), else
- * OIDC's `login_hint`, fills in the user name. `fresh`: the login form even though a session exists
- * (`prompt=login`, `max_age`, OIDC Core §3.1.2.1); the way back then drops what the login satisfies.
- */
-function loginRedirect(requestUrl: string, query: Record<string, string>, openid: boolean, fresh: boolean): string {
-  const afterLogin = queryAfterLogin(query);
-  const changed = afterLogin.prompt !== query.prompt || afterLogin.max_age !== query.max_age;
-  const back = openid && changed ? `${AUTHORIZE_PATH}?${new URLSearchParams(afterLogin)}` : requestUrl;
-  const hint = query.user || (openid ? query.login_hint : undefined);
-  const extra = `${hint ? `&user=${encodeURIComponent(hint)}` : ""}${fresh ? "&prompt=login" : ""}`;
-  return `/index.php/login?redirect_url=${encodeURIComponent(back)}${extra}`;
-}
-
-/** Logs out, then back to login with the same authorization request (docs/upstream/owncloud-oauth2.md A.2.5). */
-function logoutUrl(query: Record<string, unknown>, principal: Principal, requestedUser: string): string {
-  return `${LOGOUT_PATH}?${carried(query, { user: requestedUser, requesttoken: principal.session?.csrfToken ?? "" })}`;
 }
 
 /**
@@ -161,12 +113,198 @@ function refusalEvent(check: AuthorizationCheck): string {
   return refusedByGroups(check) ? "oauth2_authorize_refused_by_group" : "oauth2_authorize_refused";
 }
 
-/** `GET|POST /index.php/apps/oauth2/authorize`, the logout helper, and the success page. */
 /** The session an authorization is granted in (its id hash), for the ID tokens' `sid`. */
 function sessionIdOf(principal: Principal): string | null {
   return principal.session ? sessionId(principal.session) : null;
 }
 
+/** An authorization request checked valid, in the session of `principal`, as read from `query`. */
+interface SessionRequest {
+  query: Record<string, string>;
+  request: AuthorizationRequest;
+  principal: Principal;
+}
+
+/** The code or tokens of an authorization request, issued in the user's session. */
+async function grantInSession(app: FastifyInstance, { request, principal }: SessionRequest): Promise<AuthorizationResponse> {
+  const authenticatedAt = principal.session?.authenticatedAt ?? null;
+  return app.services.oauth.authorize(request, principal.user.uid, authenticatedAt, sessionIdOf(principal));
+}
+
+/**
+ * OIDC Core §3.1.2.1 `prompt=none` with nobody logged in: no login page. Once the client and
+ * redirect URI are proven, `login_required` goes to the redirect URI (an unproven request gets the
+ * error page as always). Undefined for any other request: on to the login page.
+ */
+async function silentAnswerWithoutSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  query: Record<string, string>,
+  issuer: string,
+): Promise<{ kind: "page"; page: SafeHtml } | { kind: "response"; response: AuthorizationResponse } | undefined> {
+  if (!isOpenId(query) || !promptValues(query).has("none")) return undefined;
+  const check = await app.services.oauth.checkAuthorization(query, issuer);
+  if (check.kind === "invalid") {
+    const translator = requestTranslator(request);
+    const page = authorizeErrorPage({ translator, reason: check.reason, clientName: check.clientName, reference: request.id });
+    return { kind: "page", page };
+  }
+  if (check.kind === "redirect") return { kind: "response", response: check.response };
+  if (check.kind !== "valid") return undefined;
+  const next = decideInteraction({
+    openid: check.request.openid,
+    session: undefined,
+    now: app.services.clock.nowSeconds(),
+    trustedForScope: trustedForScope(check.request),
+    consentedBefore: false,
+  });
+  return next.kind === "error"
+    ? { kind: "response", response: errorResponse(check.request, next.error, next.description) }
+    : undefined;
+}
+
+/** The authorization request of a browser with no session: the silent answer, else the login page and back. */
+async function answerWithoutSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: Record<string, string>,
+): Promise<FastifyReply> {
+  const silent = await silentAnswerWithoutSession(app, request, query, issuerOf(request));
+  if (silent) {
+    return silent.kind === "page"
+      ? sendPage(reply, silent.page, 400)
+      : sendAuthorizationResponse(reply, silent.response, requestTranslator(request));
+  }
+  // Not logged in: to the login page and back.
+  return reply.redirect(loginRedirect(request.url, query, isOpenId(query), false), 303);
+}
+
+/** What the session's user is asked next (OIDC Core §3.1.2.1 `prompt`, `max_age`): login, an error, consent or the grant. */
+async function nextInteraction(app: FastifyInstance, { request, principal }: SessionRequest): Promise<Interaction> {
+  const { openid } = request;
+  return decideInteraction({
+    openid,
+    session: { uid: principal.user.uid, authenticatedAt: principal.session?.authenticatedAt ?? 0 },
+    now: app.services.clock.nowSeconds(),
+    trustedForScope: trustedForScope(request),
+    // Only `prompt=none` needs to know (a query per request otherwise wasted).
+    consentedBefore:
+      openid?.prompt.has("none") === true &&
+      (await app.services.oauth.consentedTo(principal.user.uid, request.client.id, request.scope)),
+  });
+}
+
+/** Answers a valid authorization request in a session with the interaction decided for it. */
+async function sendInteraction(
+  app: FastifyInstance,
+  httpRequest: FastifyRequest,
+  reply: FastifyReply,
+  checked: SessionRequest,
+): Promise<FastifyReply> {
+  const { query, request, principal } = checked;
+  const next = await nextInteraction(app, checked);
+  switch (next.kind) {
+    case "login":
+      return reply.redirect(loginRedirect(httpRequest.url, query, request.openid !== null, true), 303);
+    case "error":
+      return sendAuthorizationResponse(
+        reply,
+        errorResponse(request, next.error, next.description),
+        requestTranslator(httpRequest),
+      );
+    case "grant":
+      return sendAuthorizationResponse(reply, await grantInSession(app, checked), requestTranslator(httpRequest));
+    case "consent":
+      return sendPage(
+        reply,
+        consentPage({
+          translator: requestTranslator(httpRequest),
+          clientName: request.client.name,
+          user: pageUser(principal),
+          logoutUrl: logoutUrl(query, principal, requestedUserOf(query)),
+          scope: request.scope,
+          redirectUri: request.redirectUri,
+          selfRegistered: request.client.registeredAt !== undefined,
+        }),
+      );
+  }
+}
+
+/** `GET /index.php/apps/oauth2/authorize`: the authorization request (RFC 6749 §4.1.1, OIDC Core §3.1.2.1). */
+async function authorizationRequestPage(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const query = queryOf(request);
+  if (!query) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
+  const auth = await authenticate(request);
+  if (!("principal" in auth) || auth.principal.method !== "session") return answerWithoutSession(app, request, reply, query);
+  const principal = auth.principal;
+  const check = await app.services.oauth.checkAuthorization(query, issuerOf(request), principal.user.uid);
+  if (check.kind !== "valid") {
+    const user = pageUser(principal);
+    // The client's or the user's mistake, not a server fault: a warning, on the request's log (its
+    // reqId is the reference the error page shows).
+    if (check.kind !== "switch_user") request.log.warn({ event: refusalEvent(check), uid: user.uid }, check.detail);
+    return sendAuthorizationFailure(reply, check, {
+      user,
+      logoutUrl: logoutUrl(query, principal, requestedUserOf(query)),
+      translator: requestTranslator(request),
+    });
+  }
+  return sendInteraction(app, request, reply, { query, request: check.request, principal });
+}
+
+/**
+ * The consent form (docs/upstream/owncloud-oauth2.md A.2.4): CSRF checked by the group; `user`
+ * and `trusted` are not re-checked. Allow and Deny are the same form, so a denial passes the same
+ * CSRF and request checks as a consent.
+ */
+async function consentAnswer(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { principal } = request;
+  const query = strictParams(request.query);
+  if (!query.ok) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
+  const check = await app.services.oauth.checkAuthorization(query.params, issuerOf(request), undefined, principal.user.uid);
+  if (refusedByGroups(check)) {
+    request.log.warn({ event: refusalEvent(check), uid: principal.user.uid }, check.detail);
+    return sendAuthorizationFailure(reply, check, {
+      user: pageUser(principal),
+      logoutUrl: "",
+      translator: requestTranslator(request),
+    });
+  }
+  if (check.kind !== "valid") return reply.redirect(DEFAULT_LANDING, 303);
+  if ((request.body as Record<string, unknown> | undefined)?.deny !== undefined) {
+    request.log.info(
+      { event: "oauth2_authorize_denied", uid: principal.user.uid, client: check.request.client.clientId },
+      "the user denied an authorization request",
+    );
+    return sendAuthorizationResponse(reply, denialResponse(check.request), requestTranslator(request));
+  }
+  const granted = await grantInSession(app, { query: query.params, request: check.request, principal });
+  return sendAuthorizationResponse(reply, granted, requestTranslator(request));
+}
+
+/** The switch-user page's logout link: ends the session, then to login and back to the same request. */
+async function logoutAndBack(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { principal } = request;
+  const query = queryOf(request);
+  if (
+    !query ||
+    typeof query.response_type !== "string" ||
+    typeof query.client_id !== "string" ||
+    typeof query.redirect_uri !== "string"
+  ) {
+    return sendPage(reply, malformedRequestPage(request, requestTranslator(request), pageUser(principal)), 400);
+  }
+  await app.services.sessions.end(principal.session?.token ?? "");
+  clearSessionCookie(request, reply);
+  return reply.redirect(loginAfterLogout(query), 303);
+}
+
+/** `GET|POST /index.php/apps/oauth2/authorize`, the logout helper, and the success page. */
 export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> {
   const { oauth } = app.services;
 
@@ -176,168 +314,24 @@ export async function oauthAuthorizeRoutes(app: FastifyInstance): Promise<void> 
     return name === undefined ? undefined : translatedHtml(translator, "pages:login.applicationNote", { name });
   });
 
-  /**
-   * OIDC Core §3.1.2.1 `prompt=none` with nobody logged in: no login page. Once the client and
-   * redirect URI are proven, `login_required` goes to the redirect URI (an unproven request gets the
-   * error page as always). Undefined for any other request: on to the login page.
-   */
-  const silentAnswerWithoutSession = async (
-    request: FastifyRequest,
-    query: Record<string, string>,
-    issuer: string,
-  ): Promise<{ kind: "page"; page: SafeHtml } | { kind: "response"; response: AuthorizationResponse } | undefined> => {
-    if (!isOpenId(query) || !promptValues(query).has("none")) return undefined;
-    const check = await oauth.checkAuthorization(query, issuer);
-    if (check.kind === "invalid") {
-      const translator = requestTranslator(request);
-      const page = authorizeErrorPage({ translator, reason: check.reason, clientName: check.clientName, reference: request.id });
-      return { kind: "page", page };
-    }
-    if (check.kind === "redirect") return { kind: "response", response: check.response };
-    if (check.kind !== "valid") return undefined;
-    const next = decideInteraction({
-      openid: check.request.openid,
-      session: undefined,
-      now: app.services.clock.nowSeconds(),
-      trustedForScope: trustedForScope(check.request),
-      consentedBefore: false,
-    });
-    return next.kind === "error"
-      ? { kind: "response", response: errorResponse(check.request, next.error, next.description) }
-      : undefined;
-  };
-
   formPostScriptRoute(app);
 
-  app.get(AUTHORIZE_PATH, async (request, reply) => {
-    const query = queryOf(request);
-    if (!query) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
-    const issuer = issuerOf(request);
-    const auth = await authenticate(request);
-    if (!("principal" in auth) || auth.principal.method !== "session") {
-      const silent = await silentAnswerWithoutSession(request, query, issuer);
-      if (silent) {
-        return silent.kind === "page"
-          ? sendPage(reply, silent.page, 400)
-          : sendAuthorizationResponse(reply, silent.response, requestTranslator(request));
-      }
-      // Not logged in: to the login page and back.
-      return reply.redirect(loginRedirect(request.url, query, isOpenId(query), false), 303);
-    }
-    const principal = auth.principal;
-    const user = pageUser(principal);
-    const check = await oauth.checkAuthorization(query, issuer, principal.user.uid);
-    const requestedUser = typeof query.user === "string" ? query.user : "";
-    if (check.kind !== "valid") {
-      // The client's or the user's mistake, not a server fault: a warning, on the request's log (its
-      // reqId is the reference the error page shows).
-      if (check.kind !== "switch_user") request.log.warn({ event: refusalEvent(check), uid: user.uid }, check.detail);
-      return sendAuthorizationFailure(reply, check, {
-        user,
-        logoutUrl: logoutUrl(query, principal, requestedUser),
-        translator: requestTranslator(request),
-      });
-    }
-    const { client, openid } = check.request;
-    const authenticatedAt = principal.session?.authenticatedAt ?? null;
-    const next = decideInteraction({
-      openid,
-      session: { uid: principal.user.uid, authenticatedAt: authenticatedAt ?? 0 },
-      now: app.services.clock.nowSeconds(),
-      trustedForScope: trustedForScope(check.request),
-      // Only `prompt=none` needs to know (a query per request otherwise wasted).
-      consentedBefore:
-        openid?.prompt.has("none") === true && (await oauth.consentedTo(principal.user.uid, client.id, check.request.scope)),
-    });
-    switch (next.kind) {
-      case "login":
-        return reply.redirect(loginRedirect(request.url, query, openid !== null, true), 303);
-      case "error":
-        return sendAuthorizationResponse(
-          reply,
-          errorResponse(check.request, next.error, next.description),
-          requestTranslator(request),
-        );
-      case "grant":
-        return sendAuthorizationResponse(
-          reply,
-          await oauth.authorize(check.request, principal.user.uid, authenticatedAt, sessionIdOf(principal)),
-          requestTranslator(request),
-        );
-      case "consent":
-        return sendPage(
-          reply,
-          consentPage({
-            translator: requestTranslator(request),
-            clientName: client.name,
-            user,
-            logoutUrl: logoutUrl(query, principal, requestedUser),
-            scope: check.request.scope,
-            redirectUri: check.request.redirectUri,
-            selfRegistered: client.registeredAt !== undefined,
-          }),
-        );
-    }
-  });
+  app.get(AUTHORIZE_PATH, async (request, reply) => authorizationRequestPage(app, request, reply));
 
-  // The consent form (docs/upstream/owncloud-oauth2.md A.2.4): CSRF checked by the group; `user`
-  // and `trusted` are not re-checked. Allow and Deny are the same form, so a denial passes the same
-  // CSRF and request checks as a consent. A query that cannot be read is refused before the session
-  // is looked at (preValidation runs before the group's preHandler).
+  // A query that cannot be read is refused before the session is looked at (preValidation runs
+  // before the group's preHandler).
   await app.register(
     guarded(CONSENT_FORM, (forms) => {
-      forms.post(AUTHORIZE_PATH, { preValidation: authorizationRequestByPostOrMalformedQuery }, async (request, reply) => {
-        const { principal } = request;
-        const query = strictParams(request.query);
-        if (!query.ok) return sendPage(reply, malformedRequestPage(request, requestTranslator(request)), 400);
-        const check = await oauth.checkAuthorization(query.params, issuerOf(request), undefined, principal.user.uid);
-        if (refusedByGroups(check)) {
-          request.log.warn({ event: refusalEvent(check), uid: principal.user.uid }, check.detail);
-          return sendAuthorizationFailure(reply, check, {
-            user: pageUser(principal),
-            logoutUrl: "",
-            translator: requestTranslator(request),
-          });
-        }
-        if (check.kind !== "valid") return reply.redirect(DEFAULT_LANDING, 303);
-        if ((request.body as Record<string, unknown> | undefined)?.deny !== undefined) {
-          request.log.info(
-            { event: "oauth2_authorize_denied", uid: principal.user.uid, client: check.request.client.clientId },
-            "the user denied an authorization request",
-          );
-          return sendAuthorizationResponse(reply, denialResponse(check.request), requestTranslator(request));
-        }
-        const authenticatedAt = principal.session?.authenticatedAt ?? null;
-        return sendAuthorizationResponse(
-          reply,
-          await oauth.authorize(check.request, principal.user.uid, authenticatedAt, sessionIdOf(principal)),
-          requestTranslator(request),
-        );
-      });
+      forms.post(AUTHORIZE_PATH, { preValidation: authorizationRequestByPostOrMalformedQuery }, async (request, reply) =>
+        consentAnswer(app, request, reply),
+      );
     }),
   );
 
   // The logout link of the switch-user page carries the session's requesttoken in its query.
   await app.register(
     guarded(LOGOUT_LINK, (links) => {
-      links.get(LOGOUT_PATH, async (request, reply) => {
-        const { principal } = request;
-        const query = queryOf(request);
-        if (
-          !query ||
-          typeof query.response_type !== "string" ||
-          typeof query.client_id !== "string" ||
-          typeof query.redirect_uri !== "string"
-        ) {
-          return sendPage(reply, malformedRequestPage(request, requestTranslator(request), pageUser(principal)), 400);
-        }
-        await app.services.sessions.end(principal.session?.token ?? "");
-        clearSessionCookie(request, reply);
-        const user = typeof query.user === "string" ? query.user : "";
-        const back = `${AUTHORIZE_PATH}?${carried(query, user === "" ? {} : { user })}`;
-        const hint = user === "" ? "" : `&user=${encodeURIComponent(user)}`;
-        return reply.redirect(`/index.php/login?redirect_url=${encodeURIComponent(back)}${hint}`, 303);
-      });
+      links.get(LOGOUT_PATH, async (request, reply) => logoutAndBack(app, request, reply));
     }),
   );
 

@@ -5,7 +5,6 @@ import { oauthAuthorizeRoutes } from "./oauth-authorize.js";
 import { oauthDeviceRoutes } from "./oauth-device.js";
 import { oauthMetadataRoutes } from "./oauth-metadata.js";
 import { oauthRegistrationRoutes } from "./oauth-registration.js";
-import { oauthSettingsRoutes } from "./oauth-settings.js";
 import { oidcRoutes } from "./oidc.js";
 
 /**
@@ -16,7 +15,6 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   await app.register(oauthAuthorizeRoutes);
   await app.register(oauthApiRoutes);
   await app.register(oauthDeviceRoutes);
-  await app.register(oauthSettingsRoutes);
   await app.register(oauthMetadataRoutes);
   await app.register(oauthRegistrationRoutes);
   await app.register(oidcRoutes);

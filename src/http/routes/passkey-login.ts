@@ -3,6 +3,7 @@ import { sha256Hex } from "../../crypto/secrets.js";
 import { say } from "../../i18n/index.js";
 import { sameOriginPath } from "../../security/same-origin.js";
 import { siteOrigin } from "../base-url.js";
+import { formField } from "../console/page.js";
 import { requestTranslator } from "../i18n.js";
 import { clearLoginFormToken, loginFormBrowser } from "../login-form-token.js";
 import { passkeyScriptRoutes } from "../passkey-scripts.js";
@@ -12,7 +13,6 @@ import { refusalReply } from "../refusals.js";
 import { signInContext } from "../sign-in-context.js";
 import { DEFAULT_LANDING } from "./login.js";
 import { CHALLENGE_FORM } from "./second-factor-login.js";
-import { formField } from "./settings.js";
 
 export const PASSKEY_OPTIONS_PATH = "/index.php/login/passkey/options";
 export const PASSKEY_SIGN_IN_PATH = "/index.php/login/passkey";

@@ -6,6 +6,7 @@ import { say } from "../../i18n/index.js";
 import { totpKeyUri } from "../../second-factor/domain/totp.js";
 import { isProviderId } from "../../second-factor/providers.js";
 import { sameOriginPath } from "../../security/same-origin.js";
+import { formField } from "../console/page.js";
 import { requestTranslator } from "../i18n.js";
 import { headerUser, sendPage } from "../pages/layout.js";
 import { challengePage, recoveryCodesList, setupDonePage, setupPage, totpEnrolment } from "../pages/second-factor.js";
@@ -22,7 +23,6 @@ import { qrCodeSvg } from "../qr-code.js";
 import { refusalReply } from "../refusals.js";
 import { signInContext } from "../sign-in-context.js";
 import { DEFAULT_LANDING } from "./login.js";
-import { formField } from "./settings.js";
 
 /** The issuer an authenticator app shows beside the account (Key-Uri-Format `issuer`). */
 export const TOTP_ISSUER = "Keystream";

@@ -14,6 +14,8 @@ import type {
 } from "../../../src/oauth/ports.js";
 import type { EventLog, TokenRequest } from "../../../src/oauth/token-request.js";
 import type { TokenResponse } from "../../../src/oauth/tokens.js";
+import { MemoryClientStore } from "../../support/memory/oauth-clients.js";
+import { MemoryTables } from "../../support/memory/tables.js";
 
 /**
  * In-memory stand-ins for the OAuth ports, for tests that run a rule without booting the app or a
@@ -42,13 +44,11 @@ export function client(id: number, overrides: Partial<OAuthClient> = {}): OAuthC
 export const WEB = client(1);
 export const OTHER = client(2);
 
-/** A client store that knows the given clients by their public id. */
+/** A client store (the memory one, test/support/memory/oauth-clients.ts) that holds the given clients. */
 export function clientStore(...clients: OAuthClient[]): ClientStore {
-  const byClientId = new Map(clients.map((c) => [c.clientId, c]));
-  const partial: Pick<ClientStore, "findByClientId"> = {
-    findByClientId: async (clientId) => byClientId.get(clientId),
-  };
-  return partial as unknown as ClientStore;
+  const store = new MemoryClientStore(new MemoryTables());
+  for (const c of clients) store.keep(c);
+  return store;
 }
 
 export function basicHeader(clientId: string, secret: string): string {

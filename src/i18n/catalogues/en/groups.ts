@@ -1,6 +1,6 @@
 /**
  * Groups (src/groups): refusals (`GroupError.message` is the English text for occ and logs; pages
- * show the reader's language) and the console's groups area (src/http/routes/admin-groups.ts).
+ * show the reader's language) and the console's groups area (src/http/console/controllers/admin-groups.ts).
  */
 export const groups = {
   invalidGid: 'invalid group name "{{gid}}": 1 to 64 characters, no comma, no control characters, no leading or trailing space',

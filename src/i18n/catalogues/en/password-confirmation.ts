@@ -1,4 +1,4 @@
-/** The password confirmation step (src/http/password-confirmation.ts, src/http/pages/password-confirmation.ts), English. */
+/** The password confirmation step (src/http/console/password-confirmation.ts, src/http/pages/password-confirmation.ts), English. */
 export const passwordConfirmation = {
   title: "Confirm your password",
   intro:

@@ -1,0 +1,29 @@
+import type { UserDirectory } from "../accounts/users.js";
+import { GroupError } from "../groups/errors.js";
+import { Groups } from "../groups/service.js";
+import type { GroupLists } from "../oauth/ports.js";
+import { SqlGroupStore } from "../storage/group-store.js";
+import type { Foundation, Module } from "./foundation.js";
+
+/** Groups (ownCloud's occ group:*) on SQL storage, and the lists OAuth client administration resolves through them. */
+export function wireGroups(
+  { storage, clock, audit }: Pick<Foundation, "storage" | "clock" | "audit">,
+  users: UserDirectory,
+): Module<{ groups: Groups }> & { groupLists: GroupLists } {
+  const groups = new Groups(new SqlGroupStore(storage.db, storage.dialect), users, clock, audit);
+  return { services: { groups }, jobs: [], groupLists: groupListsOf(groups) };
+}
+
+/** Groups as OAuth client administration asks for them: a comma-separated list resolved, or what to say. */
+function groupListsOf(groups: Groups): GroupLists {
+  return {
+    async resolve(text: string) {
+      try {
+        return { gids: await groups.existingGroupList(text) };
+      } catch (error) {
+        if (error instanceof GroupError) return { problem: error.phrase, message: error.message };
+        throw error;
+      }
+    },
+  };
+}

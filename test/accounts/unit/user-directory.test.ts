@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { AccountError } from "../../../src/accounts/errors.js";
+import type { EndedSessions, User, UserInsertOutcome } from "../../../src/accounts/ports.js";
+import { UserDirectory } from "../../../src/accounts/users.js";
+import { ManualClock } from "../../../src/clock.js";
+import { MemoryUserStore } from "../../support/memory/accounts-users.js";
+import { RecordedTrail } from "../../support/memory/audit-trail.js";
+import { memoryStores } from "../../support/memory/index.js";
+import type { MemoryTables } from "../../support/memory/tables.js";
+
+function accountError(code: string) {
+  return (error: unknown) => error instanceof AccountError && error.code === code;
+}
+
+/** A user store where another write lands just before each insert: what a lost race looks like. */
+class RacedUserStore extends MemoryUserStore {
+  constructor(
+    tables: MemoryTables,
+    private readonly concurrent: (store: MemoryUserStore) => Promise<void>,
+  ) {
+    super(tables);
+  }
+
+  override async insert(
+    user: User,
+    passwordHash: string | null,
+    options: { reuseDeletedUid: boolean },
+  ): Promise<UserInsertOutcome> {
+    await this.concurrent(new MemoryUserStore(this.tables));
+    return super.insert(user, passwordHash, options);
+  }
+}
+
+function setup() {
+  const stores = memoryStores();
+  const clock = new ManualClock(1_800_000_000);
+  const trail = new RecordedTrail();
+  const ended: EndedSessions[] = [];
+  const observers = [{ sessionsEnded: async (e: EndedSessions) => void ended.push(e) }];
+  const users = new UserDirectory(stores.users, stores.sessions, clock, observers, trail);
+  const session = (uid: string, idHash: string) =>
+    stores.sessions.insert({
+      idHash,
+      uid,
+      csrfToken: "c",
+      createdAt: 1,
+      expiresAt: 2_000_000_000,
+      userAgent: null,
+      lastSeenAt: 1,
+    });
+  return { stores, clock, trail, ended, users, observers, session };
+}
+
+describe("accounts: the rules of the user directory, on memory stores", () => {
+  it("a create that loses the race for its uid answers uid_taken, not the store's error", async () => {
+    const { stores, clock } = setup();
+    const raced = new RacedUserStore(stores.tables, async (other) => {
+      await other.insert(blankUser("alice"), null, { reuseDeletedUid: false });
+    });
+    const users = new UserDirectory(raced, stores.sessions, clock);
+    await assert.rejects(users.create({ uid: "alice" }), accountError("uid_taken"));
+  });
+
+  it("a create that loses the race for its address answers email_taken", async () => {
+    const { stores, clock } = setup();
+    const raced = new RacedUserStore(stores.tables, async (other) => {
+      await other.insert({ ...blankUser("bob"), email: "Shared@example.com" }, null, { reuseDeletedUid: false });
+    });
+    const users = new UserDirectory(raced, stores.sessions, clock);
+    await assert.rejects(users.create({ uid: "alice", email: "shared@example.com" }), accountError("email_taken"));
+    assert.equal(await stores.users.find("alice"), undefined);
+  });
+
+  it("disabling a user ends every session of theirs and tells the observers; enabling ends none", async () => {
+    const { users, stores, ended, session, trail } = setup();
+    await users.create({ uid: "alice" });
+    await users.create({ uid: "bob" });
+    await session("alice", "a1");
+    await session("alice", "a2");
+    await session("bob", "b1");
+    await users.setEnabled("alice", false);
+    assert.deepEqual(await stores.sessions.listLiveOf("alice", 0), []);
+    assert.equal((await stores.sessions.listLiveOf("bob", 0)).length, 1);
+    assert.deepEqual(ended, [{ uid: "alice" }]);
+    await users.setEnabled("alice", true);
+    assert.deepEqual(ended, [{ uid: "alice" }]);
+    assert.deepEqual(trail.kinds(), ["user.created", "user.created", "user.disabled", "user.enabled"]);
+  });
+
+  it("a removal guard's refusal stops a disable or a delete before anything is written", async () => {
+    const { users, stores, ended, session } = setup();
+    await users.create({ uid: "alice" });
+    await session("alice", "a1");
+    users.useRemovalGuard(async (uid) => {
+      throw new Error(`${uid} is protected`);
+    });
+    await assert.rejects(users.setEnabled("alice", false), /alice is protected/);
+    await assert.rejects(users.delete("alice"), /alice is protected/);
+    assert.equal((await stores.users.find("alice"))?.enabled, true);
+    assert.equal((await stores.sessions.listLiveOf("alice", 0)).length, 1);
+    assert.deepEqual(ended, []);
+    await users.setEnabled("alice", true);
+  });
+
+  it("deleting tells the observers the user's sessions ended; an unknown user is no_such_user and tells nobody", async () => {
+    const { users, ended, stores, session } = setup();
+    await assert.rejects(users.delete("nobody"), accountError("no_such_user"));
+    assert.deepEqual(ended, []);
+    await users.create({ uid: "alice" });
+    await session("alice", "a1");
+    await users.delete("alice");
+    assert.deepEqual(ended, [{ uid: "alice" }]);
+    assert.equal(await stores.sessions.findByIdHash("a1"), undefined);
+    await assert.rejects(users.create({ uid: "alice" }), accountError("uid_of_deleted_user"));
+  });
+
+  it("a profile save that changes nothing writes and records nothing; a changed address is unverified", async () => {
+    const { users, trail, stores } = setup();
+    await users.create({ uid: "alice", email: "alice@example.com" });
+    await users.updateProfile("alice", { email: "alice@example.com", emailVerified: true });
+    assert.equal((await stores.users.find("alice"))?.emailVerified, true);
+    await users.updateProfile("alice", { email: "alice@example.com" });
+    assert.deepEqual(trail.kinds(), ["user.created", "user.modified"], "an unchanged address is no change");
+    await users.updateProfile("alice", { email: "new@example.com" });
+    assert.equal((await stores.users.find("alice"))?.emailVerified, false);
+    await users.updateProfile("alice", { email: "", emailVerified: true });
+    const cleared = await stores.users.find("alice");
+    assert.deepEqual([cleared?.email, cleared?.emailVerified], [null, false], "no address is never verified");
+  });
+});
+
+function blankUser(uid: string): User {
+  return {
+    uid,
+    displayName: uid,
+    email: null,
+    emailVerified: false,
+    enabled: true,
+    isAdmin: false,
+    createdAt: 0,
+    language: null,
+    timeZone: null,
+  };
+}

@@ -1,0 +1,4 @@
+import { runContract } from "./harness.js";
+import { jobLeaseStoreContract } from "./job-lease-store.contract.js";
+
+runContract("JobLeaseStore", jobLeaseStoreContract);

@@ -1,0 +1,4 @@
+import { runContract } from "./harness.js";
+import { passkeyStoreContract } from "./passkey-store.contract.js";
+
+runContract("PasskeyStore", passkeyStoreContract);

@@ -1,0 +1,4 @@
+import { runContract } from "./harness.js";
+import { overviewContract } from "./second-factor-overview.contract.js";
+
+runContract("SecondFactorOverview", overviewContract);

@@ -1,0 +1,4 @@
+import { runContract } from "./harness.js";
+import { sessionStoreContract } from "./session-store.contract.js";
+
+runContract("SessionStore", sessionStoreContract);
