@@ -24,7 +24,7 @@ const DOMAIN_FOLDERS = [
 ];
 /** Support: what any layer may use, depending on nothing of the product. */
 const SUPPORT_FOLDERS = ["crypto", "collections", "config", "i18n", "observability"];
-const SUPPORT_FILES = ["clock.ts", "product.ts", "entry-point.ts", "start-up-memory.ts"];
+const SUPPORT_FILES = ["clock.ts", "product.ts", "entry-point.ts", "start-up-memory.ts", "refusal.ts"];
 /**
  * What sits above the domain: storage (the ports' implementations), the HTTP and CLI front ends,
  * the composition root (services.ts, wiring/) and the server's bootstrapping files.

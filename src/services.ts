@@ -6,6 +6,7 @@ import type { DeviceCredentials } from "./accounts/password-change.js";
 import type { PasswordConfirmations } from "./accounts/password-confirmation.js";
 import type { UserPreferences } from "./accounts/preferences.js";
 import type { Sessions } from "./accounts/sessions.js";
+import { SignIn } from "./accounts/sign-in.js";
 import type { UserDirectory } from "./accounts/users.js";
 import type { FileLogFollower } from "./activity/file-log-follower.js";
 import { oauthActivityEvents } from "./activity/security-events.js";
@@ -85,6 +86,8 @@ export interface Services extends Throttles {
   recoveryCodes: RecoveryCodes;
   /** Passkeys (WebAuthn): registration, passwordless sign-in, and the provider `webauthn`. */
   passkeys: Passkeys;
+  /** Interactive sign-in: password, passkey, second factor (accounts/sign-in.ts). */
+  signIn: SignIn;
   /** Every throttle's bucket of one client address: shown and lifted by `./occ security:bruteforce:*`. */
   addressThrottles: AddressThrottles;
   /** Follows the proxy's access log into file activities; started by the server. */
@@ -196,6 +199,13 @@ export function createServices(options: ServiceOptions): Services {
     ],
     jobs: wireJobs(base, metrics, jobs),
     oidc,
+    signIn: new SignIn({
+      users,
+      sessions,
+      ...secondFactor.services,
+      loginThrottle: security.services.loginThrottle,
+      secondFactorThrottle: security.services.secondFactorThrottle,
+    }),
     push,
     metrics,
   };

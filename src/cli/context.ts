@@ -1,12 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type Environment, readEnvironment } from "../config/environment.js";
+import type { Result } from "../refusal.js";
 import type { Services } from "../services.js";
 import type { Storage } from "../storage/connect.js";
 import { ownerCheckOf, ownerRefusal } from "./data-dir-owner.js";
 
 /** A refused command: exit code 1, its message on one line of stderr. */
 export class CommandError extends Error {}
+
+/** The value of `result`; a refusal ends the command with its English text (exit 1). */
+export function valueOrExit<T>(result: Result<T>): T {
+  if (!result.ok) throw new CommandError(result.message);
+  return result.value;
+}
 
 export interface OpenOptions {
   /**

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { recordSignInFailure, type SignInFailureReason } from "../accounts/sign-in-events.js";
 import type { SignInFactor } from "../audit/domain/kinds.js";
 import type { AuditTrail } from "../audit/recorder.js";
 import { auditContextOf } from "./audit-context.js";
@@ -8,40 +9,14 @@ export function auditOf(request: FastifyRequest): AuditTrail {
   return request.server.services.audit.withContext(auditContextOf(request));
 }
 
-/** Why a sign-in was refused, in its audit event's detail. */
-export type SignInRefusal = "wrong_credentials" | "throttled" | "disabled" | "second_factor_required";
-
-/**
- * An interactive sign-in that ended in a session (login form, passkey, second factor), once per
- * sign-in: the user is its actor. A request authenticated by valid credentials (Basic, bearer, an
- * app password) is no sign-in event (docs/decisions.md "Audit log").
- */
-export function auditSignIn(
-  request: FastifyRequest,
-  uid: string,
-  factor: SignInFactor,
-  detail: Record<string, unknown> = {},
-): void {
-  auditOf(request).record("sign_in.succeeded", {
-    uid,
-    actor: uid,
-    subject: { type: "user", id: uid },
-    detail: { factor, ...detail },
-  });
-}
-
-/** A refused sign-in (form, passkey, second factor, HTTP Basic): `uid` is the name tried, when one was. */
+/** A refused sign-in by HTTP Basic: `uid` is the name tried, when one was (accounts/sign-in-events.ts). */
 export function auditSignInFailure(
   request: FastifyRequest,
   uid: string | undefined,
   factor: SignInFactor,
-  reason: SignInRefusal,
+  reason: SignInFailureReason,
 ): void {
-  auditOf(request).record("sign_in.failed", {
-    uid: uid === undefined || uid === "" ? null : uid,
-    ...(uid === undefined || uid === "" ? {} : { subject: { type: "user", id: uid } }),
-    detail: { factor, reason },
-  });
+  recordSignInFailure(auditOf(request), uid, factor, reason);
 }
 
 /** A session ended by its user (logout, RP-initiated logout) or by them for their other sessions. */

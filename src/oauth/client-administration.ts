@@ -1,6 +1,7 @@
 import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import { randomAlphanumeric } from "../crypto/secrets.js";
 import { inEnglish } from "../i18n/index.js";
+import { type Refusal, type Result, refused, succeeded } from "../refusal.js";
 import {
   type ClientFields,
   type ClientProblem,
@@ -22,13 +23,15 @@ import {
 import type { ClientStore, GroupLists, OAuthClient } from "./ports.js";
 
 /**
- * An operator action's outcome: the value, or what was wrong: `problem` for a page to say in its reader's
- * language, `message` the English sentence occ prints (ownCloud's wording,
- * docs/upstream/owncloud-oauth2.md A.5, A.8).
+ * An operator action's outcome: the value, or its refusal, coded by the sentence that says what was
+ * wrong (its catalogue name): the phrase for a page to say in its reader's language, in English
+ * what occ prints (ownCloud's wording, docs/upstream/owncloud-oauth2.md A.5, A.8).
  */
-export type AdminResult<T> = { ok: true; value: T } | { ok: false; problem: ClientProblem; message: string };
+export type AdminResult<T> = Result<T>;
 
-const refused = (problem: ClientProblem): AdminResult<never> => ({ ok: false, problem, message: inEnglish(problem) });
+function refusedAs(problem: ClientProblem, message?: string): Refusal {
+  return refused(problem.key.slice(problem.key.indexOf(":") + 1), problem, message === undefined ? {} : { message });
+}
 
 interface Logger {
   info(obj: object, msg: string): void;
@@ -80,16 +83,15 @@ export class ClientAdministration {
    */
   async resolveAllowedGroups(text: string | undefined): Promise<AdminResult<string[]>> {
     const given = text ?? this.access.newClientsAllowedGroups?.() ?? "";
-    if (given.trim() === "") return { ok: true, value: [] };
+    if (given.trim() === "") return succeeded([]);
     const resolved = this.access.groups
       ? await this.access.groups.resolve(given)
       : { problem: clientProblem("invalidKey", { key: ALLOWED_GROUPS_KEY }) };
     if ("problem" in resolved) {
       const problem = resolved.problem;
-      const message = inEnglish(problem);
-      return { ok: false, problem, message: text === undefined ? `oauth2.new_clients_allowed_groups: ${message}` : message };
+      return refusedAs(problem, text === undefined ? `oauth2.new_clients_allowed_groups: ${inEnglish(problem)}` : undefined);
     }
-    return { ok: true, value: resolved.gids };
+    return succeeded(resolved.gids);
   }
 
   /**
@@ -110,7 +112,7 @@ export class ClientAdministration {
       },
       `The allowed groups of the client "${client.name}" have been changed.`,
     );
-    return { ok: true, value: client };
+    return succeeded(client);
   }
 
   /**
@@ -119,15 +121,15 @@ export class ClientAdministration {
    */
   async add(input: NewClientArguments & { allowedGroups?: string | undefined }): Promise<AdminResult<OAuthClient>> {
     const validated = validateNewClient(input);
-    if ("problem" in validated) return refused(validated.problem);
+    if ("problem" in validated) return refusedAs(validated.problem);
     const allowedGroups = await this.resolveAllowedGroups(input.allowedGroups);
     if (!allowedGroups.ok) return allowedGroups;
     const { fields } = validated;
-    if (await this.clients.findByName(fields.name)) return refused(clientProblem("nameTaken", { name: fields.name }));
+    if (await this.clients.findByName(fields.name)) return refusedAs(clientProblem("nameTaken", { name: fields.name }));
     if (await this.clients.findByClientId(fields.clientId))
-      return refused(clientProblem("clientIdTaken", { id: fields.clientId }));
+      return refusedAs(clientProblem("clientIdTaken", { id: fields.clientId }));
     if (trustRefused(fields.redirectUri, fields.trusted, parseLenientBoolean(input.forceTrust))) {
-      return refused(clientProblem("localhostTrusted"));
+      return refusedAs(clientProblem("localhostTrusted"));
     }
     return this.insert(fields, allowedGroups.value);
   }
@@ -154,25 +156,25 @@ export class ClientAdministration {
   }): Promise<AdminResult<OAuthClient>> {
     const name = input.name.trim();
     const redirectUri = input.redirectUri.trim();
-    if (name === "") return refused(clientProblem("emptyName"));
+    if (name === "") return refusedAs(clientProblem("emptyName"));
     const nameProblem = fieldProblem("name", name);
-    if (nameProblem) return refused(nameProblem);
-    if (redirectUri === "") return refused(clientProblem("emptyRedirect"));
+    if (nameProblem) return refusedAs(nameProblem);
+    if (redirectUri === "") return refusedAs(clientProblem("emptyRedirect"));
     const redirectProblem = redirectUriProblemOf(redirectUri, clientProblem("invalidRedirectUrl"));
-    if (redirectProblem) return refused(redirectProblem);
+    if (redirectProblem) return refusedAs(redirectProblem);
     const postLogoutRedirectUri = (input.postLogoutRedirectUri ?? "").trim();
     const postLogoutProblem = fieldProblem("post-logout-redirect-url", postLogoutRedirectUri);
-    if (postLogoutProblem) return refused(postLogoutProblem);
+    if (postLogoutProblem) return refusedAs(postLogoutProblem);
     const backchannelLogoutUri = (input.backchannelLogoutUri ?? "").trim();
     const backchannelProblem = fieldProblem("backchannel-logout-url", backchannelLogoutUri);
-    if (backchannelProblem) return refused(backchannelProblem);
+    if (backchannelProblem) return refusedAs(backchannelProblem);
     const trustedScopes = input.trustedScopes ?? "";
     const trustedScopesProblem = fieldProblem("trusted-scopes", trustedScopes);
-    if (trustedScopesProblem) return refused(trustedScopesProblem);
+    if (trustedScopesProblem) return refusedAs(trustedScopesProblem);
     const allowedGroups = await this.resolveAllowedGroups(input.allowedGroups);
     if (!allowedGroups.ok) return allowedGroups;
-    if (await this.clients.findByName(name)) return refused(clientProblem("nameExists", { name }));
-    if (trustRefused(redirectUri, input.trusted, false)) return refused(clientProblem("localhostTrusted"));
+    if (await this.clients.findByName(name)) return refusedAs(clientProblem("nameExists", { name }));
+    if (trustRefused(redirectUri, input.trusted, false)) return refusedAs(clientProblem("localhostTrusted"));
     return this.insert(
       {
         name,
@@ -193,14 +195,14 @@ export class ClientAdministration {
 
   private async insert(fields: ClientFields, allowedGroups: readonly string[]): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.insert(fields, this.now());
-    if (!client) return refused(clientProblem("nameTaken", { name: fields.name }));
+    if (!client) return refusedAs(clientProblem("nameTaken", { name: fields.name }));
     if (allowedGroups.length > 0) await this.clients.setAllowedGroups(client.id, allowedGroups);
     this.log.info(
       { event: "oauth2_client_added", client: client.clientId, name: client.name, resourceServer: client.resourceServer },
       `The client "${client.name}" has been added.`,
     );
     this.recorded("client.added", client);
-    return { ok: true, value: client };
+    return succeeded(client);
   }
 
   /**
@@ -216,19 +218,19 @@ export class ClientAdministration {
 
   private async modifyOne(name: string, key: string, value: string, forceTrust: boolean): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findByName(name);
-    if (!client) return refused(clientProblem("noSuchName", { name }));
+    if (!client) return refusedAs(clientProblem("noSuchName", { name }));
     if (key === ALLOWED_GROUPS_KEY) return this.setAllowedGroups(client, value);
-    if (!isModifiableKey(key)) return refused(clientProblem("invalidKey", { key }));
+    if (!isModifiableKey(key)) return refusedAs(clientProblem("invalidKey", { key }));
     const problem = fieldProblem(key, value);
-    if (problem) return refused(problem);
+    if (problem) return refusedAs(problem);
     const changes: Partial<ClientFields> = {};
     switch (key) {
       case "name":
-        if (await this.clients.findByName(value)) return refused(clientProblem("nameTaken", { name: value }));
+        if (await this.clients.findByName(value)) return refusedAs(clientProblem("nameTaken", { name: value }));
         changes.name = value;
         break;
       case "client-id":
-        if (await this.clients.findByClientId(value)) return refused(clientProblem("clientIdTaken", { id: value }));
+        if (await this.clients.findByClientId(value)) return refusedAs(clientProblem("clientIdTaken", { id: value }));
         changes.clientId = value;
         break;
       case "client-secret":
@@ -260,9 +262,9 @@ export class ClientAdministration {
         break;
     }
     const next = { ...client, ...changes };
-    if (trustRefused(next.redirectUri, next.trusted, forceTrust)) return refused(clientProblem("localhostTrusted"));
+    if (trustRefused(next.redirectUri, next.trusted, forceTrust)) return refusedAs(clientProblem("localhostTrusted"));
     if (!(await this.clients.update(client.id, changes))) {
-      return refused(
+      return refusedAs(
         key === "name" ? clientProblem("nameTaken", { name: value }) : clientProblem("clientIdTaken", { id: value }),
       );
     }
@@ -270,7 +272,7 @@ export class ClientAdministration {
       { event: "oauth2_client_modified", client: next.clientId, name: next.name, key },
       `The client "${next.name}" has been modified.`,
     );
-    return { ok: true, value: next };
+    return succeeded(next);
   }
 
   /** The value `oauth2:modify-client` would take to leave a field as it is. */
@@ -312,7 +314,7 @@ export class ClientAdministration {
     forceTrust = false,
   ): Promise<AdminResult<OAuthClient>> {
     let client = await this.clients.findById(id);
-    if (!client) return refused(clientProblem("noSuchClient"));
+    if (!client) return refusedAs(clientProblem("noSuchClient"));
     const changed: string[] = [];
     const allowed = values[ALLOWED_GROUPS_KEY];
     if (allowed !== undefined) {
@@ -346,7 +348,7 @@ export class ClientAdministration {
   /** A new generated secret for a client (the old one stops working at once), through `modify`. */
   async regenerateSecret(id: number): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findById(id);
-    if (!client) return refused(clientProblem("noSuchClient"));
+    if (!client) return refusedAs(clientProblem("noSuchClient"));
     const result = await this.modifyOne(client.name, "client-secret", randomAlphanumeric(GENERATED_CREDENTIAL_LENGTH), false);
     if (result.ok) this.recorded("client.secret_regenerated", result.value);
     return result;
@@ -360,24 +362,24 @@ export class ClientAdministration {
   /** `oauth2:remove-client`: the client and (stricter than ownCloud) all its codes and tokens at once. */
   async removeByClientId(clientId: string): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findByClientId(clientId);
-    if (!client) return refused(clientProblem("unknownClientId", { id: clientId }));
+    if (!client) return refusedAs(clientProblem("unknownClientId", { id: clientId }));
     return this.remove(client);
   }
 
   /** The admin page's delete button (internal id). */
   async removeById(id: number): Promise<AdminResult<OAuthClient>> {
     const client = await this.clients.findById(id);
-    if (!client) return refused(clientProblem("noSuchClient"));
+    if (!client) return refusedAs(clientProblem("noSuchClient"));
     return this.remove(client);
   }
 
   private async remove(client: OAuthClient): Promise<AdminResult<OAuthClient>> {
-    if (!(await this.clients.remove(client.id))) return refused(clientProblem("unknownClientId", { id: client.clientId }));
+    if (!(await this.clients.remove(client.id))) return refusedAs(clientProblem("unknownClientId", { id: client.clientId }));
     this.log.info(
       { event: "oauth2_client_deleted", client: client.clientId, name: client.name },
       `The client "${client.name}" has been deleted.`,
     );
     this.recorded("client.deleted", client);
-    return { ok: true, value: client };
+    return succeeded(client);
   }
 }

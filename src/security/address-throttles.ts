@@ -1,5 +1,6 @@
 import { isIP, isIPv6 } from "node:net";
 import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
+import { type Result, refused, succeeded } from "../refusal.js";
 import { type BucketState, clientAddressBucket, countedAddressOf, type ThrottleBucket } from "./domain/throttle-policy.js";
 import type { Throttle } from "./throttle.js";
 
@@ -25,23 +26,29 @@ export class AddressThrottles {
 
   /**
    * Each throttle's state for `ip` (only `namespace`'s when given); `ip` may also be an IPv6 /64 as
-   * `countedAs` writes it. Throws on text that is not an IP address.
+   * `countedAs` writes it. Text that is not an IP address is refused.
    */
-  async states(ip: string, namespace?: string): Promise<AddressBucketState[]> {
-    return Promise.all(
-      this.chosen(ip, namespace).map(async ({ throttle, bucket }) => describe(throttle, bucket, await throttle.state(bucket))),
+  async states(ip: string, namespace?: string): Promise<Result<AddressBucketState[], InvalidAddress>> {
+    const chosen = this.chosen(ip, namespace);
+    if (!chosen.ok) return chosen;
+    return succeeded(
+      await Promise.all(
+        chosen.value.map(async ({ throttle, bucket }) => describe(throttle, bucket, await throttle.state(bucket))),
+      ),
     );
   }
 
   /** Forgets every throttle's bucket of `ip`; returns what each counted just before. */
-  async reset(ip: string): Promise<AddressBucketState[]> {
+  async reset(ip: string): Promise<Result<AddressBucketState[], InvalidAddress>> {
+    const chosen = this.chosen(ip);
+    if (!chosen.ok) return chosen;
     const states: AddressBucketState[] = [];
-    for (const { throttle, bucket } of this.chosen(ip)) states.push(describe(throttle, bucket, await throttle.forget(bucket)));
+    for (const { throttle, bucket } of chosen.value) states.push(describe(throttle, bucket, await throttle.forget(bucket)));
     this.audit.record("throttle.reset", {
       subject: { type: "address", id: states[0]?.countedAs ?? ip },
       detail: { failures: states.reduce((total, state) => total + state.failures, 0) },
     });
-    return states;
+    return succeeded(states);
   }
 
   /**
@@ -66,10 +73,21 @@ export class AddressThrottles {
     // An IPv6 client is counted by its /64 (client-address.ts), written `2001:db8::/64`: that text
     // names the same buckets as any address inside it.
     const ip = text.endsWith("/64") && isIPv6(text.slice(0, -3)) ? text.slice(0, -3) : text;
-    if (isIP(ip) === 0) throw new InvalidAddressError(text);
-    return this.throttles
-      .filter((throttle) => namespace === undefined || throttle.policy.namespace === namespace)
-      .map((throttle) => ({ throttle, bucket: clientAddressBucket(throttle.policy, ip) }));
+    if (isIP(ip) === 0) {
+      // Nextcloud's message (core/Command/Security/BruteforceAttempts.php).
+      return refused(
+        "invalid_address",
+        { key: "settings:lockouts.notAnAddress", values: { address: text } },
+        {
+          message: `"${text}" is not a valid IP address`,
+        },
+      );
+    }
+    return succeeded(
+      this.throttles
+        .filter((throttle) => namespace === undefined || throttle.policy.namespace === namespace)
+        .map((throttle) => ({ throttle, bucket: clientAddressBucket(throttle.policy, ip) })),
+    );
   }
 }
 
@@ -77,9 +95,5 @@ function describe(throttle: Throttle, bucket: ThrottleBucket, state: BucketState
   return { namespace: throttle.policy.namespace, countedAs: countedAddressOf(throttle.policy, bucket), ...state };
 }
 
-/** Text that is not an IP address (Nextcloud's message). */
-export class InvalidAddressError extends Error {
-  constructor(readonly text: string) {
-    super(`"${text}" is not a valid IP address`);
-  }
-}
+/** The refusal of text that is not an IP address. */
+type InvalidAddress = "invalid_address";

@@ -86,6 +86,25 @@ describe("administration console: the settings area", () => {
     assert.equal(t.services.settings.get("session.lifetime"), 86_400);
   });
 
+  it("a config.json that cannot be written is a server error (500), not a refusal of the value, and its message is not shown", async () => {
+    const { settings } = t.services;
+    const write = settings.set;
+    const diskError = Object.assign(new Error("EACCES: permission denied, open '/data/config.json.7.tmp'"), { code: "EACCES" });
+    settings.set = () => {
+      throw diskError;
+    };
+    try {
+      const failed = await root.post(`${AREA}/session.lifetime`, { requesttoken: await token(), value: "3600" });
+      assert.equal(failed.statusCode, 500);
+      assert.doesNotMatch(failed.body, /EACCES|host-settings-error/);
+    } finally {
+      settings.set = write;
+    }
+    assert.equal(settings.get("session.lifetime"), 86_400);
+    const refused = await root.post(`${AREA}/session.lifetime`, { requesttoken: await token(), value: "5" });
+    assert.equal(refused.statusCode, 400, "a value occ refuses is still the form's refusal");
+  });
+
   it("maintenance mode is shown but changed only with occ; an unknown name is 404; only administrators change settings, with the CSRF token", async () => {
     const page = (await root.get(AREA)).body;
     assert.doesNotMatch(page, /action="\/index\.php\/settings\/admin\/settings\/maintenance"/);

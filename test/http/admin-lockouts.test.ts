@@ -18,6 +18,13 @@ import { createTestStorage, type TestStorage, testDatabaseDialect } from "../sup
 const ADMIN = "/index.php/settings/admin/security";
 const RESET = "/index.php/settings/admin/lockouts/reset";
 
+/** Each throttle's state of an address the test knows to be valid. */
+async function statesOf(node: Pick<TestApp, "services">, ip: string, namespace?: string) {
+  const states = await node.services.addressThrottles.states(ip, namespace);
+  assert.ok(states.ok, `${ip} is an address`);
+  return states.value;
+}
+
 /** The rows of the admin page's throttled-addresses table: address, throttle, failures, state. */
 function lockoutRows(body: string): Array<{ address: string; throttle: string; failures: number; state: string }> {
   const table = /<table class="responsive" id="lockout-list">([\s\S]*?)<\/table>/.exec(body)?.[1] ?? "";
@@ -105,7 +112,7 @@ describe(`admin page: throttled client addresses are shown and lifted (${testDat
       ),
     );
     assert.ok(!lockoutRows(page).some((row) => row.address === "203.0.113.9"));
-    const after = await node.services.addressThrottles.states("203.0.113.9");
+    const after = await statesOf(node, "203.0.113.9");
     assert.deepEqual(
       after.map((state) => state.failures),
       after.map(() => 0),
@@ -117,7 +124,7 @@ describe(`admin page: throttled client addresses are shown and lifted (${testDat
     const lifted = await root.post(RESET, { requesttoken: requestTokenOf(await adminPage()), address: "2001:db8:5:6::/64" });
     assert.equal(lifted.statusCode, 303);
     assert.ok(!lockoutRows(await adminPage()).some((row) => row.address === "2001:db8:5:6::/64"));
-    assert.equal((await node.services.addressThrottles.states("2001:db8:5:6::abcd", "oauth"))[0]?.failures, 0);
+    assert.equal((await statesOf(node, "2001:db8:5:6::abcd", "oauth"))[0]?.failures, 0);
   });
 
   it("text that is not an IP address is refused with 400 and a message, and nothing is lifted", async () => {
@@ -133,7 +140,7 @@ describe(`admin page: throttled client addresses are shown and lifted (${testDat
     const token = requestTokenOf((await bob.get("/index.php/settings/personal")).body);
     const refused = await bob.post(RESET, { requesttoken: token, address: "192.0.2.20" });
     assert.equal(refused.statusCode, 403);
-    assert.equal((await node.services.addressThrottles.states("192.0.2.20", "login"))[0]?.failures, 2);
+    assert.equal((await statesOf(node, "192.0.2.20", "login"))[0]?.failures, 2);
   });
 
   it("every throttle that counts client addresses has a name on the page", () => {

@@ -1,5 +1,6 @@
 import { Argument, type Command } from "commander";
-import { type HostSettingName, hostSettingDefinitions, isHostSettingName, parseHostSetting } from "../../config/host-settings.js";
+import { checkHostSetting } from "../../config/host-setting-check.js";
+import { type HostSettingName, hostSettingDefinitions, isHostSettingName } from "../../config/host-settings.js";
 import { type CommandContext, CommandError } from "../context.js";
 import { encodeJson, type OutputFormat, outputOption, printData } from "../output.js";
 
@@ -17,12 +18,9 @@ export function registerConfigCommands(program: Command, context: CommandContext
     .requiredOption("--value <value>", "the new value")
     .option("--type <type>", "accepted for ownCloud compatibility; the setting's own type decides")
     .action(async (name: string, options: { value: string }) => {
-      let parsed: ReturnType<typeof parseHostSetting>;
-      try {
-        parsed = parseHostSetting(name, options.value);
-      } catch (error) {
-        throw new CommandError((error as Error).message);
-      }
+      const checked = checkHostSetting(name, options.value);
+      if (!checked.ok) throw new CommandError(checked.message);
+      const parsed = checked.value;
       const { settings } = await context.open({ create: true });
       settings.set(parsed.name, parsed.value);
       context.print(`System config value ${name} set to ${String(parsed.value)}`);

@@ -1,14 +1,7 @@
 import type { Command } from "commander";
-import type { AdminResult } from "../../oauth/client-administration.js";
 import type { OAuthClient } from "../../oauth/ports.js";
-import { type CommandContext, CommandError } from "../context.js";
+import { type CommandContext, valueOrExit } from "../context.js";
 import { type OutputFormat, outputOption, printData } from "../output.js";
-
-/** A refused operation becomes exit 1 with ownCloud's message (docs/upstream/owncloud-oauth2.md A.5). */
-function unwrap<T>(result: AdminResult<T>): T {
-  if (!result.ok) throw new CommandError(result.message);
-  return result.value;
-}
 
 function isoDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString();
@@ -107,7 +100,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
         },
       ) => {
         const { oauth } = await context.open({ create: true });
-        const client = unwrap(
+        const client = valueOrExit(
           await oauth.clients.add({
             name,
             clientId,
@@ -157,7 +150,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .option("--force-trust <value>", "true allows trusting a localhost or 127.0.0.1 client (testing only)")
     .action(async (name: string, key: string, value: string, options: { forceTrust?: string }) => {
       const { oauth } = await context.open();
-      unwrap(await oauth.clients.modify(name, key, value, options.forceTrust === "true"));
+      valueOrExit(await oauth.clients.modify(name, key, value, options.forceTrust === "true"));
     });
 
   program
@@ -167,7 +160,7 @@ export function registerOAuth2Commands(program: Command, context: CommandContext
     .argument("<client-id>")
     .action(async (clientId: string) => {
       const { oauth } = await context.open();
-      const client = unwrap(await oauth.clients.removeByClientId(clientId));
+      const client = valueOrExit(await oauth.clients.removeByClientId(clientId));
       context.print(`Client ${client.clientId} has been deleted`);
     });
 

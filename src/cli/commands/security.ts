@@ -1,30 +1,14 @@
 import { Argument, type Command } from "commander";
 import { AUDIT_KINDS } from "../../audit/domain/kinds.js";
 import { auditEventJson } from "../../audit/domain/present.js";
-import {
-  type AuditQuery,
-  AuditQueryError,
-  type AuditQueryText,
-  DEFAULT_PAGE_SIZE,
-  parseAuditQuery,
-} from "../../audit/domain/query.js";
-import { type AddressBucketState, InvalidAddressError } from "../../security/address-throttles.js";
+import { type AuditQueryText, DEFAULT_PAGE_SIZE, parseAuditQuery } from "../../audit/domain/query.js";
+import type { AddressBucketState } from "../../security/address-throttles.js";
 import { CLIENT_ADDRESS_NAMESPACES } from "../../security/domain/throttle-policy.js";
-import { type CommandContext, CommandError } from "../context.js";
+import { type CommandContext, valueOrExit } from "../context.js";
 import { encodeJson, type OutputFormat, outputOption, printData } from "../output.js";
 
 /** The most events one `security:audit` prints (a larger export: the admin page's JSON lines). */
 const OCC_MAX_LIMIT = 10_000;
-
-/** Nextcloud's refusal of text that is not an IP address: exit 1 with `"x" is not a valid IP address`. */
-async function forAddress<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof InvalidAddressError) throw new CommandError(error.message);
-    throw error;
-  }
-}
 
 const sum = (states: AddressBucketState[], pick: (state: AddressBucketState) => number) =>
   states.reduce((total, state) => total + pick(state), 0);
@@ -54,7 +38,7 @@ export function registerSecurityCommands(program: Command, context: CommandConte
     .addOption(outputOption())
     .action(async (ip: string, action: string | undefined, options: { output: OutputFormat }) => {
       const { addressThrottles } = await context.open();
-      const states = await forAddress(() => addressThrottles.states(ip, action));
+      const states = valueOrExit(await addressThrottles.states(ip, action));
       // Nextcloud's plain output gives the delay with its unit.
       const delay = (ms: number) => (options.output === "plain" ? `${ms} ms` : ms);
       printData(context, options.output, {
@@ -86,7 +70,7 @@ export function registerSecurityCommands(program: Command, context: CommandConte
     .argument("<ipaddress>", "the client address (IPv4 or IPv6)")
     .action(async (ip: string) => {
       const { addressThrottles } = await context.open();
-      const states = await forAddress(() => addressThrottles.reset(ip));
+      const states = valueOrExit(await addressThrottles.reset(ip));
       const countedAs = states[0]?.countedAs ?? ip;
       const address = countedAs === ip ? ip : `${ip} (counted as ${countedAs})`;
       const failures = sum(states, (state) => state.failures);
@@ -113,13 +97,7 @@ export function registerSecurityAuditCommand(program: Command, context: CommandC
     .option("--limit <n>", `at most this many events (1 to ${OCC_MAX_LIMIT})`, String(DEFAULT_PAGE_SIZE))
     .addOption(outputOption())
     .action(async (options: AuditQueryText & { output: OutputFormat }) => {
-      let query: AuditQuery;
-      try {
-        query = parseAuditQuery(options, DEFAULT_PAGE_SIZE, OCC_MAX_LIMIT);
-      } catch (error) {
-        if (error instanceof AuditQueryError) throw new CommandError(error.message);
-        throw error;
-      }
+      const query = valueOrExit(parseAuditQuery(options, DEFAULT_PAGE_SIZE, OCC_MAX_LIMIT));
       const { audit } = await context.open();
       const events = (await audit.query(query)).map(auditEventJson);
       // The detail is free-form JSON: printed as JSON in every format.

@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Translator } from "../../i18n/index.js";
-import { loginBuckets, loginUserBucket } from "../../security/domain/throttle-policy.js";
+import { say, type Translator } from "../../i18n/index.js";
 import { sameOriginPath } from "../../security/same-origin.js";
-import type { AttemptOutcome } from "../../security/throttle.js";
-import { auditSessionEnded, auditSignIn, auditSignInFailure } from "../audit-sign-in.js";
+import { auditSessionEnded } from "../audit-sign-in.js";
 import type { SafeHtml } from "../html.js";
 import { requestTranslator } from "../i18n.js";
 import { clearLoginFormToken, loginFormToken, loginFormTokenValid } from "../login-form-token.js";
@@ -17,7 +15,8 @@ import {
   SESSION_COOKIE,
   setSessionCookie,
 } from "../plugins/authentication.js";
-import { throttledAttempt } from "../throttling.js";
+import { refusalReply } from "../refusals.js";
+import { signInContext } from "../sign-in-context.js";
 
 /** Where a login without `redirect_url` lands. */
 export const DEFAULT_LANDING = "/index.php/settings/personal";
@@ -63,7 +62,6 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post("/index.php/login", async (request, reply) => {
-    const { users, sessions, loginThrottle, secondFactors, log } = app.services;
     const redirectUrl = sameOriginPath(field(request.body, "redirect_url"));
     const uid = (field(request.body, "user") ?? "").trim();
     const password = field(request.body, "password") ?? "";
@@ -85,56 +83,15 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
 
     if (!loginFormTokenValid(request)) return again(403, t("pages:login.error.expired"));
     if (uid === "" || password === "") return again(400, t("pages:login.error.empty"));
-
-    // Every attempt is reserved per IP and per user before the password is checked (all nodes,
-    // concurrent attempts included); past the ceiling it is refused (429) without looking at it.
-    const gate = await throttledAttempt(
-      request,
-      loginThrottle,
-      loginBuckets(request.ip, uid),
-      () => users.checkPassword(uid, password),
-      (found): AttemptOutcome =>
-        !found ? { kind: "failure" } : found.enabled ? { kind: "success", reset: [loginUserBucket(uid)] } : { kind: "uncounted" },
-    );
-    if (gate.refused) {
-      request.log.warn({ event: "login_throttled", uid, ip: request.ip }, "login refused: too many failed attempts");
-      auditSignInFailure(request, uid, "password", "throttled");
-      reply.header("retry-after", String(gate.retryAfterSeconds));
-      return again(429, t("pages:login.error.throttled"));
-    }
-
-    const user = gate.value;
-    if (!user) {
-      // A warning, as Nextcloud logs them: what an alert on failed logins watches.
-      request.log.warn({ event: "login_failed", uid, ip: request.ip }, "login failed");
-      auditSignInFailure(request, uid, "password", "wrong_credentials");
-      return again(401, t("pages:login.error.wrong"));
-    }
-    if (!user.enabled) {
-      log.info({ event: "login_refused_disabled", uid, ip: request.ip }, "login refused: user disabled");
-      auditSignInFailure(request, uid, "password", "disabled");
-      return again(403, t("pages:login.error.disabled"));
-    }
-    // The session starts here, at the login, with a new id: a session id planted before the login
-    // (or the one a `prompt=login` replaces) is ended and worth nothing after it.
-    const previous = request.cookies[SESSION_COOKIE];
-    if (previous) await sessions.end(previous);
-    // A user with a second factor (or, enforced, without one yet) gets a session that owes that
-    // step: no principal anywhere until the challenge or the setup completes it (a new id then).
-    const pending = await secondFactors.stepAfterPassword(user.uid);
-    const loggedIn = await sessions.start(user.uid, request.headers["user-agent"], pending);
-    setSessionCookie(request, reply, loggedIn);
+    const result = await app.services.signIn.withPassword(uid, password, signInContext(request));
+    if (!result.ok) return again(refusalReply(reply, result), say(translator, result.phrase));
+    const { session, pendingStep } = result.value;
+    setSessionCookie(request, reply, session);
     clearLoginFormToken(request, reply);
-    if (pending !== null) {
-      request.log.info(
-        { event: "login_password_passed", uid: user.uid, ip: request.ip, pending },
-        "password right; second factor owed",
-      );
+    if (pendingStep !== null) {
       const back = redirectUrl === undefined ? "" : `?redirect_url=${encodeURIComponent(redirectUrl)}`;
-      return reply.redirect(`${pendingStepPath(pending)}${back}`, 303);
+      return reply.redirect(`${pendingStepPath(pendingStep)}${back}`, 303);
     }
-    log.info({ event: "login", uid: user.uid, ip: request.ip }, "user logged in");
-    auditSignIn(request, user.uid, "password");
     return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
   });
 

@@ -1,17 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sha256Hex } from "../../crypto/secrets.js";
-import { passkeySignInBuckets } from "../../security/domain/throttle-policy.js";
+import { say } from "../../i18n/index.js";
 import { sameOriginPath } from "../../security/same-origin.js";
-import type { AttemptOutcome } from "../../security/throttle.js";
-import { auditSignIn, auditSignInFailure } from "../audit-sign-in.js";
 import { siteOrigin } from "../base-url.js";
 import { formField } from "../console/page.js";
 import { requestTranslator } from "../i18n.js";
 import { clearLoginFormToken, loginFormBrowser } from "../login-form-token.js";
 import { passkeyScriptRoutes } from "../passkey-scripts.js";
-import { SESSION_COOKIE, setSessionCookie } from "../plugins/authentication.js";
+import { setSessionCookie } from "../plugins/authentication.js";
 import { guarded } from "../plugins/route-guards.js";
-import { throttledAttempt } from "../throttling.js";
+import { refusalReply } from "../refusals.js";
+import { signInContext } from "../sign-in-context.js";
 import { DEFAULT_LANDING } from "./login.js";
 import { CHALLENGE_FORM } from "./second-factor-login.js";
 
@@ -38,7 +37,7 @@ function signInBinding(request: FastifyRequest) {
  * where the login was going (`redirect_url`, kept on this server).
  */
 export async function passkeyLoginRoutes(app: FastifyInstance): Promise<void> {
-  const { passkeys, users, sessions, secondFactorThrottle } = app.services;
+  const { passkeys, signIn } = app.services;
   passkeyScriptRoutes(app);
 
   app.post(PASSKEY_OPTIONS_PATH, async (request, reply) => {
@@ -48,45 +47,14 @@ export async function passkeyLoginRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post(PASSKEY_SIGN_IN_PATH, async (request, reply) => {
-    const { t } = requestTranslator(request);
+    const translator = requestTranslator(request);
     const binding = signInBinding(request);
-    if (binding === undefined) return refuse(reply, 403, t("pages:login.error.expired"));
+    if (binding === undefined) return refuse(reply, 403, translator.t("pages:login.error.expired"));
     const redirectUrl = sameOriginPath(formField(request, "redirect_url"));
-    const gate = await throttledAttempt(
-      request,
-      secondFactorThrottle,
-      passkeySignInBuckets(request.ip),
-      () => passkeys.authenticate(binding, formField(request, "response") ?? "", siteOrigin(request)),
-      (passkey): AttemptOutcome => (passkey ? { kind: "success", reset: [] } : { kind: "failure" }),
-    );
-    if (gate.refused) {
-      request.log.warn(
-        { event: "passkey_sign_in_throttled", ip: request.ip },
-        "passkey sign-in refused: too many failed attempts",
-      );
-      auditSignInFailure(request, undefined, "passkey", "throttled");
-      reply.header("retry-after", String(gate.retryAfterSeconds));
-      return refuse(reply, 429, t("secondFactor:challenge.throttled"));
-    }
-    const passkey = gate.value;
-    if (passkey === undefined) {
-      request.log.warn({ event: "passkey_sign_in_failed", ip: request.ip }, "passkey sign-in failed");
-      auditSignInFailure(request, undefined, "passkey", "wrong_credentials");
-      return refuse(reply, 401, t("secondFactor:passkey.signInFailed"));
-    }
-    const user = await users.find(passkey.uid);
-    if (!user?.enabled) {
-      request.log.info({ event: "login_refused_disabled", uid: passkey.uid, ip: request.ip }, "login refused: user disabled");
-      auditSignInFailure(request, passkey.uid, "passkey", "disabled");
-      return refuse(reply, 403, t("pages:login.error.disabled"));
-    }
-    const previous = request.cookies[SESSION_COOKIE];
-    if (previous) await sessions.end(previous);
-    const session = await sessions.start(user.uid, request.headers["user-agent"], null);
-    setSessionCookie(request, reply, session);
+    const result = await signIn.withPasskey(binding, formField(request, "response") ?? "", signInContext(request));
+    if (!result.ok) return refuse(reply, refusalReply(reply, result), say(translator, result.phrase));
+    setSessionCookie(request, reply, result.value.session);
     clearLoginFormToken(request, reply);
-    request.log.info({ event: "login", uid: user.uid, method: "passkey", ip: request.ip }, "user logged in with a passkey");
-    auditSignIn(request, user.uid, "passkey");
     return reply.header("cache-control", "no-store").send({ redirect: redirectUrl ?? DEFAULT_LANDING });
   });
 

@@ -1,13 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
 import type { SessionPending } from "../../accounts/ports.js";
+import type { Session } from "../../accounts/sessions.js";
+import { say } from "../../i18n/index.js";
 import { totpKeyUri } from "../../second-factor/domain/totp.js";
-import { isProviderId, type ProviderId } from "../../second-factor/providers.js";
-import { secondFactorBuckets, secondFactorUserBucket } from "../../security/domain/throttle-policy.js";
+import { isProviderId } from "../../second-factor/providers.js";
 import { sameOriginPath } from "../../security/same-origin.js";
-import type { AttemptOutcome } from "../../security/throttle.js";
-import { auditSignIn, auditSignInFailure } from "../audit-sign-in.js";
-import { siteOrigin } from "../base-url.js";
 import { formField } from "../console/page.js";
 import { requestTranslator } from "../i18n.js";
 import { headerUser, sendPage } from "../pages/layout.js";
@@ -22,7 +20,8 @@ import {
 } from "../plugins/authentication.js";
 import { formToken, guarded, type RouteGuard } from "../plugins/route-guards.js";
 import { qrCodeSvg } from "../qr-code.js";
-import { throttledAttempt } from "../throttling.js";
+import { refusalReply } from "../refusals.js";
+import { signInContext } from "../sign-in-context.js";
 import { DEFAULT_LANDING } from "./login.js";
 
 /** The issuer an authenticator app shows beside the account (Key-Uri-Format `issuer`). */
@@ -59,6 +58,11 @@ function pendingLogin(step: SessionPending): RouteGuard["identify"] {
   };
 }
 
+function pendingSessionOf(principal: Principal): Session {
+  if (principal.session === undefined) throw new Error("a pending login has a session");
+  return principal.session;
+}
+
 const CHALLENGE_PAGE: RouteGuard = { name: "second factor challenge page", identify: pendingLogin("second_factor"), checks: [] };
 export const CHALLENGE_FORM: RouteGuard = {
   name: "second factor challenge form",
@@ -80,22 +84,13 @@ const SETUP_FORM: RouteGuard = {
  * travels in `redirect_url`, checked to stay on this server as the login's is.
  */
 export async function secondFactorLoginRoutes(app: FastifyInstance): Promise<void> {
-  const { sessions, secondFactors, secondFactorThrottle, totp, recoveryCodes } = app.services;
+  await challengeRoutes(app);
+  await setupRoutes(app);
+}
 
-  const complete = async (
-    request: FastifyRequest,
-    reply: Parameters<typeof setSessionCookie>[1],
-    principal: Principal,
-    factor: ProviderId,
-  ) => {
-    const session = principal.session;
-    if (session === undefined) throw new Error("a pending login has a session");
-    const full = await sessions.complete(session, request.headers["user-agent"]);
-    setSessionCookie(request, reply, full);
-    request.log.info({ event: "login", uid: principal.user.uid, ip: request.ip }, "user logged in");
-    auditSignIn(request, principal.user.uid, factor, { password: true });
-    return full;
-  };
+/** The challenge page and form: a code (or passkey) of one of the user's second factors. */
+async function challengeRoutes(app: FastifyInstance): Promise<void> {
+  const { secondFactors, signIn } = app.services;
 
   const renderChallenge = async (
     request: FastifyRequest,
@@ -122,50 +117,26 @@ export async function secondFactorLoginRoutes(app: FastifyInstance): Promise<voi
     guarded(CHALLENGE_FORM, (forms) => {
       forms.post(SECOND_FACTOR_CHALLENGE_PATH, async (request, reply) => {
         const { principal } = request;
-        const { uid } = principal.user;
-        const { t } = requestTranslator(request);
+        const translator = requestTranslator(request);
         const redirectUrl = sameOriginPath(formField(request, "redirect_url"));
         const provider = formField(request, "provider") ?? "";
         const code = formField(request, "code") ?? "";
         const again = async (status: number, error: string) =>
           sendPage(reply, await renderChallenge(request, principal, redirectUrl, error), status);
-        if (!isProviderId(provider)) return again(400, t("secondFactor:challenge.wrong"));
-        // Reserved per address and per user before the code is looked at, as the password is.
-        const gate = await throttledAttempt(
-          request,
-          secondFactorThrottle,
-          secondFactorBuckets(request.ip, uid),
-          () => secondFactors.verify(uid, provider, code, { origin: siteOrigin(request) }),
-          (accepted): AttemptOutcome =>
-            accepted ? { kind: "success", reset: [secondFactorUserBucket(uid)] } : { kind: "failure" },
-        );
-        if (gate.refused) {
-          request.log.warn(
-            { event: "second_factor_throttled", uid, provider, ip: request.ip },
-            "second factor refused: too many failed attempts",
-          );
-          auditSignInFailure(request, uid, provider, "throttled");
-          reply.header("retry-after", String(gate.retryAfterSeconds));
-          return again(429, t("secondFactor:challenge.throttled"));
-        }
-        if (!gate.value) {
-          request.log.warn({ event: "second_factor_failed", uid, provider, ip: request.ip }, "second factor challenge failed");
-          auditSignInFailure(request, uid, provider, "wrong_credentials");
-          return again(401, t("secondFactor:challenge.wrong"));
-        }
-        if (provider === "backup_codes") {
-          const { unused } = await recoveryCodes.counts(uid);
-          request.log.warn(
-            { event: "recovery_code_used", uid, remaining: unused, ip: request.ip },
-            "recovery code used to log in",
-          );
-        }
-        request.log.info({ event: "second_factor_passed", uid, provider, ip: request.ip }, "second factor challenge passed");
-        await complete(request, reply, principal, provider);
+        if (!isProviderId(provider)) return again(400, translator.t("secondFactor:challenge.wrong"));
+        const pending = pendingSessionOf(principal);
+        const result = await signIn.withSecondFactor(pending, principal.user.uid, provider, code, signInContext(request));
+        if (!result.ok) return again(refusalReply(reply, result), say(translator, result.phrase));
+        setSessionCookie(request, reply, result.value.session);
         return reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
       });
     }),
   );
+}
+
+/** Enforced second factors: the setup of TOTP by a user without a second factor, at the login. */
+async function setupRoutes(app: FastifyInstance): Promise<void> {
+  const { sessions, secondFactors, signIn, totp, recoveryCodes } = app.services;
 
   const renderSetup = async (request: FastifyRequest, principal: Principal, redirectUrl: string | undefined, error?: string) => {
     const translator = requestTranslator(request);
@@ -186,7 +157,7 @@ export async function secondFactorLoginRoutes(app: FastifyInstance): Promise<voi
   };
 
   /** The step is no longer owed as it was (a factor appeared, enforcement ended): log in again. */
-  const startOver = async (request: FastifyRequest, reply: Parameters<typeof setSessionCookie>[1], principal: Principal) => {
+  const startOver = async (request: FastifyRequest, reply: FastifyReply, principal: Principal) => {
     if (principal.session) await sessions.end(principal.session.token);
     clearSessionCookie(request, reply);
     return reply.redirect("/index.php/login", 303);
@@ -223,7 +194,8 @@ export async function secondFactorLoginRoutes(app: FastifyInstance): Promise<voi
         );
         const codes = await recoveryCodes.regenerate(uid);
         request.log.info({ event: "recovery_codes_generated", uid, ip: request.ip }, "recovery codes generated");
-        const full = await complete(request, reply, principal, "totp");
+        const full = await signIn.completeSecondStep(pendingSessionOf(principal), uid, "totp", signInContext(request));
+        setSessionCookie(request, reply, full);
         const user = headerUser({ user: principal.user, method: "session", session: full });
         return sendPage(
           reply,

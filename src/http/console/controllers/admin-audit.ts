@@ -1,8 +1,9 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { auditEventJson } from "../../../audit/domain/present.js";
-import { type AuditQuery, AuditQueryError, type AuditQueryText, parseAuditQuery } from "../../../audit/domain/query.js";
+import { type AuditQueryText, parseAuditQuery } from "../../../audit/domain/query.js";
 import { ADMIN_PAGE, guarded } from "../../plugins/route-guards.js";
+import { refusalStatus } from "../../refusals.js";
 import { AUDIT_EXPORT_PATH, auditSection, ownAuditSection } from "../views/audit.js";
 
 const SECTION_ID = "audit";
@@ -21,12 +22,12 @@ function filterText(request: FastifyRequest): AuditQueryText {
 }
 
 const FIELD_LABELS = {
-  user: "audit:filter.user",
-  kind: "audit:filter.kind",
-  since: "audit:filter.since",
-  until: "audit:filter.until",
-  before: "audit:older",
-  limit: "audit:older",
+  invalid_user: "audit:filter.user",
+  invalid_kind: "audit:filter.kind",
+  invalid_since: "audit:filter.since",
+  invalid_until: "audit:filter.until",
+  invalid_before: "audit:older",
+  invalid_limit: "audit:older",
 } as const;
 
 /**
@@ -46,14 +47,11 @@ export async function adminAuditRoutes(app: FastifyInstance): Promise<void> {
       const { t } = translator;
       const text = filterText(request);
       const retentionDays = settings.get("audit.retention_days");
-      let query: AuditQuery;
-      try {
-        query = parseAuditQuery(text, PAGE_SIZE, PAGE_SIZE);
-      } catch (error) {
-        if (!(error instanceof AuditQueryError)) throw error;
-        const field = t(FIELD_LABELS[error.field as keyof typeof FIELD_LABELS] ?? "audit:filter.legend");
-        return auditSection(translator, { text, retentionDays, found: { refusedField: field } });
+      const parsed = parseAuditQuery(text, PAGE_SIZE, PAGE_SIZE);
+      if (!parsed.ok) {
+        return auditSection(translator, { text, retentionDays, found: { refusedField: t(FIELD_LABELS[parsed.code]) } });
       }
+      const query = parsed.value;
       const found = await audit.query({ ...query, limit: PAGE_SIZE + 1 });
       const events = found.slice(0, PAGE_SIZE);
       const last = events.at(-1);
@@ -75,13 +73,9 @@ export async function adminAuditRoutes(app: FastifyInstance): Promise<void> {
   await app.register(
     guarded(ADMIN_PAGE, (pages) => {
       pages.get(AUDIT_EXPORT_PATH, async (request, reply) => {
-        let query: AuditQuery;
-        try {
-          query = parseAuditQuery(filterText(request), EXPORT_BATCH, EXPORT_BATCH);
-        } catch (error) {
-          if (!(error instanceof AuditQueryError)) throw error;
-          return reply.status(400).type("text/plain; charset=utf-8").send(`${error.message}\n`);
-        }
+        const parsed = parseAuditQuery(filterText(request), EXPORT_BATCH, EXPORT_BATCH);
+        if (!parsed.ok) return reply.status(refusalStatus(parsed)).type("text/plain; charset=utf-8").send(`${parsed.message}\n`);
+        const query = parsed.value;
         // Streamed page by page (keyset on the id): an export of the whole log holds one batch in memory.
         async function* lines(): AsyncGenerator<string> {
           let before = query.before;

@@ -1,11 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../../accounts/authentication.js";
-import {
-  type HostSettingName,
-  hostSettingDefinitions,
-  isHostSettingName,
-  parseHostSetting,
-} from "../../../config/host-settings.js";
+import { checkHostSetting } from "../../../config/host-setting-check.js";
+import { type HostSettingName, hostSettingDefinitions, isHostSettingName } from "../../../config/host-settings.js";
+import { ConfigurationError } from "../../../config/setting.js";
 import { userTranslator } from "../../i18n.js";
 import { ADMIN_FORM, guarded } from "../../plugins/route-guards.js";
 import { answerInSection, formField } from "../page.js";
@@ -62,12 +59,14 @@ export async function adminHostSettingsRoutes(app: FastifyInstance): Promise<voi
         const { principal } = request;
         const name = changeable(request);
         if (!name) return unknown(request, reply);
-        let parsed: ReturnType<typeof parseHostSetting>;
+        const checked = checkHostSetting(name, formField(request, "value") ?? "");
+        if (!checked.ok) return refuse(request, reply, principal, name, checked.message);
+        const parsed = checked.value;
         try {
-          parsed = parseHostSetting(name, formField(request, "value") ?? "");
           settings.set(parsed.name, parsed.value);
         } catch (error) {
-          return refuse(request, reply, principal, name, (error as Error).message);
+          if (!(error instanceof ConfigurationError)) throw error;
+          return refuse(request, reply, principal, name, error.message);
         }
         log.info(
           { event: "host_setting_changed", name, value: parsed.value, by: principal.user.uid },
@@ -85,7 +84,8 @@ export async function adminHostSettingsRoutes(app: FastifyInstance): Promise<voi
         try {
           removed = settings.delete(name);
         } catch (error) {
-          return refuse(request, reply, principal, name, (error as Error).message);
+          if (!(error instanceof ConfigurationError)) throw error;
+          return refuse(request, reply, principal, name, error.message);
         }
         if (removed) {
           log.info({ event: "host_setting_reset", name, by: principal.user.uid }, "host setting reset on the admin page");

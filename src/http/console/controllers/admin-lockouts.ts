@@ -1,5 +1,4 @@
 import type { FastifyInstance } from "fastify";
-import { InvalidAddressError } from "../../../security/address-throttles.js";
 import { userTranslator } from "../../i18n.js";
 import { ADMIN_FORM, guarded } from "../../plugins/route-guards.js";
 import { answerInSection, formField } from "../page.js";
@@ -38,8 +37,9 @@ export async function adminLockoutRoutes(app: FastifyInstance): Promise<void> {
         const { principal } = request;
         const { t } = userTranslator(request, principal);
         const address = (formField(request, "address") ?? "").trim();
-        try {
-          const states = await addressThrottles.reset(address);
+        const reset = await addressThrottles.reset(address);
+        if (reset.ok) {
+          const states = reset.value;
           const failures = states.reduce((total, state) => total + state.failures, 0);
           log.info(
             { event: "throttle_reset", address: states[0]?.countedAs ?? address, failures, by: principal.user.uid },
@@ -48,9 +48,8 @@ export async function adminLockoutRoutes(app: FastifyInstance): Promise<void> {
           const text = t("settings:lockouts.lifted", { address: states[0]?.countedAs ?? address, count: failures });
           const message = outcomeParagraph(true, text, "lockouts-notice");
           return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.security.path, { sectionId: SECTION_ID, message });
-        } catch (error) {
-          if (!(error instanceof InvalidAddressError)) throw error;
-          const text = t("settings:lockouts.notAnAddress", { address });
+        } else {
+          const text = t(reset.phrase.key, reset.phrase.values);
           return answerInSection(request, reply, principal, {
             page: "security",
             sectionId: SECTION_ID,

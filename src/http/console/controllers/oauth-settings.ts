@@ -105,7 +105,7 @@ async function addClient(request: FastifyRequest, reply: FastifyReply): Promise<
     ...CLIENTS_SECTION,
     ...(result.ok
       ? { ok: true, text: translator.t("pages:oauth.added", { name: result.value.name }), id: "oauth2-client-added" }
-      : { ok: false, text: say(translator, result.problem), id: CLIENT_ERROR_ID, formValues: sent }),
+      : { ok: false, text: say(translator, result.phrase), id: CLIENT_ERROR_ID, formValues: sent }),
   });
 }
 
@@ -117,7 +117,7 @@ async function deleteClient(request: FastifyRequest, reply: FastifyReply): Promi
     ...CLIENTS_SECTION,
     ...(result.ok
       ? { ok: true, text: translator.t("pages:oauth.deleted", { name: result.value.name }), id: "oauth2-client-deleted" }
-      : { ok: false, text: say(translator, result.problem), id: CLIENT_ERROR_ID, status: 404 }),
+      : { ok: false, text: say(translator, result.phrase), id: CLIENT_ERROR_ID, status: 404 }),
   });
 }
 
@@ -147,7 +147,7 @@ async function editClient(request: FastifyRequest, reply: FastifyReply): Promise
     ...CLIENTS_SECTION,
     ...(result.ok
       ? { ok: true, text: translator.t("settings:clients.saved", { name: result.value.name }), id: "oauth2-client-saved" }
-      : { ok: false, text: say(translator, result.problem), id: CLIENT_ERROR_ID }),
+      : { ok: false, text: say(translator, result.phrase), id: CLIENT_ERROR_ID }),
   });
 }
 
@@ -174,7 +174,7 @@ async function regenerateSecret(request: FastifyRequest, reply: FastifyReply): P
   const { t } = translator;
   const result = await request.server.services.oauth.clients.regenerateSecret(idParam(request));
   if (!result.ok) {
-    const text = say(translator, result.problem);
+    const text = say(translator, result.phrase);
     return answerInSection(request, reply, principal, { ...CLIENTS_SECTION, ok: false, text, id: CLIENT_ERROR_ID, status: 404 });
   }
   const text = t("settings:clients.regenerated", { name: result.value.name });

@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+
+/**
+ * A domain refuses by returning a Refusal (src/refusal.ts, docs/architecture.md "Refusals"), not by
+ * throwing: no `throw` of an error class declared in a domain folder anywhere in src/.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** The domain folders of .dependency-cruiser.cjs. */
+const DOMAIN_FOLDERS = [
+  "accounts",
+  "oauth",
+  "oidc",
+  "activity",
+  "login-flow",
+  "security",
+  "jobs",
+  "second-factor",
+  "push",
+  "notifications",
+  "groups",
+  "audit",
+];
+
+/** Domain error classes still thrown, until their callers read a Result instead. */
+const STILL_THROWN = new Set(["AccountError", "GroupError"]);
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+/** `file:line throws Name` for every throw of a class `…Error` declared in a domain folder of `srcDir`. */
+function thrownDomainErrors(srcDir: string, allowed: ReadonlySet<string>): string[] {
+  const files = sourceFiles(srcDir);
+  const inDomain = (file: string) => DOMAIN_FOLDERS.includes(path.relative(srcDir, file).split(path.sep)[0] ?? "");
+  const classes = new Set(
+    files
+      .filter(inDomain)
+      .flatMap((file) => [...fs.readFileSync(file, "utf8").matchAll(/\bclass\s+(\w+Error)\b/g)].map((match) => match[1] ?? "")),
+  );
+  return files.flatMap((file) =>
+    fs
+      .readFileSync(file, "utf8")
+      .split("\n")
+      .flatMap((line, i) => {
+        const thrown = /\bthrow\s+new\s+(\w+)\s*\(/.exec(line)?.[1];
+        return thrown !== undefined && classes.has(thrown) && !allowed.has(thrown)
+          ? [`${path.relative(root, file)}:${i + 1} throws ${thrown}`]
+          : [];
+      }),
+  );
+}
+
+describe("domains refuse with a value", () => {
+  it("no code in src/ throws an error class of a domain folder", () => {
+    assert.deepEqual(thrownDomainErrors(path.join(root, "src"), STILL_THROWN), []);
+  });
+
+  it("the check finds a domain error thrown in its domain and in a route, and lets a plain Error be", () => {
+    const fixture = path.join(root, "test/architecture/fixtures/thrown-refusals/src");
+    assert.deepEqual(thrownDomainErrors(fixture, new Set()), [
+      "test/architecture/fixtures/thrown-refusals/src/accounts/errors.ts:5 throws WidgetError",
+      "test/architecture/fixtures/thrown-refusals/src/http/widgets.ts:4 throws WidgetError",
+    ]);
+  });
+});
