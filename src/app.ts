@@ -32,15 +32,21 @@ import { activityLegacyRoutes } from "./http/routes/activity-legacy.js";
 import { activityPageRoutes } from "./http/routes/activity-page.js";
 import { activityPublishRoutes } from "./http/routes/activity-publish.js";
 import { assetRoutes } from "./http/routes/assets.js";
+import { avatarRoutes } from "./http/routes/avatars.js";
 import { forwardAuthRoutes } from "./http/routes/forward-auth.js";
 import { healthRoutes, isHealthPath } from "./http/routes/health.js";
 import { loginRoutes } from "./http/routes/login.js";
 import { loginFlowRoutes } from "./http/routes/login-flow.js";
 import { notificationsApiRoutes } from "./http/routes/notifications-api.js";
-import { oauthRoutes } from "./http/routes/oauth.js";
+import { oauthApiRoutes } from "./http/routes/oauth-api.js";
+import { oauthAuthorizeRoutes } from "./http/routes/oauth-authorize.js";
+import { oauthDeviceRoutes } from "./http/routes/oauth-device.js";
+import { oauthMetadataRoutes } from "./http/routes/oauth-metadata.js";
+import { oauthRegistrationRoutes } from "./http/routes/oauth-registration.js";
 import { ocsAppPasswordRoutes } from "./http/routes/ocs-app-password.js";
 import { ocsCapabilitiesRoutes } from "./http/routes/ocs-capabilities.js";
 import { ocsUserRoutes } from "./http/routes/ocs-user.js";
+import { oidcRoutes } from "./http/routes/oidc.js";
 import { passkeyLoginRoutes } from "./http/routes/passkey-login.js";
 import { pushRoutes } from "./http/routes/push.js";
 import { secondFactorLoginRoutes } from "./http/routes/second-factor-login.js";
@@ -169,4 +175,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(pushRoutes);
   await app.register(forwardAuthRoutes);
   return app;
+}
+
+/**
+ * Everything the OAuth 2.0 service serves (`/index.php/apps/oauth2/...`), its RFC 8414 metadata,
+ * the OpenID Connect endpoints (JWKS, logout), plus user avatars: one plugin context holding each
+ * route file's own.
+ */
+async function oauthRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(oauthAuthorizeRoutes);
+  await app.register(oauthApiRoutes);
+  await app.register(oauthDeviceRoutes);
+  await app.register(oauthMetadataRoutes);
+  await app.register(oauthRegistrationRoutes);
+  await app.register(oidcRoutes);
+  await app.register(avatarRoutes);
 }

@@ -3,13 +3,13 @@ import type { Principal } from "../accounts/authentication.js";
 import { isOpenIdScope } from "../oauth/domain/scope.js";
 import { queryAfterLogin } from "../oidc/interaction.js";
 import { strictParams } from "./oauth-params.js";
+import { AUTHORIZE_PATH } from "./oauth-paths.js";
 
 /**
  * The authorization request's query (RFC 6749 §4.1.1), and the URLs that carry it through login and
  * logout and back to the authorization endpoint.
  */
 
-export const AUTHORIZE_PATH = "/index.php/apps/oauth2/authorize";
 export const LOGOUT_PATH = "/index.php/apps/oauth2/logout";
 
 /**

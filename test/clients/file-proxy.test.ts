@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { REVOCATION_PATH } from "../../src/http/routes/oauth-api.js";
+import { REVOCATION_PATH } from "../../src/http/oauth-paths.js";
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "../../src/oauth/domain/lifetimes.js";
 import { basicAuthFor } from "../activity/support.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, WEB_CLIENT } from "../oauth/support.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { INTROSPECTION_PATH } from "../../src/http/routes/oauth-api.js";
+import { INTROSPECTION_PATH } from "../../src/http/oauth-paths.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 

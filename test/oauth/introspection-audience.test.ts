@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Migrator } from "kysely";
-import { INTROSPECTION_PATH } from "../../src/http/routes/oauth-api.js";
+import { INTROSPECTION_PATH } from "../../src/http/oauth-paths.js";
 import { DEFAULT_CLIENTS } from "../../src/oauth/domain/default-clients.js";
 import { migrateToLatest } from "../../src/storage/migrate.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";

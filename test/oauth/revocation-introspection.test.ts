@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { INTROSPECTION_PATH, REVOCATION_PATH } from "../../src/http/routes/oauth-api.js";
+import { INTROSPECTION_PATH, REVOCATION_PATH } from "../../src/http/oauth-paths.js";
 import { s256Challenge } from "../../src/oauth/domain/pkce.js";
 import type { TestApp } from "../support/app.js";
 import {

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
-import { INTROSPECTION_PATH, TOKEN_PATH, USERINFO_PATH } from "../../src/http/routes/oauth-api.js";
+import { INTROSPECTION_PATH, TOKEN_PATH, USERINFO_PATH } from "../../src/http/oauth-paths.js";
 import { freePort } from "../clients/harness/processes.js";
 import {
   apacheWithOpenidcInstalled,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { REVOCATION_PATH } from "../../src/http/routes/oauth-api.js";
+import { REVOCATION_PATH } from "../../src/http/oauth-paths.js";
 import { s256Challenge } from "../../src/oauth/domain/pkce.js";
 import { basicAuthFor, fileEvent, get, publish } from "../activity/support.js";
 import { createOAuthTestApp, exchangeCode, issueCode, refresh, tokenRequest, userinfo, WEB_CLIENT } from "../oauth/support.js";

@@ -7,7 +7,7 @@ import { userTranslator } from "../i18n.js";
 import { activityStreamBody } from "../pages/activity.js";
 import { headerUser, layout, messagePage, sendPage } from "../pages/layout.js";
 import { guarded, SESSION_PAGE } from "../plugins/route-guards.js";
-import { PRE_AUTH_PATH, pushWebsocketUrl } from "./push.js";
+import { PRE_AUTH_PATH, pushWebsocketUrl } from "../push-endpoints.js";
 
 /**
  * The web stream `/index.php/apps/activity/[:filter]`, rendered on the server. Older pages are

@@ -1,12 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { avatarUrlFor } from "../../accounts/avatars.js";
-import { baseUrl } from "../base-url.js";
+import type { FastifyInstance } from "fastify";
 import { apiRead, guarded } from "../plugins/route-guards.js";
-
-/** The avatar's absolute URL, ownCloud's DAV avatar path (docs/upstream/owncloud-oauth2.md A.7). */
-export function avatarUrl(request: FastifyRequest, uid: string, extension: string): string {
-  return avatarUrlFor(baseUrl(request), uid, extension);
-}
 
 /**
  * Avatar serving: any authenticated user, as ownCloud; a token needs `profile`, the scope whose

@@ -5,6 +5,7 @@ import { auditSessionEnded } from "../audit-sign-in.js";
 import type { SafeHtml } from "../html.js";
 import { requestTranslator } from "../i18n.js";
 import { clearLoginFormToken, loginFormToken, loginFormTokenValid } from "../login-form-token.js";
+import { DEFAULT_LANDING } from "../login-landing.js";
 import { messagePage, sendPage } from "../pages/layout.js";
 import { loginPage } from "../pages/login.js";
 import {
@@ -17,9 +18,6 @@ import {
 } from "../plugins/authentication.js";
 import { refusalReply } from "../refusals.js";
 import { signInContext } from "../sign-in-context.js";
-
-/** Where a login without `redirect_url` lands. */
-export const DEFAULT_LANDING = "/index.php/settings/personal";
 
 /**
  * Supplies a note for the login page from the target the visitor will return to, e.g. the OAuth module

@@ -1,15 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { namedClientId } from "../../oauth/client-authentication.js";
-import { OAuthError } from "../../oauth/domain/errors.js";
 import { GRANTS } from "../../oauth/grants/index.js";
 import { stringParam } from "../../oauth/params.js";
-import type { TokenRequest } from "../../oauth/token-request.js";
-import { eventLogOf } from "../access-log.js";
-import { auditOf } from "../audit-sign-in.js";
+import { avatarUrl } from "../avatar-url.js";
 import { baseUrl } from "../base-url.js";
 import { originOf } from "../issuer.js";
-import { noStore, sendTokenError, sendTooManyAttempts } from "../oauth-errors.js";
-import { parametersOf } from "../oauth-params.js";
+import { answerClientRequest, clientEndpoint, parseClientRequest } from "../oauth-client-endpoint.js";
+import { noStore } from "../oauth-errors.js";
+import {
+  API_PREFIX,
+  AUTHORIZATION_SUCCESSFUL_PATH,
+  INTROSPECTION_PATH,
+  REVOCATION_PATH,
+  TOKEN_PATH,
+  USERINFO_PATH,
+} from "../oauth-paths.js";
 import { principalAllows, requireUser, sendInsufficientScope } from "../plugins/authentication.js";
 import {
   introspectionRouteSchema,
@@ -19,15 +23,8 @@ import {
   userInfoPostRouteSchema,
   userInfoRouteSchema,
 } from "../schemas/oauth.js";
-import { oauthBuckets, RequestPacing, type ThrottledResult, throttledAttempt } from "../throttling.js";
-import { avatarUrl } from "./avatars.js";
-import { AUTHORIZATION_SUCCESSFUL_PATH } from "./oauth-authorize.js";
+import { oauthBuckets, RequestPacing } from "../throttling.js";
 
-export const API_PREFIX = "/index.php/apps/oauth2/api/v1";
-export const TOKEN_PATH = `${API_PREFIX}/token`;
-export const USERINFO_PATH = `${API_PREFIX}/userinfo`;
-export const REVOCATION_PATH = `${API_PREFIX}/revoke`;
-export const INTROSPECTION_PATH = `${API_PREFIX}/introspect`;
 const CORS_METHODS = "PUT, POST, GET, DELETE, PATCH";
 const CORS_HEADERS = "Authorization, Content-Type, Accept";
 
@@ -48,9 +45,6 @@ function allowListedOrigin(request: FastifyRequest, reply: FastifyReply): void {
     .header("vary", "Origin");
 }
 
-/** How an answered client-endpoint request ended, for the metrics: "success", an RFC 6749 error code, or "throttled". */
-type EndpointOutcome = (outcome: string) => void;
-
 /**
  * The grant_type label of a token request's metrics: a grant the endpoint handles (oauth/grants),
  * else "other" (or "none" when absent), so that a client cannot add series.
@@ -59,95 +53,6 @@ function grantTypeLabel(body: unknown): string {
   const value = (body as Record<string, unknown> | undefined)?.grant_type;
   if (typeof value !== "string") return "none";
   return GRANTS.has(value) ? value : "other";
-}
-
-/** The request as the OAuth service takes it; repeated or non-string parameters are 400 invalid_request. */
-function parseClientRequest(request: FastifyRequest): TokenRequest | OAuthError {
-  const params = parametersOf(request.body, request.validationError?.validation);
-  if (!params.ok) return new OAuthError("invalid_request", params.description, { detail: params.detail });
-  return {
-    body: params.params,
-    authorization: request.headers.authorization,
-    userAgent: request.headers["user-agent"],
-    log: eventLogOf(request),
-    audit: auditOf(request),
-    origin: originOf(request),
-  };
-}
-
-/** One client endpoint other than the token endpoint: how it runs an admitted request. */
-interface ClientEndpoint<T> {
-  run(request: TokenRequest): Promise<T | OAuthError>;
-}
-
-/**
- * Revocation, introspection and device authorization (the token endpoint has its own steps,
- * oauth/token-endpoint.ts):
- * 1. parse the parameters (a malformed request is answered after its reservation, like any other);
- * 2. reserve the attempt in the token endpoint's per-IP throttle before anything is checked;
- *    refused: 429 with Retry-After;
- * 3. wait the delay the throttle owes, then run the endpoint (client authentication, the operation);
- * 4. settle the reservation: guessing (unknown client, wrong secret) counts as a failure and slows
- *    the next attempt down, a success resets the address's count;
- * 5. answer (answerClientRequest).
- */
-export async function clientEndpoint<T>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  endpoint: ClientEndpoint<T>,
-): Promise<{ result: T } | undefined> {
-  const buckets = oauthBuckets(request);
-  const parsed = parseClientRequest(request);
-  const gate = await throttledAttempt(
-    request,
-    request.server.services.tokenThrottle,
-    buckets,
-    async () => (parsed instanceof OAuthError ? parsed : endpoint.run(parsed)),
-    (result) =>
-      result instanceof OAuthError ? { kind: result.guess ? "failure" : "uncounted" } : { kind: "success", reset: buckets },
-  );
-  return answerClientRequest(request, reply, parsed, gate);
-}
-
-/**
- * A client endpoint's answer: 429 with Retry-After, or errors in the RFC 6749 §5.2 form, never
- * cached; the result of a success for the route to send.
- */
-function answerClientRequest<T>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  parsed: TokenRequest | OAuthError,
-  gate: ThrottledResult<T | OAuthError>,
-  onOutcome?: EndpointOutcome,
-): { result: T } | undefined {
-  if (gate.refused) {
-    onOutcome?.("throttled");
-    sendTooManyAttempts(reply, gate.retryAfterSeconds);
-    return undefined;
-  }
-  const result = gate.value;
-  if (result instanceof OAuthError) {
-    onOutcome?.(result.code);
-    // The reason for the operator (a relying party's misconfiguration shows here), on the request's
-    // access-log line: the error, its public description and the internal detail, the client and
-    // grant type named. Never a secret: details are Keystream's own sentences, the values unlogged.
-    eventLogOf(request).info(
-      {
-        event: "oauth2_request_refused",
-        error: result.code,
-        description: result.description,
-        detail: result.detail,
-        ...(parsed instanceof OAuthError
-          ? {}
-          : { client: namedClientId(parsed), grantType: stringParam(parsed.body, "grant_type") }),
-      },
-      `OAuth request refused: ${result.code}${result.detail ? ` (${result.detail})` : ""}`,
-    );
-    sendTokenError(reply, result);
-    return undefined;
-  }
-  onOutcome?.("success");
-  return { result };
 }
 
 /**

@@ -13,7 +13,6 @@ import {
 import { promptValues } from "../../oauth/openid-request.js";
 import { decideInteraction, type Interaction } from "../../oidc/interaction.js";
 import {
-  AUTHORIZE_PATH,
   isOpenId,
   LOGOUT_PATH,
   loginAfterLogout,
@@ -26,18 +25,15 @@ import { formPostScriptRoute, sendAuthorizationResponse } from "../authorization
 import type { SafeHtml } from "../html.js";
 import { requestTranslator } from "../i18n.js";
 import { issuerOf } from "../issuer.js";
+import { DEFAULT_LANDING } from "../login-landing.js";
 import { sendAuthorizationFailure } from "../oauth-errors.js";
 import { strictParams } from "../oauth-params.js";
+import { AUTHORIZATION_SUCCESSFUL_PATH, AUTHORIZE_PATH } from "../oauth-paths.js";
 import { headerUser, messagePage, sendPage } from "../pages/layout.js";
 import { authorizationSuccessfulPage, authorizeErrorPage, consentPage, type PageUser } from "../pages/oauth.js";
 import { translatedHtml } from "../pages/translated-html.js";
 import { authenticate, clearSessionCookie } from "../plugins/authentication.js";
 import { guarded, logoutLinkToken, type RouteGuard, SESSION_FORM, SESSION_PAGE, sessionUser } from "../plugins/route-guards.js";
-import { DEFAULT_LANDING } from "./login.js";
-
-export { AUTHORIZE_PATH } from "../authorization-request-query.js";
-
-export const AUTHORIZATION_SUCCESSFUL_PATH = "/index.php/apps/oauth2/authorization-successful";
 
 function pageUser(principal: Principal): PageUser {
   return { uid: principal.user.uid, ...headerUser(principal) };

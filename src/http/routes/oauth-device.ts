@@ -5,7 +5,9 @@ import { deviceUserCodeBuckets } from "../../security/domain/throttle-policy.js"
 import type { AttemptOutcome } from "../../security/throttle.js";
 import { baseUrl } from "../base-url.js";
 import { userTranslator } from "../i18n.js";
+import { clientEndpoint } from "../oauth-client-endpoint.js";
 import { noStore } from "../oauth-errors.js";
+import { DEVICE_AUTHORIZATION_PATH } from "../oauth-paths.js";
 import { headerUser, sendPage } from "../pages/layout.js";
 import type { PageUser } from "../pages/oauth.js";
 import {
@@ -19,10 +21,6 @@ import { requirePageUser } from "../plugins/authentication.js";
 import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { deviceAuthorizationRouteSchema } from "../schemas/oauth.js";
 import { throttledAttempt } from "../throttling.js";
-import { API_PREFIX, clientEndpoint } from "./oauth-api.js";
-
-/** RFC 8628 §3.1: beside the token endpoint. */
-export const DEVICE_AUTHORIZATION_PATH = `${API_PREFIX}/device_authorization`;
 /** RFC 8628 §3.3: the verification page (`verification_uri`). */
 export const DEVICE_VERIFICATION_PATH = "/index.php/apps/oauth2/device";
 

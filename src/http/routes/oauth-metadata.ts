@@ -2,14 +2,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CHALLENGE_METHODS } from "../../oauth/domain/pkce.js";
 import { providerMetadata } from "../../oidc/discovery.js";
 import { baseUrl, cacheByBaseUrl } from "../base-url.js";
+import { registrationEnabled } from "../dynamic-registration.js";
 import { ISSUER_PATH, issuerOf } from "../issuer.js";
+import {
+  AUTHORIZE_PATH,
+  DEVICE_AUTHORIZATION_PATH,
+  END_SESSION_PATH,
+  INTROSPECTION_PATH,
+  JWKS_PATH,
+  REGISTRATION_PATH,
+  REVOCATION_PATH,
+  TOKEN_PATH,
+  USERINFO_PATH,
+} from "../oauth-paths.js";
 import { metadataRouteSchema } from "../schemas/oauth.js";
-import { INTROSPECTION_PATH, REVOCATION_PATH, TOKEN_PATH, USERINFO_PATH } from "./oauth-api.js";
-import { AUTHORIZE_PATH } from "./oauth-authorize.js";
-import { DEVICE_AUTHORIZATION_PATH } from "./oauth-device.js";
-
-import { REGISTRATION_PATH, registrationEnabled } from "./oauth-registration.js";
-import { END_SESSION_PATH, JWKS_PATH } from "./oidc.js";
 
 export const METADATA_PATH = "/.well-known/oauth-authorization-server";
 /** RFC 8414 §3: the well-known segment inserted between the host and the issuer's path. */

@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { registrationBuckets } from "../../security/domain/throttle-policy.js";
 import type { AttemptOutcome } from "../../security/throttle.js";
+import { registrationEnabled } from "../dynamic-registration.js";
 import { noStore } from "../oauth-errors.js";
+import { REGISTRATION_PATH } from "../oauth-paths.js";
 import { registrationRouteSchema } from "../schemas/registration.js";
 import { throttledAttempt } from "../throttling.js";
-import { API_PREFIX } from "./oauth-api.js";
-
-export const REGISTRATION_PATH = `${API_PREFIX}/register`;
 
 /** A registration's metadata is a few hundred bytes; this leaves room and bounds what is parsed. */
 const BODY_LIMIT = 64 * 1024;
@@ -20,11 +19,6 @@ function metadataOf(request: FastifyRequest): { ok: true; value: unknown } | { o
   } catch {
     return { ok: false };
   }
-}
-
-/** Whether the host setting `oidc.dynamic_registration` lets clients register (discovery advertises it then). */
-export function registrationEnabled(app: FastifyInstance): boolean {
-  return app.services.settings.get("oidc.dynamic_registration") !== "off";
 }
 
 /**

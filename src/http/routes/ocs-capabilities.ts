@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { PRODUCT } from "../../product.js";
 import { ocsVersionOf, sendOcs } from "../ocs.js";
+import { pushCapability } from "../push-endpoints.js";
 import { capabilitiesRouteSchema } from "../schemas/ocs.js";
-import { pushCapability } from "./push.js";
-import { serverStatus } from "./status.js";
+import { serverStatus } from "../server-status.js";
 
 /**
  * `GET /ocs/v{1,2}.php/cloud/capabilities`: what this server can do, as ownCloud/Nextcloud

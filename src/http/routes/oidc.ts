@@ -5,14 +5,13 @@ import { auditSessionEnded } from "../audit-sign-in.js";
 import { requestTranslator } from "../i18n.js";
 import { issuerOf } from "../issuer.js";
 import { strictParams } from "../oauth-params.js";
+import { END_SESSION_PATH, JWKS_PATH } from "../oauth-paths.js";
 import { headerUser, messagePage, sendPage } from "../pages/layout.js";
 import { endSessionConfirmPage, loggedOutPage } from "../pages/oidc.js";
 import { authenticate, clearSessionCookie } from "../plugins/authentication.js";
 import { guarded, SESSION_FORM } from "../plugins/route-guards.js";
 import { jwksRouteSchema } from "../schemas/oauth.js";
 
-export const JWKS_PATH = "/index.php/apps/oauth2/jwks";
-export const END_SESSION_PATH = "/index.php/apps/oauth2/end-session";
 const END_SESSION_CONFIRM_PATH = `${END_SESSION_PATH}/confirm`;
 
 /** RP-Initiated Logout 1.0 §2 parameters Keystream reads (others, e.g. ui_locales, are ignored). */

@@ -6,13 +6,13 @@ import { siteOrigin } from "../base-url.js";
 import { formField } from "../console/page.js";
 import { requestTranslator } from "../i18n.js";
 import { clearLoginFormToken, loginFormBrowser } from "../login-form-token.js";
+import { DEFAULT_LANDING } from "../login-landing.js";
 import { passkeyScriptRoutes } from "../passkey-scripts.js";
+import { CHALLENGE_FORM } from "../pending-login-guards.js";
 import { setSessionCookie } from "../plugins/authentication.js";
 import { guarded } from "../plugins/route-guards.js";
 import { refusalReply } from "../refusals.js";
 import { signInContext } from "../sign-in-context.js";
-import { DEFAULT_LANDING } from "./login.js";
-import { CHALLENGE_FORM } from "./second-factor-login.js";
 
 export const PASSKEY_OPTIONS_PATH = "/index.php/login/passkey/options";
 export const PASSKEY_SIGN_IN_PATH = "/index.php/login/passkey";

@@ -4,34 +4,12 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { WebSocket, WebSocketServer } from "ws";
 import { acceptPushConnection, type VerifyCredentials } from "../../push/handshake.js";
 import type { PushSocket } from "../../push/hub.js";
-import { baseUrl } from "../base-url.js";
 import { authenticateBasic } from "../plugins/authentication.js";
 import { apiWrite, guarded } from "../plugins/route-guards.js";
+import { PRE_AUTH_PATH, PUSH_WEBSOCKET_PATH } from "../push-endpoints.js";
 
-/** The websocket's path (the capability advertises it: pushCapability). */
-export const PUSH_WEBSOCKET_PATH = "/push/ws";
-/** nextcloud/notify_push `appinfo/routes.php` `PreAuth#preAuth`, under the app's prefix. */
-export const PRE_AUTH_PATH = "/index.php/apps/notify_push/pre_auth";
 /** A client's frames are a user name, a password and `listen notify_file_id`: nothing longer is read. */
 const MAX_FRAME_BYTES = 4096;
-
-/** The websocket's URL for this request's base URL (ws:// under http, wss:// under https). */
-export function pushWebsocketUrl(request: FastifyRequest): string {
-  return `${baseUrl(request).replace(/^http/, "ws")}${PUSH_WEBSOCKET_PATH}`;
-}
-
-/**
- * The `notify_push` capability (nextcloud/notify_push `lib/Capabilities.php`): what is pushed and
- * where: files, activities and notifications (the desktop client stops polling the activity and
- * notifications APIs only when both are listed: nextcloud/desktop src/gui/tray/usermodel.cpp).
- */
-export function pushCapability(request: FastifyRequest): Record<string, unknown> {
-  const base = baseUrl(request);
-  return {
-    type: ["files", "activities", "notifications"],
-    endpoints: { websocket: pushWebsocketUrl(request), pre_auth: `${base}${PRE_AUTH_PATH}` },
-  };
-}
 
 /** The upgrade's socket, first bytes and routing response, held for the route while Fastify routes the request. */
 const upgrades = new WeakMap<IncomingMessage, { socket: Socket; head: Buffer; response: ServerResponse }>();

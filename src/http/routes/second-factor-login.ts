@@ -1,80 +1,32 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../accounts/authentication.js";
-import type { SessionPending } from "../../accounts/ports.js";
-import type { Session } from "../../accounts/sessions.js";
 import { say } from "../../i18n/index.js";
-import { totpKeyUri } from "../../second-factor/domain/totp.js";
+import { TOTP_ISSUER, totpKeyUri } from "../../second-factor/domain/totp.js";
 import { isProviderId } from "../../second-factor/providers.js";
 import { sameOriginPath } from "../../security/same-origin.js";
 import { formField } from "../console/page.js";
 import { requestTranslator } from "../i18n.js";
+import { DEFAULT_LANDING } from "../login-landing.js";
 import { headerUser, sendPage } from "../pages/layout.js";
 import { challengePage, recoveryCodesList, setupDonePage, setupPage, totpEnrolment } from "../pages/second-factor.js";
 import {
-  authenticate,
+  CHALLENGE_FORM,
+  CHALLENGE_PAGE,
+  pendingSessionOf,
+  queryRedirect,
+  SETUP_FORM,
+  SETUP_PAGE,
+} from "../pending-login-guards.js";
+import {
   clearSessionCookie,
-  pendingStepPath,
   SECOND_FACTOR_CHALLENGE_PATH,
   SECOND_FACTOR_SETUP_PATH,
   setSessionCookie,
 } from "../plugins/authentication.js";
-import { formToken, guarded, type RouteGuard } from "../plugins/route-guards.js";
+import { guarded } from "../plugins/route-guards.js";
 import { qrCodeSvg } from "../qr-code.js";
 import { refusalReply } from "../refusals.js";
 import { signInContext } from "../sign-in-context.js";
-import { DEFAULT_LANDING } from "./login.js";
-
-/** The issuer an authenticator app shows beside the account (Key-Uri-Format `issuer`). */
-export const TOTP_ISSUER = "Keystream";
-
-function queryRedirect(request: FastifyRequest): string | undefined {
-  return sameOriginPath((request.query as Record<string, unknown> | undefined)?.redirect_url);
-}
-
-function back(redirectUrl: string | undefined): string {
-  return redirectUrl === undefined ? "" : `?redirect_url=${encodeURIComponent(redirectUrl)}`;
-}
-
-/**
- * The session that has passed only the password and owes `step`: the only guard under which such
- * a session is a principal, and only for the step's own page and form. A complete login goes on to
- * where it was going; a session owing the other step goes to that step; nobody to the login page.
- * (Identified before the body is read: the way back is the query's.)
- */
-function pendingLogin(step: SessionPending): RouteGuard["identify"] {
-  return async (request, reply): Promise<Principal | undefined> => {
-    const result = await authenticate(request);
-    const redirectUrl = queryRedirect(request);
-    if ("principal" in result && result.principal.method === "session") {
-      reply.redirect(redirectUrl ?? DEFAULT_LANDING, 303);
-      return undefined;
-    }
-    const pending = "anonymous" in result ? result.pendingLogin : undefined;
-    if (pending?.session.pending === step) return { user: pending.user, method: "session", session: pending.session };
-    const owed = pending?.session.pending;
-    if (owed) reply.redirect(`${pendingStepPath(owed)}${back(redirectUrl)}`, 303);
-    else reply.redirect(`/index.php/login${back(redirectUrl ?? DEFAULT_LANDING)}`, 303);
-    return undefined;
-  };
-}
-
-function pendingSessionOf(principal: Principal): Session {
-  if (principal.session === undefined) throw new Error("a pending login has a session");
-  return principal.session;
-}
-
-const CHALLENGE_PAGE: RouteGuard = { name: "second factor challenge page", identify: pendingLogin("second_factor"), checks: [] };
-export const CHALLENGE_FORM: RouteGuard = {
-  name: "second factor challenge form",
-  identify: pendingLogin("second_factor"),
-  checks: [formToken()],
-};
-const SETUP_PAGE: RouteGuard = { name: "second factor setup page", identify: pendingLogin("second_factor_setup"), checks: [] };
-const SETUP_FORM: RouteGuard = {
-  name: "second factor setup form",
-  identify: pendingLogin("second_factor_setup"),
-  checks: [formToken()],
-};
 
 /**
  * The login's second step (docs/security.md "Second factors"): the challenge for a user with a

@@ -51,7 +51,10 @@ export interface NotificationElement {
 export const KEYSTREAM_APP = "keystream";
 export const ADMIN_APP = "admin_notifications";
 
-/** The personal settings page (src/http/routes/settings.ts SETTINGS_PAGES), where a user revokes access. */
+/**
+ * The personal settings page, where a user revokes access (src/http/console/controllers/settings.ts;
+ * its path is SETTINGS_PAGES in src/http/console/settings-sections.ts).
+ */
 const PERSONAL_SETTINGS_PATH = "/index.php/settings/personal";
 /** The activity app's icons (src/http/routes/activity-page.ts): same-origin SVGs. */
 const ICONS = "/index.php/apps/activity/img";

@@ -39,6 +39,9 @@ export function matchTotpStep(base32Secret: string, code: string, nowSeconds: nu
   return delta === null ? undefined : totpStepAt(nowSeconds) + delta;
 }
 
+/** The issuer an authenticator app shows beside the account (Key-Uri-Format `issuer`). */
+export const TOTP_ISSUER = "Keystream";
+
 /**
  * The `otpauth://totp/…` key URI an authenticator app reads from the QR code (Google
  * Authenticator's Key-Uri-Format: issuer in the label and as a parameter).

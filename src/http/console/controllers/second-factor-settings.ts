@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../../accounts/authentication.js";
-import { totpKeyUri } from "../../../second-factor/domain/totp.js";
+import { TOTP_ISSUER, totpKeyUri } from "../../../second-factor/domain/totp.js";
 import { isProviderId, type ProviderId } from "../../../second-factor/providers.js";
 import { userTranslator } from "../../i18n.js";
 import { recoveryCodesList } from "../../pages/second-factor.js";
 import { CONFIRMED_ADMIN_FORM, CONFIRMED_SESSION_FORM, guarded, SESSION_FORM } from "../../plugins/route-guards.js";
 import { qrCodeSvg } from "../../qr-code.js";
-import { TOTP_ISSUER } from "../../routes/second-factor-login.js";
 import { USER_NOTICE_ID, userPagePath } from "../admin-user-paths.js";
 import { answerInSection, formField } from "../page.js";
 import { passwordConfirmationNeeded } from "../password-confirmation.js";
