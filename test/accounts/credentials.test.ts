@@ -60,7 +60,10 @@ describe("accounts: app passwords and sessions at rest", () => {
 
   it("refuses an empty or overlong name", async () => {
     assert.match(assertRefused(await t.services.appPasswords.create("alice", "   "), "invalid_name").message, /1 to 255/);
-    assert.match(assertRefused(await t.services.appPasswords.create("alice", "x".repeat(256)), "invalid_name").message, /1 to 255/);
+    assert.match(
+      assertRefused(await t.services.appPasswords.create("alice", "x".repeat(256)), "invalid_name").message,
+      /1 to 255/,
+    );
   });
 
   it("revokes only the owner's app password", async () => {

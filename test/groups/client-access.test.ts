@@ -231,7 +231,10 @@ describe(`per-client access: leaving the last allowed group ends the grants on e
   });
 
   it("a group an application admits cannot be deleted, so its list never silently becomes everyone", async () => {
-    assert.match(assertRefused(await t.services.groups.delete("writers"), "group_in_use").message, /allowed on the application\(s\) "Web App"/);
+    assert.match(
+      assertRefused(await t.services.groups.delete("writers"), "group_in_use").message,
+      /allowed on the application\(s\) "Web App"/,
+    );
   });
 
   it("an unknown group is refused with a clear error, changing nothing", async () => {
