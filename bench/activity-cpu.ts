@@ -29,6 +29,7 @@ import type { buildApp as BuildApp } from "../src/app.js";
 import type { createServices as CreateServices } from "../src/services.js";
 import type { openStorage as OpenStorage } from "../src/storage/connect.js";
 import type { migrateToLatest as MigrateToLatest } from "../src/storage/migrate.js";
+import { accepted } from "../test/support/results.js";
 import { row } from "./activity-paging.js";
 import { mintGrants } from "./lib/mint.js";
 import { adminQuery, databaseUrl } from "./lib/postgres.js";
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
     const log = pino({ level: "info" }, fs.createWriteStream("/dev/null"));
     const services = createServices({ storage, dataDir, log });
     for (const uid of [USER, MIXED, "alice"]) {
-      await services.users.create({ uid, password: randomBytes(12).toString("hex"), displayName: `${uid} <&>` });
+      accepted(await services.users.create({ uid, password: randomBytes(12).toString("hex"), displayName: `${uid} <&>` }));
     }
     const added = await services.oauth.clients.add({
       name: "CPU bench",

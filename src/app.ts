@@ -4,7 +4,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import { runRequestInAuditContext } from "./audit/context.js";
 import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from "./config/timeouts.js";
 import { AccessLog } from "./http/access-log.js";
-import { withAccountErrors } from "./http/account-errors.js";
 import { auditContextOf, runsInAuditContext } from "./http/audit-context.js";
 import { acceptableHost, addStrictTransportSecurity, MAX_HOST_LENGTH } from "./http/base-url.js";
 import { connectionOptions } from "./http/connections.js";
@@ -100,8 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("settingsSections", []);
   app.decorate("loginNoteProviders", []);
   decorateGuardPrincipal(app);
-  // A refused account change (AccountError) is answered by account-errors.ts, anything else by errors.ts.
-  app.setErrorHandler(withAccountErrors(handleUncaughtError));
+  app.setErrorHandler(handleUncaughtError);
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
 
   await app.register(cookie);

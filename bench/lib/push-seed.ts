@@ -8,6 +8,7 @@ import pino from "pino";
 import { newAppPassword } from "../../src/accounts/app-passwords.js";
 import { createServices } from "../../src/services.js";
 import type { Storage } from "../../src/storage/connect.js";
+import { accepted } from "../../test/support/results.js";
 
 export interface PushAccount {
   uid: string;
@@ -24,8 +25,8 @@ export async function seedPushAccounts(
   users: number,
 ): Promise<{ accounts: PushAccount[]; admin: PushAccount }> {
   const services = createServices({ storage, dataDir, log: pino({ level: "silent" }) });
-  await services.users.create({ uid: PUSH_ADMIN, displayName: "Push bench administrator", isAdmin: true });
-  const admin = { uid: PUSH_ADMIN, secret: (await services.appPasswords.create(PUSH_ADMIN, "push bench")).secret };
+  accepted(await services.users.create({ uid: PUSH_ADMIN, displayName: "Push bench administrator", isAdmin: true }));
+  const admin = { uid: PUSH_ADMIN, secret: accepted(await services.appPasswords.create(PUSH_ADMIN, "push bench")).secret };
 
   const now = Math.floor(Date.now() / 1000);
   const width = String(users).length;
@@ -35,7 +36,11 @@ export async function seedPushAccounts(
       { length: Math.min(CHUNK, users - start) },
       (_, i) => `push-user-${String(start + i + 1).padStart(width, "0")}`,
     );
-    const passwords = uids.map((uid) => newAppPassword(uid, "push bench", now));
+    const passwords = uids.map((uid) => {
+      const made = newAppPassword(uid, "push bench", now);
+      if (!made.ok) throw new Error(made.message);
+      return made.value;
+    });
     await storage.db.transaction().execute(async (trx) => {
       await trx
         .insertInto("users")

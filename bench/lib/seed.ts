@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Services } from "../../src/services.js";
 import type { Db } from "../../src/storage/database.js";
+import { accepted } from "../../test/support/results.js";
 
 export interface BenchAccount {
   uid: string;
@@ -20,12 +21,14 @@ export async function seedBenchAccount(
   db: Db,
   account: BenchAccount,
 ): Promise<number> {
-  await services.users.create({
-    uid: account.uid,
-    password: randomBytes(12).toString("hex"),
-    displayName: account.displayName,
-    email: account.email,
-  });
+  accepted(
+    await services.users.create({
+      uid: account.uid,
+      password: randomBytes(12).toString("hex"),
+      displayName: account.displayName,
+      email: account.email,
+    }),
+  );
   const added = await services.oauth.clients.add({
     name: account.clientName,
     clientId: account.client.id,

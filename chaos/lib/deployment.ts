@@ -11,6 +11,7 @@ import { mintGrants } from "../../bench/lib/mint.js";
 import { createServices, type Services } from "../../src/services.js";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { migrateToLatest } from "../../src/storage/migrate.js";
+import { accepted } from "../../test/support/results.js";
 import { exchange, sleep } from "./http.js";
 import type { DatabaseKind } from "./options.js";
 
@@ -91,9 +92,9 @@ export class Deployment {
     await migrateToLatest(storage);
     const services = createServices({ storage, dataDir, log: pino({ level: "silent" }) });
     for (const [name, value] of Object.entries(settings)) services.settings.set(name as never, value);
-    await services.users.create({ uid: USER, displayName: "Chaos User" });
-    await services.users.create({ uid: ADMIN, displayName: "Chaos Admin", isAdmin: true });
-    const { secret } = await services.appPasswords.create(ADMIN, "chaos");
+    accepted(await services.users.create({ uid: USER, displayName: "Chaos User" }));
+    accepted(await services.users.create({ uid: ADMIN, displayName: "Chaos Admin", isAdmin: true }));
+    const { secret } = accepted(await services.appPasswords.create(ADMIN, "chaos"));
     const added = await services.oauth.clients.add({
       name: "Chaos client",
       clientId: CLIENT.id,

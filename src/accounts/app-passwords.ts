@@ -1,7 +1,8 @@
 import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
 import { randomAlphanumeric, sha256Hex } from "../crypto/secrets.js";
-import { AccountError } from "./errors.js";
+import { succeeded } from "../refusal.js";
+import { type AccountResult, accountRefusal } from "./errors.js";
 import type { AppPassword, AppPasswordStore, NewAppPasswordRecord } from "./ports.js";
 
 /** 72 alphanumeric characters, the length of Nextcloud's app passwords. */
@@ -15,17 +16,19 @@ const APP_PASSWORD_LENGTH = 72;
 const LAST_USED_RESOLUTION_SECONDS = 60;
 
 /**
- * A new app password for `uid`, named `name` (trimmed; 1 to 255 characters, else AccountError):
+ * A new app password for `uid`, named `name` (trimmed; 1 to 255 characters, else refused `invalid_name`):
  * the record to store, with only the secret's SHA-256, and the secret itself, to show once.
  * Login Flow v2 writes the record inside its grant's transaction; AppPasswords.create otherwise.
  */
-export function newAppPassword(uid: string, name: string, createdAt: number): { record: NewAppPasswordRecord; secret: string } {
+export function newAppPassword(
+  uid: string,
+  name: string,
+  createdAt: number,
+): AccountResult<{ record: NewAppPasswordRecord; secret: string }> {
   const trimmed = name.trim();
-  if (trimmed === "" || trimmed.length > 255) {
-    throw new AccountError("invalid_name", "invalidAppPasswordName");
-  }
+  if (trimmed === "" || trimmed.length > 255) return accountRefusal("invalid_name", "invalidAppPasswordName");
   const secret = randomAlphanumeric(APP_PASSWORD_LENGTH);
-  return { record: { uid, name: trimmed, tokenHash: sha256Hex(secret), createdAt }, secret };
+  return succeeded({ record: { uid, name: trimmed, tokenHash: sha256Hex(secret), createdAt }, secret });
 }
 
 /**
@@ -48,12 +51,14 @@ export class AppPasswords {
     private readonly listeners: AppPasswordListeners = {},
   ) {}
 
-  async create(uid: string, name: string): Promise<{ appPassword: AppPassword; secret: string }> {
-    const { record, secret } = newAppPassword(uid, name, this.clock.nowSeconds());
+  async create(uid: string, name: string): Promise<AccountResult<{ appPassword: AppPassword; secret: string }>> {
+    const made = newAppPassword(uid, name, this.clock.nowSeconds());
+    if (!made.ok) return made;
+    const { record, secret } = made.value;
     const id = await this.store.insert(record);
     this.audit.record("app_password.created", { uid, subject: { type: "app_password", id: record.name }, detail: { id } });
     await this.listeners.created?.(uid, record.name);
-    return { appPassword: { id, uid, name: record.name, createdAt: record.createdAt, lastUsedAt: null }, secret };
+    return succeeded({ appPassword: { id, uid, name: record.name, createdAt: record.createdAt, lastUsedAt: null }, secret });
   }
 
   list(uid: string): Promise<AppPassword[]> {

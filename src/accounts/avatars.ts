@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js";
+import { succeeded } from "../refusal.js";
 import { avatarExtensionOf, avatarType } from "./domain/avatar-kinds.js";
-import { AccountError } from "./errors.js";
+import { type AccountResult, accountRefusal } from "./errors.js";
 import type { AvatarStore } from "./ports.js";
 
 /** The largest avatar accepted (bytes). */
@@ -25,15 +26,15 @@ export class Avatars {
     private readonly clock: Clock,
   ) {}
 
-  async set(uid: string, data: Buffer): Promise<Avatar> {
+  async set(uid: string, data: Buffer): Promise<AccountResult<Avatar>> {
     if (data.length === 0 || data.length > MAX_AVATAR_BYTES) {
-      throw new AccountError("invalid_avatar", "avatarTooLarge", { kib: MAX_AVATAR_BYTES / 1024 });
+      return accountRefusal("invalid_avatar", "avatarTooLarge", { kib: MAX_AVATAR_BYTES / 1024 });
     }
     const kind = avatarType(data);
-    if (!kind) throw new AccountError("invalid_avatar", "avatarNotImage");
+    if (!kind) return accountRefusal("invalid_avatar", "avatarNotImage");
     const updatedAt = this.clock.nowSeconds();
     await this.store.put(uid, { contentType: kind.type, data, updatedAt });
-    return { contentType: kind.type, extension: kind.extension, data, updatedAt };
+    return succeeded({ contentType: kind.type, extension: kind.extension, data, updatedAt });
   }
 
   async get(uid: string): Promise<Avatar | undefined> {

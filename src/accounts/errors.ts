@@ -1,5 +1,6 @@
 import type { accountErrors } from "../i18n/catalogues/en/account-errors.js";
-import { inEnglish, type MessageValues, type Phrase, say, type Translator } from "../i18n/index.js";
+import type { MessageValues } from "../i18n/index.js";
+import { type Refusal, type Result, refused } from "../refusal.js";
 
 export type AccountErrorCode =
   | "invalid_uid"
@@ -17,25 +18,13 @@ export type AccountErrorCode =
 /** Which sentence says what was refused (the `accountErrors` catalogue, in every language). */
 export type AccountErrorText = keyof typeof accountErrors;
 
-/**
- * A refused account operation. `message` is the English sentence (occ, logs); a page shows the
- * same sentence in its reader's language with `translated`.
- */
-export class AccountError extends Error {
-  readonly phrase: Phrase;
+/** A refused account operation (src/refusal.ts): `message` in English (occ, logs), `phrase` for a page. */
+export type AccountRefusal = Refusal<AccountErrorCode>;
 
-  constructor(
-    readonly code: AccountErrorCode,
-    readonly text: AccountErrorText,
-    readonly values: MessageValues = {},
-  ) {
-    const phrase: Phrase = { key: `accountErrors:${text}`, values };
-    super(inEnglish(phrase));
-    this.name = "AccountError";
-    this.phrase = phrase;
-  }
+/** An account operation's outcome: its value, or the refusal. */
+export type AccountResult<T> = Result<T, AccountErrorCode>;
 
-  translated(translator: Translator): string {
-    return say(translator, this.phrase);
-  }
+/** The refusal with `code`, told by the `accountErrors` sentence `text`. */
+export function accountRefusal(code: AccountErrorCode, text: AccountErrorText, values: MessageValues = {}): AccountRefusal {
+  return refused(code, { key: `accountErrors:${text}`, values });
 }

@@ -1,3 +1,5 @@
+import { type Result, succeeded } from "../refusal.js";
+import type { AccountErrorCode } from "./errors.js";
 import type { Sessions } from "./sessions.js";
 import type { UserDirectory } from "./users.js";
 
@@ -26,8 +28,8 @@ export interface PasswordChangeOptions {
  * administrator on the admin page or with `./occ user:resetpassword`): the password is checked
  * and stored, then the user's browser sessions end, so a session opened by someone who knew the
  * old password does not outlive it. App passwords and OAuth grants are device credentials that
- * stay unless `endDeviceCredentials` names them (docs/decisions.md). Returns how many device
- * credentials ended.
+ * stay unless `endDeviceCredentials` names them (docs/decisions.md). Gives how many device
+ * credentials ended, or the refusal of the password or the user (nothing ends then).
  */
 export async function replacePassword(
   users: UserDirectory,
@@ -35,12 +37,13 @@ export async function replacePassword(
   uid: string,
   newPassword: string,
   options: PasswordChangeOptions = {},
-): Promise<number> {
-  await users.setPassword(uid, newPassword);
+): Promise<Result<number, AccountErrorCode>> {
+  const set = await users.setPassword(uid, newPassword);
+  if (!set.ok) return set;
   await sessions.endAllOf(uid, options.keepSessionToken);
   let ended = 0;
   for (const credentials of options.endDeviceCredentials ?? []) ended += await credentials.endAllOf(uid);
-  return ended;
+  return succeeded(ended);
 }
 
 /**

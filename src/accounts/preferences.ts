@@ -1,5 +1,6 @@
 import { supportedLanguage } from "../i18n/languages.js";
-import { AccountError } from "./errors.js";
+import { succeeded } from "../refusal.js";
+import { type AccountRefusal, type AccountResult, accountRefusal } from "./errors.js";
 import type { PreferenceStore, UserRowPreference } from "./ports.js";
 import type { UserDirectory } from "./users.js";
 
@@ -26,17 +27,16 @@ export function isTimeZone(name: string): boolean {
 }
 
 /** The one check of a preference's value (occ and the personal page both go through `set`). */
-function normalizedValue(column: UserRowPreference | undefined, value: string): string {
+function normalizedValue(column: UserRowPreference | undefined, value: string): AccountResult<string> {
   if (column === "language") {
     const language = supportedLanguage(value);
-    if (!language) throw new AccountError("invalid_preference", "unsupportedLanguage", { value });
-    return language;
+    return language ? succeeded(language) : accountRefusal("invalid_preference", "unsupportedLanguage", { value });
   }
   if (column === "timeZone" && !isTimeZone(value)) {
-    throw new AccountError("invalid_preference", "invalidTimeZone", { value });
+    return accountRefusal("invalid_preference", "invalidTimeZone", { value });
   }
-  if (value.length > 4000) throw new AccountError("invalid_preference", "preferenceTooLong");
-  return value;
+  if (value.length > 4000) return accountRefusal("invalid_preference", "preferenceTooLong");
+  return succeeded(value);
 }
 
 /**
@@ -50,10 +50,12 @@ function isEmailSetting(app: string, key: string): boolean {
 
 const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
-function checkName(kind: "app" | "key", name: string): void {
+/** The refusal of an app or key name outside NAME_PATTERN, else undefined. */
+function nameRefusal(kind: "app" | "key", name: string): AccountRefusal | undefined {
   if (!NAME_PATTERN.test(name) || (kind === "app" && name.length > 32)) {
-    throw new AccountError("invalid_preference", "invalidPreferenceName", { kind, name });
+    return accountRefusal("invalid_preference", "invalidPreferenceName", { kind, name });
   }
+  return undefined;
 }
 
 /**
@@ -66,20 +68,20 @@ export class UserPreferences {
     private readonly users: UserDirectory,
   ) {}
 
-  async get(uid: string, app: string, key: string): Promise<string | undefined> {
-    if (isEmailSetting(app, key)) return (await this.users.require(uid)).email ?? undefined;
+  async get(uid: string, app: string, key: string): Promise<AccountResult<string | undefined>> {
+    const user = await this.users.require(uid);
+    if (!user.ok) return user;
+    if (isEmailSetting(app, key)) return succeeded(user.value.email ?? undefined);
     const column = userRowColumn(app, key);
-    if (column) {
-      const user = await this.users.require(uid);
-      return user[column] ?? undefined;
-    }
-    await this.users.require(uid);
-    return this.store.get(uid, app, key);
+    if (column) return succeeded(user.value[column] ?? undefined);
+    return succeeded(await this.store.get(uid, app, key));
   }
 
   /** Every preference of a user, by app then key (optionally of one app only). */
-  async list(uid: string, app?: string): Promise<Record<string, Record<string, string>>> {
-    const user = await this.users.require(uid);
+  async list(uid: string, app?: string): Promise<AccountResult<Record<string, Record<string, string>>>> {
+    const found = await this.users.require(uid);
+    if (!found.ok) return found;
+    const user = found.value;
     const result: Record<string, Record<string, string>> = {};
     const add = (a: string, k: string, v: string) => {
       result[a] ??= {};
@@ -91,34 +93,38 @@ export class UserPreferences {
       if (user.timeZone !== null) add("core", "timezone", user.timeZone);
     }
     if ((app === undefined || app === "settings") && user.email !== null) add("settings", "email", user.email);
-    return result;
+    return succeeded(result);
   }
 
   /** Sets a preference; the value is checked (language, time zone) and stored normalised. */
-  async set(uid: string, app: string, key: string, value: string): Promise<string> {
-    checkName("app", app);
-    checkName("key", key);
+  async set(uid: string, app: string, key: string, value: string): Promise<AccountResult<string>> {
+    const badName = nameRefusal("app", app) ?? nameRefusal("key", key);
+    if (badName) return badName;
     if (isEmailSetting(app, key)) {
-      await this.users.updateProfile(uid, { email: value });
-      return value;
+      const updated = await this.users.updateProfile(uid, { email: value });
+      return updated.ok ? succeeded(value) : updated;
     }
     const column = userRowColumn(app, key);
-    const stored = normalizedValue(column, value);
-    await this.users.require(uid);
+    const normalized = normalizedValue(column, value);
+    if (!normalized.ok) return normalized;
+    const user = await this.users.require(uid);
+    if (!user.ok) return user;
+    const stored = normalized.value;
     if (column) await this.store.setOnUser(uid, column, stored);
     else await this.store.put(uid, app, key, stored);
-    return stored;
+    return succeeded(stored);
   }
 
   /** Deletes a preference; false when it was not set. */
-  async delete(uid: string, app: string, key: string): Promise<boolean> {
+  async delete(uid: string, app: string, key: string): Promise<AccountResult<boolean>> {
     const user = await this.users.require(uid);
+    if (!user.ok) return user;
     if (isEmailSetting(app, key)) {
-      if (user.email === null) return false;
-      await this.users.updateProfile(uid, { email: "" });
-      return true;
+      if (user.value.email === null) return succeeded(false);
+      const cleared = await this.users.updateProfile(uid, { email: "" });
+      return cleared.ok ? succeeded(true) : cleared;
     }
     const column = userRowColumn(app, key);
-    return column ? this.store.clearOnUser(uid, column) : this.store.delete(uid, app, key);
+    return succeeded(await (column ? this.store.clearOnUser(uid, column) : this.store.delete(uid, app, key)));
   }
 }

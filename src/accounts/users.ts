@@ -1,7 +1,8 @@
 import { type AuditTrail, NO_AUDIT } from "../audit/recorder.js";
 import type { Clock } from "../clock.js";
+import { type Refusal, type Result, succeeded } from "../refusal.js";
 import { emailKey } from "./domain/email.js";
-import { AccountError } from "./errors.js";
+import { type AccountRefusal, type AccountResult, accountRefusal } from "./errors.js";
 import { dummyPasswordHash, hashPassword, passwordProblem, verifyPassword } from "./passwords.js";
 import type {
   ProfileChanges,
@@ -52,13 +53,21 @@ export interface ProfileUpdate {
   emailVerified?: boolean;
 }
 
-function validateProfile(displayName: string | undefined, email: string | undefined): void {
+/** The refusal of an invalid display name or address, else undefined. */
+function profileRefusal(displayName: string | undefined, email: string | undefined): AccountRefusal | undefined {
   if (displayName !== undefined && (displayName.length > 255 || displayName.trim() === "")) {
-    throw new AccountError("invalid_display_name", "invalidDisplayName");
+    return accountRefusal("invalid_display_name", "invalidDisplayName");
   }
   if (email !== undefined && email !== "" && (!EMAIL_PATTERN.test(email) || email.length > 255)) {
-    throw new AccountError("invalid_email", "invalidEmail", { email });
+    return accountRefusal("invalid_email", "invalidEmail", { email });
   }
+  return undefined;
+}
+
+/** The refusal of a password the rules refuse (passwords.ts), else undefined. */
+function passwordRefusal(password: string): AccountRefusal | undefined {
+  const reason = passwordProblem(password);
+  return reason && accountRefusal("invalid_password", reason.text, reason.values);
 }
 
 /** What the directory asks and tells beyond its own store, given when it is built. */
@@ -67,7 +76,7 @@ export interface UserDirectoryListeners {
    * A rule deleting or disabling a user must pass first (the groups' "never the last
    * administrator": nobody could administer the server again).
    */
-  removalGuard?: (uid: string) => Promise<void>;
+  removalGuard?: (uid: string) => Promise<Refusal | undefined>;
   /** Told the uid after a new password was stored (the user is notified of it). */
   passwordChanged?: (uid: string) => Promise<void>;
 }
@@ -87,17 +96,17 @@ export class UserDirectory {
    * Validates everything before writing, so a refused user leaves no row behind. Refuses a uid that
    * exists, the uid of a deleted user (unless `reuseDeletedUid`), and an address another user has.
    */
-  async create(input: NewUser): Promise<User> {
+  async create(input: NewUser): Promise<AccountResult<User>> {
     const problem = uidProblem(input.uid);
-    if (problem) throw new AccountError("invalid_uid", "invalidUid", { uid: input.uid });
-    validateProfile(input.displayName, input.email);
-    if (input.password !== undefined) {
-      const reason = passwordProblem(input.password);
-      if (reason) throw new AccountError("invalid_password", reason.text, reason.values);
-    }
-    if (await this.find(input.uid)) throw new AccountError("uid_taken", "uidTaken", { uid: input.uid });
+    if (problem) return accountRefusal("invalid_uid", "invalidUid", { uid: input.uid });
+    const invalid =
+      profileRefusal(input.displayName, input.email) ??
+      (input.password === undefined ? undefined : passwordRefusal(input.password));
+    if (invalid) return invalid;
+    if (await this.find(input.uid)) return accountRefusal("uid_taken", "uidTaken", { uid: input.uid });
     const email = input.email || null;
-    if (email !== null) await this.refuseTakenEmail(email);
+    const taken = email === null ? undefined : await this.takenEmailRefusal(email);
+    if (taken) return taken;
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     const user: User = {
       uid: input.uid,
@@ -115,34 +124,36 @@ export class UserDirectory {
       outcome = await this.store.insert(user, passwordHash, { reuseDeletedUid: input.reuseDeletedUid === true });
     } catch (error) {
       // Lost a race with a concurrent write of the same uid or address: the database's keys decided.
-      if (await this.find(input.uid)) throw new AccountError("uid_taken", "uidTaken", { uid: input.uid });
-      if (email !== null) await this.refuseTakenEmail(email);
+      if (await this.find(input.uid)) return accountRefusal("uid_taken", "uidTaken", { uid: input.uid });
+      const lost = email === null ? undefined : await this.takenEmailRefusal(email);
+      if (lost) return lost;
       throw error;
     }
     if (outcome === "uid_of_deleted_user") {
-      throw new AccountError("uid_of_deleted_user", "uidOfDeletedUser", { uid: input.uid });
+      return accountRefusal("uid_of_deleted_user", "uidOfDeletedUser", { uid: input.uid });
     }
     this.audit.record("user.created", {
       uid: user.uid,
       subject: { type: "user", id: user.uid },
       detail: { admin: user.isAdmin },
     });
-    return user;
+    return succeeded(user);
   }
 
-  /** One account, one address: refuses `email` when a user other than `uid` has it (emailKey compares). */
-  private async refuseTakenEmail(email: string, uid?: string): Promise<void> {
-    if (await this.store.emailHolder(emailKey(email), uid)) throw new AccountError("email_taken", "emailTaken", { email });
+  /** One account, one address: the refusal of `email` when a user other than `uid` has it (emailKey compares). */
+  private async takenEmailRefusal(email: string, uid?: string): Promise<AccountRefusal | undefined> {
+    const taken = await this.store.emailHolder(emailKey(email), uid);
+    return taken ? accountRefusal("email_taken", "emailTaken", { email }) : undefined;
   }
 
   find(uid: string): Promise<User | undefined> {
     return this.store.find(uid);
   }
 
-  async require(uid: string): Promise<User> {
+  /** The user, or the refusal `no_such_user`. */
+  async require(uid: string): Promise<AccountResult<User>> {
     const user = await this.find(uid);
-    if (!user) throw new AccountError("no_such_user", "noSuchUser", { uid });
-    return user;
+    return user ? succeeded(user) : accountRefusal("no_such_user", "noSuchUser", { uid });
   }
 
   list(): Promise<User[]> {
@@ -154,11 +165,10 @@ export class UserDirectory {
     return this.store.search(search);
   }
 
-  /** The user with the last sign-in; AccountError `no_such_user` when there is none. */
-  async requireListing(uid: string): Promise<UserListing> {
+  /** The user with the last sign-in, or the refusal `no_such_user`. */
+  async requireListing(uid: string): Promise<AccountResult<UserListing>> {
     const user = await this.store.findListing(uid);
-    if (!user) throw new AccountError("no_such_user", "noSuchUser", { uid });
-    return user;
+    return user ? succeeded(user) : accountRefusal("no_such_user", "noSuchUser", { uid });
   }
 
   count(): Promise<number> {
@@ -178,19 +188,24 @@ export class UserDirectory {
     return (await verifyPassword(found.passwordHash, password)) ? found.user : undefined;
   }
 
-  async setPassword(uid: string, password: string): Promise<void> {
-    const reason = passwordProblem(password);
-    if (reason) throw new AccountError("invalid_password", reason.text, reason.values);
-    await this.require(uid);
+  async setPassword(uid: string, password: string): Promise<AccountResult<void>> {
+    const refusal = passwordRefusal(password);
+    if (refusal) return refusal;
+    const user = await this.require(uid);
+    if (!user.ok) return user;
     const passwordHash = await hashPassword(password);
     await this.store.setPasswordHash(uid, passwordHash);
     this.audit.record("user.password_changed", { uid, subject: { type: "user", id: uid } });
     await this.listeners.passwordChanged?.(uid);
+    return succeeded(undefined);
   }
 
-  async setEnabled(uid: string, enabled: boolean): Promise<void> {
-    await this.require(uid);
-    if (!enabled) await this.listeners.removalGuard?.(uid);
+  /** Refused for an unknown user, and (disabling) by the removal guard. */
+  async setEnabled(uid: string, enabled: boolean): Promise<Result<void>> {
+    const user = await this.require(uid);
+    if (!user.ok) return user;
+    const guarded = enabled ? undefined : await this.listeners.removalGuard?.(uid);
+    if (guarded) return guarded;
     await this.store.setEnabled(uid, enabled);
     this.audit.record(enabled ? "user.enabled" : "user.disabled", { uid, subject: { type: "user", id: uid } });
     if (!enabled) {
@@ -198,6 +213,7 @@ export class UserDirectory {
       await this.sessions.deleteAllOf(uid);
       await notifyEnded(this.endObservers, { uid });
     }
+    return succeeded(undefined);
   }
 
   /**
@@ -205,26 +221,32 @@ export class UserDirectory {
    * changes, or when an administrator states whether it is verified; an unchanged address is left
    * as it is, so saving one's full name never trips over the address.
    */
-  async updateProfile(uid: string, changes: ProfileUpdate): Promise<void> {
-    validateProfile(changes.displayName, changes.email);
-    const user = await this.require(uid);
+  async updateProfile(uid: string, changes: ProfileUpdate): Promise<AccountResult<void>> {
+    const invalid = profileRefusal(changes.displayName, changes.email);
+    if (invalid) return invalid;
+    const found = await this.require(uid);
+    if (!found.ok) return found;
+    const user = found.value;
     const set: ProfileChanges = {};
     if (changes.displayName !== undefined) set.displayName = changes.displayName;
     const email = changes.email === undefined ? user.email : changes.email || null;
     if (email !== user.email || changes.emailVerified !== undefined) {
-      if (email !== null) await this.refuseTakenEmail(email, uid);
+      const taken = email === null ? undefined : await this.takenEmailRefusal(email, uid);
+      if (taken) return taken;
       set.email = email;
       set.emailVerified = email !== null && changes.emailVerified === true;
     }
-    if (Object.keys(set).length === 0) return;
+    if (Object.keys(set).length === 0) return succeeded(undefined);
     try {
       await this.store.updateProfile(uid, set);
     } catch (error) {
       // Lost a race with another user's write of the same address: the unique key decided.
-      if (set.email) await this.refuseTakenEmail(set.email, uid);
+      const lost = set.email ? await this.takenEmailRefusal(set.email, uid) : undefined;
+      if (lost) return lost;
       throw error;
     }
     this.audit.record("user.modified", { uid, subject: { type: "user", id: uid }, detail: { fields: Object.keys(set) } });
+    return succeeded(undefined);
   }
 
   /**
@@ -232,13 +254,15 @@ export class UserDirectory {
    * sessions, app passwords, grants, tokens and activities go with it. The uid is kept among the
    * deleted user names: `create` refuses it from then on unless told to reuse it.
    */
-  async delete(uid: string): Promise<void> {
-    await this.listeners.removalGuard?.(uid);
+  async delete(uid: string): Promise<Result<void>> {
+    const guarded = await this.listeners.removalGuard?.(uid);
+    if (guarded) return guarded;
     if (!(await this.store.delete(uid, this.clock.nowSeconds()))) {
-      throw new AccountError("no_such_user", "noSuchUser", { uid });
+      return accountRefusal("no_such_user", "noSuchUser", { uid });
     }
     this.audit.record("user.deleted", { uid, subject: { type: "user", id: uid } });
     // The user's sessions went with the user.
     await notifyEnded(this.endObservers, { uid });
+    return succeeded(undefined);
   }
 }

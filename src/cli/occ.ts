@@ -1,9 +1,7 @@
 import { Command, CommanderError } from "commander";
-import { AccountError } from "../accounts/errors.js";
 import { runInAuditContext } from "../audit/context.js";
 import { OCC_ACTOR } from "../audit/domain/kinds.js";
 import { isEntryPoint } from "../entry-point.js";
-import { GroupError } from "../groups/errors.js";
 import { keystreamRelease, PRODUCT } from "../product.js";
 import { PRIVATE_UMASK } from "../storage/data-dir-permissions.js";
 import { registerActivityCommands } from "./commands/activity.js";
@@ -106,7 +104,7 @@ export async function runOcc(argv: string[], context = new CommandContext()): Pr
       // Commander already printed its message (or the help / the version, with exit code 0).
       return error.exitCode === 0 ? EXIT_SUCCESS : EXIT_USAGE;
     }
-    const known = error instanceof CommandError || error instanceof AccountError || error instanceof GroupError;
+    const known = error instanceof CommandError;
     const message = error instanceof Error ? error.message : String(error);
     // An empty CommandError: the command already said on stderr what failed (group:add-member).
     if (message !== "" || !known) context.err(`${known ? "" : "error: "}${message.split("\n")[0]}\n`);

@@ -1,5 +1,6 @@
 import type { groups } from "../i18n/catalogues/en/groups.js";
-import { inEnglish, type MessageValues, type Phrase, say, type Translator } from "../i18n/index.js";
+import type { MessageValues } from "../i18n/index.js";
+import { type Refusal, type Result, refused } from "../refusal.js";
 
 export type GroupErrorCode =
   | "invalid_gid"
@@ -13,22 +14,13 @@ export type GroupErrorCode =
 /** Which sentence says what was refused (the `groups` catalogue). */
 type GroupErrorText = keyof typeof groups;
 
-/** A refused group operation: `message` in English (occ, logs), `translated` for a page. */
-export class GroupError extends Error {
-  readonly phrase: Phrase;
+/** A refused group operation (src/refusal.ts): `message` in English (occ, logs), `phrase` for a page. */
+export type GroupRefusal = Refusal<GroupErrorCode>;
 
-  constructor(
-    readonly code: GroupErrorCode,
-    readonly text: GroupErrorText,
-    readonly values: MessageValues = {},
-  ) {
-    const phrase: Phrase = { key: `groups:${text}`, values };
-    super(inEnglish(phrase));
-    this.name = "GroupError";
-    this.phrase = phrase;
-  }
+/** A group operation's outcome: its value, or the refusal. */
+export type GroupResult<T> = Result<T, GroupErrorCode>;
 
-  translated(translator: Translator): string {
-    return say(translator, this.phrase);
-  }
+/** The refusal with `code`, told by the `groups` sentence `text`. */
+export function groupRefusal(code: GroupErrorCode, text: GroupErrorText, values: MessageValues = {}): GroupRefusal {
+  return refused(code, { key: `groups:${text}`, values });
 }

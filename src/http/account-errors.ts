@@ -1,9 +1,11 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { AccountError } from "../accounts/errors.js";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { AccountRefusal } from "../accounts/errors.js";
+import { say } from "../i18n/index.js";
 import { answerInSection, formField } from "./console/page.js";
 import type { SettingsPageName } from "./console/settings-sections.js";
 import { userTranslator } from "./i18n.js";
 import { ocsVersionOf, sendOcs } from "./ocs.js";
+import { refusalStatus } from "./refusals.js";
 
 /**
  * Where a settings form shows a refused account change: its section of the settings page, in the
@@ -24,40 +26,28 @@ declare module "fastify" {
   }
 }
 
-type ErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
-
 /**
- * The one place an AccountError becomes HTTP. The accounts domain throws it (src/accounts/errors.ts);
- * routes let it through, and this error handler, wrapped around `fallback` (the handler of every
- * other error), answers it:
+ * The one answer to a refused account operation (src/accounts/errors.ts) in a route:
  * - on a settings form (a route with `config.accountRefusal`): the settings page again, the
- *   refusal in the reader's language in the form's section, 404 for an unknown user, else 400;
+ *   refusal in the reader's language in the form's section, with its status (src/http/refusals.ts:
+ *   404 for an unknown user, else 400);
  * - on the API: the same status, as an OCS envelope under `/ocs/` and as
  *   `{"error", "error_description"}` JSON elsewhere, with the English sentence.
- * Anything that fails while the refusal is made goes to `fallback`, as the route's own failure would.
  */
-export function withAccountErrors(fallback: ErrorHandler) {
-  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> => {
-    if (!(error instanceof AccountError)) return fallback(error, request, reply);
-    return sendAccountError(request, reply, error).catch((failure: FastifyError) => fallback(failure, request, reply));
-  };
-}
-
-/** 404 when the user named does not exist, 400 for every other refused input. */
-export function accountErrorStatus(error: AccountError): 400 | 404 {
-  return error.code === "no_such_user" ? 404 : 400;
-}
-
-async function sendAccountError(request: FastifyRequest, reply: FastifyReply, error: AccountError): Promise<FastifyReply> {
-  const status = accountErrorStatus(error);
+export async function sendAccountRefusal(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  refusal: AccountRefusal,
+): Promise<FastifyReply> {
+  const status = refusalStatus(refusal);
   const place = request.routeOptions.config.accountRefusal;
   if (place) {
     const principal = request.principal;
-    const text = error.translated(userTranslator(request, principal));
+    const text = say(userTranslator(request, principal), refusal.phrase);
     const formValues = place.refill && Object.fromEntries(place.refill.map((name) => [name, formField(request, name)]));
     const { page, sectionId, elementId: id } = place;
     return answerInSection(request, reply, principal, { page, sectionId, ok: false, text, id, formValues, status });
   }
-  if (request.url.startsWith("/ocs/")) return sendOcs(request, reply, ocsVersionOf(request.url), [], status, error.message);
-  return reply.status(status).send({ error: error.code, error_description: error.message });
+  if (request.url.startsWith("/ocs/")) return sendOcs(request, reply, ocsVersionOf(request.url), [], status, refusal.message);
+  return reply.status(status).send({ error: refusal.code, error_description: refusal.message });
 }

@@ -10,6 +10,8 @@ const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   throttled: 429,
   wrong_credentials: 401,
   disabled: 403,
+  no_such_user: 404,
+  no_such_group: 404,
 };
 
 export function refusalStatus(refusal: Pick<Refusal, "code">): number {

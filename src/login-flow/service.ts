@@ -54,7 +54,10 @@ export class LoginFlowService {
   async grant(loginToken: string, user: GrantingUser): Promise<boolean> {
     let appPasswordName = "";
     const granted = await this.store.grant(sha256Hex(loginToken), this.live(), (clientName) => {
-      const { record, secret } = newAppPassword(user.uid, clientName, this.clock.nowSeconds());
+      const made = newAppPassword(user.uid, clientName, this.clock.nowSeconds());
+      // clientNameOf (flow.ts) gives every flow a name of 1 to MAX_CLIENT_NAME_LENGTH characters.
+      if (!made.ok) throw new Error(made.message);
+      const { record, secret } = made.value;
       appPasswordName = record.name;
       return {
         uid: user.uid,

@@ -1,5 +1,4 @@
 import type { UserDirectory } from "../accounts/users.js";
-import { GroupError } from "../groups/errors.js";
 import { Groups } from "../groups/service.js";
 import type { GroupLists } from "../oauth/ports.js";
 import { SqlGroupStore } from "../storage/group-store.js";
@@ -18,12 +17,8 @@ export function wireGroups(
 function groupListsOf(groups: Groups): GroupLists {
   return {
     async resolve(text: string) {
-      try {
-        return { gids: await groups.existingGroupList(text) };
-      } catch (error) {
-        if (error instanceof GroupError) return { problem: error.phrase, message: error.message };
-        throw error;
-      }
+      const list = await groups.existingGroupList(text);
+      return list.ok ? { gids: list.value } : { problem: list.phrase, message: list.message };
     },
   };
 }

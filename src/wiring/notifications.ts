@@ -3,6 +3,7 @@ import type { Job } from "../jobs/scheduler.js";
 import { SWITCH_PREFERENCE_APP } from "../notifications/domain/kinds.js";
 import { Notifications } from "../notifications/service.js";
 import type { PushService } from "../push/service.js";
+import type { Result } from "../refusal.js";
 import { SqlNotificationStore } from "../storage/notification-store.js";
 import type { Foundation, Module } from "./foundation.js";
 
@@ -21,9 +22,10 @@ export function wireNotifications(
   const notifications = new Notifications(
     new SqlNotificationStore(db),
     {
-      get: (uid, key) => preferences.get(uid, SWITCH_PREFERENCE_APP, key),
+      // A switch belongs to an existing user and has a valid name and value: a refusal is a failure here.
+      get: async (uid, key) => storedOrFailure(await preferences.get(uid, SWITCH_PREFERENCE_APP, key)),
       set: async (uid, key, value) => {
-        await preferences.set(uid, SWITCH_PREFERENCE_APP, key, value);
+        storedOrFailure(await preferences.set(uid, SWITCH_PREFERENCE_APP, key, value));
       },
     },
     clock,
@@ -40,4 +42,10 @@ export function wireNotifications(
     },
   };
   return { services: { notifications }, jobs: [purge] };
+}
+
+/** The preference's value; a refusal becomes an Error, which Notifications reports through `failed`. */
+function storedOrFailure<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(result.message);
+  return result.value;
 }

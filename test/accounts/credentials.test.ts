@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { sha256Hex } from "../../src/crypto/secrets.js";
+import { accepted, assertRefused } from "../support/results.js";
 import { createTestServices, type TestServices } from "../support/services.js";
 
 describe("accounts: app passwords and sessions at rest", () => {
   let t: TestServices;
   before(async () => {
     t = await createTestServices();
-    await t.services.users.create({ uid: "alice", password: "alice password" });
-    await t.services.users.create({ uid: "bob", password: "bob password" });
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
   });
   after(() => t.close());
 
@@ -16,7 +17,7 @@ describe("accounts: app passwords and sessions at rest", () => {
     (await t.testStorage.storage.db.selectFrom(table).selectAll().execute()).flatMap((row) => Object.values(row).map(String));
 
   it("stores only the SHA-256 of an app password; the plain value is returned once", async () => {
-    const { secret, appPassword } = await t.services.appPasswords.create("alice", "  Phone  ");
+    const { secret, appPassword } = accepted(await t.services.appPasswords.create("alice", "  Phone  "));
     assert.match(secret, /^[A-Za-z0-9]{72}$/);
     assert.equal(appPassword.name, "Phone");
     const cells = await allCells("app_passwords");
@@ -32,7 +33,7 @@ describe("accounts: app passwords and sessions at rest", () => {
   });
 
   it("resolves an app password to its owner and records when it was last used", async () => {
-    const { secret, appPassword } = await t.services.appPasswords.create("alice", "laptop");
+    const { secret, appPassword } = accepted(await t.services.appPasswords.create("alice", "laptop"));
     t.clock.advance(100);
     assert.deepEqual(await t.services.appPasswords.resolve(secret), { uid: "alice", id: appPassword.id });
     const listed = (await t.services.appPasswords.list("alice")).find((p) => p.id === appPassword.id);
@@ -44,7 +45,7 @@ describe("accounts: app passwords and sessions at rest", () => {
   });
 
   it("writes the last use at most once a minute (a client authenticates every request with it)", async () => {
-    const { secret, appPassword } = await t.services.appPasswords.create("alice", "desktop");
+    const { secret, appPassword } = accepted(await t.services.appPasswords.create("alice", "desktop"));
     const lastUsed = async () => (await t.services.appPasswords.list("alice")).find((p) => p.id === appPassword.id)?.lastUsedAt;
     await t.services.appPasswords.resolve(secret);
     const first = t.clock.nowSeconds();
@@ -58,12 +59,15 @@ describe("accounts: app passwords and sessions at rest", () => {
   });
 
   it("refuses an empty or overlong name", async () => {
-    await assert.rejects(t.services.appPasswords.create("alice", "   "), /1 to 255/);
-    await assert.rejects(t.services.appPasswords.create("alice", "x".repeat(256)), /1 to 255/);
+    assert.match(assertRefused(await t.services.appPasswords.create("alice", "   "), "invalid_name").message, /1 to 255/);
+    assert.match(
+      assertRefused(await t.services.appPasswords.create("alice", "x".repeat(256)), "invalid_name").message,
+      /1 to 255/,
+    );
   });
 
   it("revokes only the owner's app password", async () => {
-    const { secret, appPassword } = await t.services.appPasswords.create("alice", "tablet");
+    const { secret, appPassword } = accepted(await t.services.appPasswords.create("alice", "tablet"));
     assert.equal(await t.services.appPasswords.revoke("bob", appPassword.id), false, "bob cannot revoke alice's");
     assert.ok(await t.services.appPasswords.resolve(secret));
     assert.equal(await t.services.appPasswords.revoke("alice", appPassword.id), true);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { createTestServices, type TestServices } from "../support/services.js";
 
 describe("user preferences (./occ user:setting, issue 19)", () => {
@@ -9,8 +10,8 @@ describe("user preferences (./occ user:setting, issue 19)", () => {
 
   before(async () => {
     t = await createTestServices();
-    await t.services.users.create({ uid: "anna", password: "anna password" });
-    await t.services.users.create({ uid: "bert", password: "bert password" });
+    accepted(await t.services.users.create({ uid: "anna", password: "anna password" }));
+    accepted(await t.services.users.create({ uid: "bert", password: "bert password" }));
   });
   after(() => t.close());
 
@@ -71,7 +72,7 @@ describe("user preferences (./occ user:setting, issue 19)", () => {
   it("--update-only does not create a preference", async () => {
     const result = await occ("user:setting", "bert", "activity", "digest", "1", "--update-only");
     assert.notEqual(result.code, 0);
-    assert.equal(await t.services.preferences.get("bert", "activity", "digest"), undefined);
+    assert.equal(accepted(await t.services.preferences.get("bert", "activity", "digest")), undefined);
   });
 
   it("an unknown user is an error", async () => {
@@ -81,8 +82,8 @@ describe("user preferences (./occ user:setting, issue 19)", () => {
   });
 
   it("a deleted user's preferences go with them", async () => {
-    await t.services.preferences.set("bert", "activity", "x", "1");
-    await t.services.users.delete("bert");
+    accepted(await t.services.preferences.set("bert", "activity", "x", "1"));
+    accepted(await t.services.users.delete("bert"));
     const rows = await t.testStorage.storage.db.selectFrom("user_preferences").selectAll().where("uid", "=", "bert").execute();
     assert.equal(rows.length, 0);
   });

@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from "../support/app.js";
 import { listenOnLoopback } from "../support/browser.js";
 import { authRequestSnippet, keystreamUpstream, PROTECT_SNIPPET } from "../support/nginx-forward-auth.js";
 import { REPO_ROOT } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { basicAuthFor } from "./support.js";
 
 const NGINX = "/usr/sbin/nginx";
@@ -109,7 +110,7 @@ describe("file activities through a real nginx writing the keystream_files log",
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice" });
+    accepted(await t.services.users.create({ uid: "alice" }));
     // nginx dates its lines by the real clock, decades before the test clock's 2096: keep them in retention.
     t.services.settings.set("activity_expire_days", 36_500);
     dir = fs.mkdtempSync(path.join(t.testStorage.dataDir, "nginx-"));

@@ -10,6 +10,7 @@ import { SqlFileLogStore } from "../../src/storage/activity-file-log-store.js";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { createAppOn, createTestApp, type TestApp } from "../support/app.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { basicAuthFor, get, ocsData, proxyLogLine } from "./support.js";
 
 const NOW = 4_000_000_000;
@@ -57,8 +58,8 @@ describe("file activities from the proxy's access log (activity.file_log, occ ac
 
   beforeEach(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice" });
-    await t.services.users.create({ uid: "bob" });
+    accepted(await t.services.users.create({ uid: "alice" }));
+    accepted(await t.services.users.create({ uid: "bob" }));
     log = path.join(t.testStorage.dataDir, "keystream-files.log");
   });
   afterEach(() => t.close());

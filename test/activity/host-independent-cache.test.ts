@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { basicAuthFor, fileEvent, get, publish } from "./support.js";
 
 /**
@@ -17,7 +18,7 @@ describe("the activity caches are independent of the request's Host", () => {
   let auth: string;
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "carol", password: "carol password" });
+    accepted(await t.services.users.create({ uid: "carol", password: "carol password" }));
     auth = await basicAuthFor(t, "carol");
     await publish(
       t,

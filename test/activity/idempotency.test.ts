@@ -5,6 +5,7 @@ import { publishActivitiesOnce } from "../../src/activity/publish-activity.js";
 import { SqlActivityStore } from "../../src/storage/activity-store.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { basicAuthFor, fileEvent } from "./support.js";
 
 const EVENTS = "/index.php/apps/activity/api/v2/events";
@@ -30,9 +31,9 @@ describe("idempotency keys on publishing (Idempotency-Key, occ activity:publish 
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "root", isAdmin: true });
-    await t.services.users.create({ uid: "ops", isAdmin: true });
-    await t.services.users.create({ uid: "alice" });
+    accepted(await t.services.users.create({ uid: "root", isAdmin: true }));
+    accepted(await t.services.users.create({ uid: "ops", isAdmin: true }));
+    accepted(await t.services.users.create({ uid: "alice" }));
     root = await basicAuthFor(t, "root");
     ops = await basicAuthFor(t, "ops");
   });
@@ -198,8 +199,8 @@ describe("idempotency keys expire after 24 h (ManualClock)", () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "root", isAdmin: true });
-    await t.services.users.create({ uid: "alice" });
+    accepted(await t.services.users.create({ uid: "root", isAdmin: true }));
+    accepted(await t.services.users.create({ uid: "alice" }));
     root = await basicAuthFor(t, "root");
   });
   after(() => t.close());
@@ -236,12 +237,12 @@ describe("idempotency keys expire after 24 h (ManualClock)", () => {
   });
 
   it("deleting the administrator deletes their keys", async () => {
-    await t.services.users.create({ uid: "temp-admin", isAdmin: true });
+    accepted(await t.services.users.create({ uid: "temp-admin", isAdmin: true }));
     const auth = await basicAuthFor(t, "temp-admin");
     const before = await t.services.activity.idempotencyKeys.count();
     await postWith(t, auth, fileEvent("alice"), "gone-with-user");
     assert.equal(await t.services.activity.idempotencyKeys.count(), before + 1);
-    await t.services.users.delete("temp-admin");
+    accepted(await t.services.users.delete("temp-admin"));
     assert.equal(await t.services.activity.idempotencyKeys.count(), before);
   });
 });

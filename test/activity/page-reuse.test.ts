@@ -9,6 +9,7 @@ import type { RenderContext } from "../../src/activity/domain/prepared-text.js";
 import { ElementJsonCache } from "../../src/activity/page-cache.js";
 import { SqlActivityStore } from "../../src/storage/activity-store.js";
 import { createAppOn, createTestApp, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { basicAuthFor, fileEvent, get, ids, ocsData, publish } from "./support.js";
 
 /**
@@ -26,8 +27,8 @@ describe("activity page caches", () => {
   before(async () => {
     t = await createTestApp();
     other = await createAppOn(t.testStorage.storage, t.testStorage.dataDir, t.clock);
-    await t.services.users.create({ uid: "erin", displayName: "Erin E" });
-    await t.services.users.create({ uid: "frank", displayName: "Frank F" });
+    accepted(await t.services.users.create({ uid: "erin", displayName: "Erin E" }));
+    accepted(await t.services.users.create({ uid: "frank", displayName: "Frank F" }));
     erin = await basicAuthFor(t, "erin");
   });
   after(async () => {
@@ -50,7 +51,7 @@ describe("activity page caches", () => {
     const first = ocsData(await get(t, API, erin))[0];
     assert.equal(first.subject_rich[1].user.name, "Frank F");
     assert.match(first.subject_prepared, /display-name="Frank F"/);
-    await other.services.users.updateProfile("frank", { displayName: "Frank Renamed" });
+    accepted(await other.services.users.updateProfile("frank", { displayName: "Frank Renamed" }));
     const again = ocsData(await get(t, API, erin))[0];
     assert.equal(again.subject_rich[1].user.name, "Frank Renamed");
     assert.match(again.subject_prepared, /display-name="Frank Renamed"/);
@@ -78,7 +79,7 @@ describe("activity page caches", () => {
   });
 
   it("X-Activity-First-Known names the newest activity across every filter, also when the page's filter or hidden types leave it out", async () => {
-    await t.services.users.create({ uid: "gina" });
+    accepted(await t.services.users.create({ uid: "gina" }));
     const gina = await basicAuthFor(t, "gina");
     const [own] = await publish(t, fileEvent("gina"));
     const [share] = await publish(
@@ -101,7 +102,7 @@ describe("activity page caches", () => {
   });
 
   it("a page read from the row cache holds the same rows as one read whole from the database, for every filter, bound, sort and hidden type", async () => {
-    await t.services.users.create({ uid: "hank" });
+    accepted(await t.services.users.create({ uid: "hank" }));
     const now = t.clock.nowSeconds();
     const events = Array.from({ length: 30 }, (_, i) =>
       fileEvent("hank", {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { publishClientAuthorized, publishClientRevoked } from "../../src/activity/security-events.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { basicAuthFor, fileEvent, get, ocsData } from "./support.js";
 
 const EVENTS = "/index.php/apps/activity/api/v2/events";
@@ -14,9 +15,9 @@ describe("publishing activities (occ activity:publish, POST …/api/v2/events)",
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "root", isAdmin: true });
-    await t.services.users.create({ uid: "alice" });
-    await t.services.users.create({ uid: "bob" });
+    accepted(await t.services.users.create({ uid: "root", isAdmin: true }));
+    accepted(await t.services.users.create({ uid: "alice" }));
+    accepted(await t.services.users.create({ uid: "bob" }));
     admin = await basicAuthFor(t, "root");
     alice = await basicAuthFor(t, "alice");
   });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { basicAuthFor, fileEvent, get, publish } from "./support.js";
 
 const API = "/index.php/apps/activity/api/v2/activity";
@@ -13,7 +14,7 @@ describe("stream settings drive the 204 rule", () => {
   let carol: string;
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "carol", password: "carol password" });
+    accepted(await t.services.users.create({ uid: "carol", password: "carol password" }));
     carol = await basicAuthFor(t, "carol");
     await publish(t, [
       fileEvent("carol"),
@@ -108,7 +109,7 @@ describe("retention (activity_expire_days, daily job, occ activity:expire)", () 
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "dora" });
+    accepted(await t.services.users.create({ uid: "dora" }));
   });
   after(() => t.close());
 
@@ -145,9 +146,9 @@ describe("retention (activity_expire_days, daily job, occ activity:expire)", () 
   });
 
   it("deleting a user deletes their stream (ON DELETE CASCADE)", async () => {
-    await t.services.users.create({ uid: "gone" });
+    accepted(await t.services.users.create({ uid: "gone" }));
     await publish(t, fileEvent("gone"));
-    await t.services.users.delete("gone");
+    accepted(await t.services.users.delete("gone"));
     assert.equal(await t.services.activity.store.countForUser("gone"), 0);
   });
 });

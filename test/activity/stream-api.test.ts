@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { basicAuthFor, fileEvent, get, ids, ocsData, publish } from "./support.js";
 
 const API = "/index.php/apps/activity/api/v2/activity";
@@ -16,8 +17,8 @@ describe("activity stream API (spec: Endpoints, Errors, Limits)", () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", displayName: "Alice A" });
-    await t.services.users.create({ uid: "bob", displayName: "Bob B" });
+    accepted(await t.services.users.create({ uid: "alice", displayName: "Alice A" }));
+    accepted(await t.services.users.create({ uid: "bob", displayName: "Bob B" }));
     alice = await basicAuthFor(t, "alice");
     bob = await basicAuthFor(t, "bob");
     const now = t.clock.nowSeconds();
@@ -239,7 +240,7 @@ describe("activity stream API (spec: Endpoints, Errors, Limits)", () => {
   });
 
   it("clamps limit: default 50, at most 200", async () => {
-    await t.services.users.create({ uid: "many" });
+    accepted(await t.services.users.create({ uid: "many" }));
     const many = await basicAuthFor(t, "many");
     const events = Array.from({ length: 230 }, (_, i) =>
       fileEvent("many", { subjectparams: [{ type: "parameter", value: `p${i}` }], subject: "note {0}", app: `a${i % 2}` }),
@@ -308,7 +309,7 @@ describe("activity stream API (spec: Endpoints, Errors, Limits)", () => {
   });
 
   it("keeps a row published later with an older timestamp in its place (pair keyset)", async () => {
-    await t.services.users.create({ uid: "late" });
+    accepted(await t.services.users.create({ uid: "late" }));
     const late = await basicAuthFor(t, "late");
     const now = t.clock.nowSeconds();
     const [a, b] = await publish(t, [

@@ -1,9 +1,10 @@
 import type { LightMyRequestResponse } from "fastify";
 import type { TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 
 /** `Authorization: Basic` with a fresh app password (no argon2 per request, so tests stay fast). */
 export async function basicAuthFor(t: TestApp, uid: string): Promise<string> {
-  const { secret } = await t.services.appPasswords.create(uid, "activity test");
+  const { secret } = accepted(await t.services.appPasswords.create(uid, "activity test"));
   return `Basic ${Buffer.from(`${uid}:${secret}`).toString("base64")}`;
 }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { basicAuthFor, fileEvent, get, ocsData, publish } from "./support.js";
 
 const API = "/ocs/v2.php/apps/activity/api/v2/activity?format=json";
@@ -12,9 +13,9 @@ describe("activity texts in the reader's language (issue 19)", () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "anna", displayName: "Anna" });
-    await t.services.users.create({ uid: "bert", displayName: "Bert" });
-    await t.services.preferences.set("anna", "core", "lang", "de");
+    accepted(await t.services.users.create({ uid: "anna", displayName: "Anna" }));
+    accepted(await t.services.users.create({ uid: "bert", displayName: "Bert" }));
+    accepted(await t.services.preferences.set("anna", "core", "lang", "de"));
     anna = await basicAuthFor(t, "anna");
     bert = await basicAuthFor(t, "bert");
     for (const uid of ["anna", "bert"]) {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { basicAuthFor, fileEvent, get, ocsData, publish } from "./support.js";
 
 describe("web stream /index.php/apps/activity/", () => {
@@ -9,8 +10,8 @@ describe("web stream /index.php/apps/activity/", () => {
   let ids: number[];
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "erin", password: "erin password", displayName: "Erin E" });
-    await t.services.users.create({ uid: "bob", displayName: "Bob <b>" });
+    accepted(await t.services.users.create({ uid: "erin", password: "erin password", displayName: "Erin E" }));
+    accepted(await t.services.users.create({ uid: "bob", displayName: "Bob <b>" }));
     const now = t.clock.nowSeconds();
     // Five edits by bob of different files: one grouped element (collection of 5).
     const grouped = [1, 2, 3, 4, 5].map((i) =>
@@ -113,7 +114,7 @@ describe("legacy activity list /ocs/v{1,2}.php/cloud/activity", () => {
   let ids: number[];
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "fred" });
+    accepted(await t.services.users.create({ uid: "fred" }));
     fred = await basicAuthFor(t, "fred");
     const now = t.clock.nowSeconds();
     ids = await publish(
@@ -167,7 +168,7 @@ describe("web stream: links stored before the link rule", () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "erin", password: "erin password" });
+    accepted(await t.services.users.create({ uid: "erin", password: "erin password" }));
   });
   after(() => t.close());
 

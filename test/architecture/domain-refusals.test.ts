@@ -27,9 +27,6 @@ const DOMAIN_FOLDERS = [
   "audit",
 ];
 
-/** Domain error classes still thrown, until their callers read a Result instead. */
-const STILL_THROWN = new Set(["AccountError", "GroupError"]);
-
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
@@ -39,7 +36,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** `file:line throws Name` for every throw of a class `…Error` declared in a domain folder of `srcDir`. */
-function thrownDomainErrors(srcDir: string, allowed: ReadonlySet<string>): string[] {
+function thrownDomainErrors(srcDir: string): string[] {
   const files = sourceFiles(srcDir);
   const inDomain = (file: string) => DOMAIN_FOLDERS.includes(path.relative(srcDir, file).split(path.sep)[0] ?? "");
   const classes = new Set(
@@ -53,21 +50,19 @@ function thrownDomainErrors(srcDir: string, allowed: ReadonlySet<string>): strin
       .split("\n")
       .flatMap((line, i) => {
         const thrown = /\bthrow\s+new\s+(\w+)\s*\(/.exec(line)?.[1];
-        return thrown !== undefined && classes.has(thrown) && !allowed.has(thrown)
-          ? [`${path.relative(root, file)}:${i + 1} throws ${thrown}`]
-          : [];
+        return thrown !== undefined && classes.has(thrown) ? [`${path.relative(root, file)}:${i + 1} throws ${thrown}`] : [];
       }),
   );
 }
 
 describe("domains refuse with a value", () => {
   it("no code in src/ throws an error class of a domain folder", () => {
-    assert.deepEqual(thrownDomainErrors(path.join(root, "src"), STILL_THROWN), []);
+    assert.deepEqual(thrownDomainErrors(path.join(root, "src")), []);
   });
 
   it("the check finds a domain error thrown in its domain and in a route, and lets a plain Error be", () => {
     const fixture = path.join(root, "test/architecture/fixtures/thrown-refusals/src");
-    assert.deepEqual(thrownDomainErrors(fixture, new Set()), [
+    assert.deepEqual(thrownDomainErrors(fixture), [
       "test/architecture/fixtures/thrown-refusals/src/accounts/errors.ts:5 throws WidgetError",
       "test/architecture/fixtures/thrown-refusals/src/http/widgets.ts:4 throws WidgetError",
     ]);

@@ -4,6 +4,7 @@ import { runInAuditContext } from "../../src/audit/context.js";
 import { createOAuthTestApp, loggedIn, PASSWORD } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import type { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 const SECURITY = "/index.php/settings/admin/security";
 const EXPORT = "/index.php/settings/admin/security/audit.jsonl";
@@ -30,8 +31,8 @@ describe("audit log pages: the administrators' section, its filters, paging and 
 
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
-    await t.services.users.create({ uid: "bob", password: PASSWORD });
+    accepted(await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true }));
+    accepted(await t.services.users.create({ uid: "bob", password: PASSWORD }));
     // 60 sign-ins of alice and bob in turn on day one, an hour apart from midnight; then on day
     // two, root disables bob (an event of bob's that alice must not see).
     start = Math.ceil(t.clock.nowSeconds() / 86_400) * 86_400;

@@ -6,6 +6,7 @@ import { referenceTotp } from "../second-factor/reference-totp.js";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { AuditBrowser, eventsSince, lastEventId, requestIdOf } from "./support.js";
 
 /**
@@ -33,7 +34,7 @@ describe("audit events: each kind written once with its fields", () => {
 
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
+    accepted(await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true }));
     alice = new AuditBrowser(t, "192.0.2.20", "AuditTest/1.0 (alice)");
     root = new AuditBrowser(t, "192.0.2.10", "AuditTest/1.0 (root)");
     assert.equal((await root.login("root", "root password!")).statusCode, 303);

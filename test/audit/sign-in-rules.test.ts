@@ -4,6 +4,7 @@ import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD } from "..
 import { answerChallenge, currentCode, enableTotp } from "../second-factor/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { eventsSince, lastEventId } from "./support.js";
 
 const OCS_USER = "/ocs/v2.php/cloud/user?format=json";
@@ -13,7 +14,7 @@ describe("audit sign-in events: interactive sign-ins and refused Basic, not ever
 
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "tess", password: PASSWORD });
+    accepted(await t.services.users.create({ uid: "tess", password: PASSWORD }));
   });
   after(async () => {
     await t.close();
@@ -35,7 +36,7 @@ describe("audit sign-in events: interactive sign-ins and refused Basic, not ever
   });
 
   it("requests with a valid password, app password or bearer token write no event", async () => {
-    const { secret } = await t.services.appPasswords.create("alice", "Phone");
+    const { secret } = accepted(await t.services.appPasswords.create("alice", "Phone"));
     const tokens = await exchangeCode(t, await issueCode(t));
     const from = await lastEventId(t);
     for (const authorization of [basic("alice", PASSWORD), basic("alice", secret), `Bearer ${tokens.json().access_token}`]) {

@@ -16,6 +16,7 @@ import { JWKS, openIdTokens, type TokenSet, verifyIdToken } from "../oidc/suppor
 import { createAppOn, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
 import { COMPILED_MAIN, childEnvironment, runOcc, runProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 
 /**
  * `./occ db:convert-type pgsql …` (ownCloud's command) on a SQLite instance made through the real
@@ -100,10 +101,10 @@ async function populatedSqliteInstance(): Promise<Before> {
   try {
     const { users, appPasswords, preferences } = node.services;
     for (const uid of ["alice", "bob", "carol"]) {
-      await users.create({ uid, password: PASSWORD, displayName: uid.toUpperCase(), email: `${uid}@example.com` });
+      accepted(await users.create({ uid, password: PASSWORD, displayName: uid.toUpperCase(), email: `${uid}@example.com` }));
     }
-    await users.delete("carol");
-    await preferences.set("alice", "activity", "notify_email_file_changed", "1");
+    accepted(await users.delete("carol"));
+    accepted(await preferences.set("alice", "activity", "notify_email_file_changed", "1"));
     await addClient(t, WEB_CLIENT);
     const tokens: Record<string, TokenSet> = {};
     for (const uid of ["alice", "bob"]) {
@@ -111,7 +112,7 @@ async function populatedSqliteInstance(): Promise<Before> {
       await publish(t, [fileEvent(uid), fileEvent(uid, { subject: "created_self", type: "file_created" })]);
       clock.advance(60);
     }
-    const { secret } = await appPasswords.create("alice", "laptop");
+    const { secret } = accepted(await appPasswords.create("alice", "laptop"));
     const appPassword = `Basic ${Buffer.from(`alice:${secret}`).toString("base64")}`;
     const activity = await node.app.inject({ method: "GET", url: ACTIVITY, headers: { authorization: appPassword } });
     assert.equal(activity.statusCode, 200);
@@ -237,7 +238,7 @@ describe("occ db:convert-type: a SQLite instance moves into PostgreSQL", { skip:
       const [added] = await publish(t, [fileEvent("bob")]);
       const ids = (source.activity as { ocs: { data: Array<{ activity_id: number }> } }).ocs.data.map((a) => a.activity_id);
       assert.ok((added as number) > Math.max(...ids));
-      const { appPassword } = await node.services.appPasswords.create("bob", "phone");
+      const { appPassword } = accepted(await node.services.appPasswords.create("bob", "phone"));
       assert.ok(appPassword.id > 1);
     } finally {
       await node.app.close();

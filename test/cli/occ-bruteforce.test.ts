@@ -13,6 +13,7 @@ import { SqlThrottleStore } from "../../src/storage/throttle-store.js";
 import { createAppOn, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
 const PASSWORD = "correct horse battery";
@@ -40,7 +41,7 @@ describe("./occ security:bruteforce:attempts and security:bruteforce:reset", () 
   before(async () => {
     storage = await createTestStorage();
     node = await createAppOn(storage.storage, storage.dataDir, new ManualClock(systemClock.nowSeconds()));
-    await node.services.users.create({ uid: "bob", password: PASSWORD });
+    accepted(await node.services.users.create({ uid: "bob", password: PASSWORD }));
   });
   after(async () => {
     await node.app.close();

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { runOcc } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { createTestServices, type TestServices } from "../support/services.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
@@ -45,13 +46,13 @@ describe(`./occ: user names and e-mail addresses (${testDatabaseDialect})`, () =
     const reused = await occ(["user:add", "--reuse-deleted-name", "eve", "--email=eve.second@example.com"]);
     assert.equal(reused.code, 0, reused.stderr);
     assert.match(reused.stdout, /^The user "eve" was created successfully\n/);
-    assert.equal((await t.services.users.require("eve")).email, "eve.second@example.com");
+    assert.equal(accepted(await t.services.users.require("eve")).email, "eve.second@example.com");
     const help = await occ(["user:add", "--help"]);
     assert.match(help.stdout, /--reuse-deleted-name/);
   });
 
   it("user:add --email refuses an address another account has, whatever its case: exit 1, one line, no account", async () => {
-    await t.services.users.create({ uid: "alice", email: "alice@example.com" });
+    accepted(await t.services.users.create({ uid: "alice", email: "alice@example.com" }));
     const refused = await occ(["user:add", "mallory", "--email=Alice@Example.COM"]);
     assert.equal(refused.code, 1);
     assert.equal(oneLine(refused.stderr), 'the email address "Alice@Example.COM" is already used by another account');
@@ -59,31 +60,31 @@ describe(`./occ: user names and e-mail addresses (${testDatabaseDialect})`, () =
   });
 
   it("user:modify <uid> email sets an unverified address; with --verified it is marked verified; the next change unmarks it", async () => {
-    await t.services.users.create({ uid: "bob", email: "bob@example.com" });
+    accepted(await t.services.users.create({ uid: "bob", email: "bob@example.com" }));
     const verified = await occ(["user:modify", "bob", "email", "bob@example.org", "--verified"]);
     assert.equal(verified.code, 0, verified.stderr);
     assert.equal(verified.stdout, "The email address of bob updated to bob@example.org, marked verified\n");
-    let bob = await t.services.users.require("bob");
+    let bob = accepted(await t.services.users.require("bob"));
     assert.deepEqual([bob.email, bob.emailVerified], ["bob@example.org", true]);
 
     const again = await occ(["user:modify", "bob", "email", "bob@example.net"]);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(again.stdout, "The email address of bob updated to bob@example.net, not verified\n");
-    bob = await t.services.users.require("bob");
+    bob = accepted(await t.services.users.require("bob"));
     assert.deepEqual([bob.email, bob.emailVerified], ["bob@example.net", false]);
 
     const taken = await occ(["user:modify", "bob", "email", "ALICE@example.com", "--verified"]);
     assert.equal(taken.code, 1);
     assert.equal(oneLine(taken.stderr), 'the email address "ALICE@example.com" is already used by another account');
-    assert.equal((await t.services.users.require("bob")).email, "bob@example.net");
+    assert.equal(accepted(await t.services.users.require("bob")).email, "bob@example.net");
   });
 
   it("user:modify <uid> displayname, and its refusals: unknown key, empty value, --verified without email, unknown user", async () => {
-    await t.services.users.create({ uid: "carol" });
+    accepted(await t.services.users.create({ uid: "carol" }));
     const named = await occ(["user:modify", "carol", "displayname", "Carol C"]);
     assert.equal(named.code, 0, named.stderr);
     assert.equal(named.stdout, "The displayname of carol updated to Carol C\n");
-    assert.equal((await t.services.users.require("carol")).displayName, "Carol C");
+    assert.equal(accepted(await t.services.users.require("carol")).displayName, "Carol C");
     for (const [args, message] of [
       [["carol", "phone", "123"], "Supported keys are displayname, email"],
       [["carol", "email", ""], "The value cannot be empty"],
@@ -95,11 +96,11 @@ describe(`./occ: user names and e-mail addresses (${testDatabaseDialect})`, () =
       assert.equal(result.code, 1, args.join(" "));
       assert.equal(oneLine(result.stderr), message);
     }
-    assert.equal((await t.services.users.require("carol")).email, null);
+    assert.equal(accepted(await t.services.users.require("carol")).email, null);
   });
 
   it("user:setting <uid> settings email reads and writes the account's address, under the same rule", async () => {
-    await t.services.users.create({ uid: "dora", email: "dora@example.com" });
+    accepted(await t.services.users.create({ uid: "dora", email: "dora@example.com" }));
     const read = await occ(["user:setting", "dora", "settings", "email"]);
     assert.equal(read.stdout, "dora@example.com\n");
     const taken = await occ(["user:setting", "dora", "settings", "email", "alice@EXAMPLE.com"]);
@@ -107,6 +108,6 @@ describe(`./occ: user names and e-mail addresses (${testDatabaseDialect})`, () =
     assert.equal(oneLine(taken.stderr), 'the email address "alice@EXAMPLE.com" is already used by another account');
     const set = await occ(["user:setting", "dora", "settings", "email", "dora@example.org"]);
     assert.equal(set.code, 0, set.stderr);
-    assert.equal((await t.services.users.require("dora")).email, "dora@example.org");
+    assert.equal(accepted(await t.services.users.require("dora")).email, "dora@example.org");
   });
 });

@@ -5,6 +5,7 @@ import { after, afterEach, before, describe, it, mock } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
 import { runOcc } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 
 function basic(user: string, secret: string): string {
   return `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
@@ -166,7 +167,7 @@ describe("./occ (the real executable, on the test's storage)", () => {
   });
 
   it("user:resetpassword ends the user's browser sessions (the one password rule, as on the admin page)", async () => {
-    await t.services.users.create({ uid: "reset-me", password: "reset-me password" });
+    accepted(await t.services.users.create({ uid: "reset-me", password: "reset-me password" }));
     const browser = new FormClient(t.app);
     assert.equal((await browser.login("reset-me", "reset-me password")).statusCode, 303);
     assert.equal((await browser.get("/index.php/settings/personal")).statusCode, 200);
@@ -228,7 +229,7 @@ describe("./occ (the real executable, on the test's storage)", () => {
   });
 
   it("user:delete removes the user with their app passwords and sessions", async () => {
-    const { secret } = await t.services.appPasswords.create("alice", "phone");
+    const { secret } = accepted(await t.services.appPasswords.create("alice", "phone"));
     await t.services.sessions.start("alice");
     const result = await occ(["user:delete", "alice"]);
     assert.equal(result.code, 0, result.stderr);
@@ -241,8 +242,8 @@ describe("./occ (the real executable, on the test's storage)", () => {
   });
 
   it("activity:publish reads the event from standard input, writes one row per affected user and prints the ids", async () => {
-    await t.services.users.create({ uid: "pipe1" });
-    await t.services.users.create({ uid: "pipe2" });
+    accepted(await t.services.users.create({ uid: "pipe1" }));
+    accepted(await t.services.users.create({ uid: "pipe2" }));
     const event = {
       app: "files",
       type: "file_created",

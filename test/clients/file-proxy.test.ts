@@ -9,6 +9,7 @@ import { basicAuthFor } from "../activity/support.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { listenOnLoopback } from "../support/browser.js";
+import { accepted } from "../support/results.js";
 import { FileServer } from "./harness/file-server.js";
 import { fileActivityLog, startNginx } from "./harness/nginx.js";
 import { freePort, ProcessSet, readIfExists, waitFor } from "./harness/processes.js";
@@ -38,7 +39,7 @@ describe("file requests through nginx, Keystream's forward-auth and the file ser
     assert.deepEqual(missing, [], "nginx and Apache mod_dav_fs are installed (test/clients/install.sh)");
     work = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-file-proxy-"));
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob", email: "bob@example.com" });
+    accepted(await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob", email: "bob@example.com" }));
     // nginx dates its log lines by the real clock, decades before the test clock's: keep them in retention.
     t.services.settings.set("activity_expire_days", 36_500);
     const keystream = await listenOnLoopback(t);

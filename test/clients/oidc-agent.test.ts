@@ -16,6 +16,7 @@ import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { FetchBrowser } from "../support/fetch-browser.js";
 import { NavigatingBrowser } from "../support/navigating-browser.js";
 import { runOcc } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
 /**
@@ -84,12 +85,14 @@ function stageWithAgent(configure?: (storage: TestStorage) => Promise<void>): St
     stage.app = await buildApp({ services: stage.services, sleep: async () => {} });
     await stage.app.ready();
     stage.baseUrl = (await stage.app.listen({ host: "127.0.0.1", port: 0 })).replace(/\/$/, "");
-    await stage.services.users.create({
-      uid: "alice",
-      password: PASSWORD,
-      displayName: "Alice Liddell",
-      email: "alice@example.com",
-    });
+    accepted(
+      await stage.services.users.create({
+        uid: "alice",
+        password: PASSWORD,
+        displayName: "Alice Liddell",
+        email: "alice@example.com",
+      }),
+    );
     await addClient({ services: stage.services } as Parameters<typeof addClient>[0], CLIENT);
 
     home = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-oidc-agent-"));

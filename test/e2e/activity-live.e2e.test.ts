@@ -6,6 +6,7 @@ import type { TestApp } from "../support/app.js";
 import { createTestApp } from "../support/app.js";
 import { browserSkipReason, launchBrowser, listenOnLoopback, submitLoginForm, type TestBrowser } from "../support/browser.js";
 import { runOcc } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 
 /**
  * The web activity page in real Chromium: it opens the push socket with a pre-auth token fetched
@@ -18,7 +19,7 @@ describe("the activity page updates live in a real browser (Chromium)", { skip: 
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice Liddell" });
+    accepted(await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice Liddell" }));
     // Times from the test's clock, so the stream's order is known (occ's own clock is the real one).
     await publish(
       t,

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { browserSkipReason, launchBrowser, listenOnLoopback, submitLoginForm, type TestBrowser } from "../support/browser.js";
+import { accepted } from "../support/results.js";
 
 const CLIENT = {
   name: "Form Post RP",
@@ -23,7 +24,7 @@ describe("response_mode=form_post in a real browser (Chromium)", { skip: browser
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice Liddell" });
+    accepted(await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice Liddell" }));
     const added = await t.services.oauth.clients.add({
       name: CLIENT.name,
       clientId: CLIENT.clientId,

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { browserSkipReason, launchBrowser, listenOnLoopback, submitLoginForm, type TestBrowser } from "../support/browser.js";
+import { accepted } from "../support/results.js";
 
 const CLIENT = {
   name: "Photo Sync <beta>",
@@ -24,12 +25,14 @@ describe("OAuth authorization-code flow in a real browser (Chromium)", { skip: b
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({
-      uid: "alice",
-      password: "correct horse",
-      displayName: "Alice Liddell",
-      email: "alice@example.com",
-    });
+    accepted(
+      await t.services.users.create({
+        uid: "alice",
+        password: "correct horse",
+        displayName: "Alice Liddell",
+        email: "alice@example.com",
+      }),
+    );
     const added = await t.services.oauth.clients.add({
       name: CLIENT.name,
       clientId: CLIENT.clientId,

@@ -5,6 +5,7 @@ import type { CDPSession, Page } from "playwright-core";
 import type { TestApp } from "../support/app.js";
 import { createTestApp } from "../support/app.js";
 import { browserSkipReason, launchBrowser, submitLoginForm, type TestBrowser } from "../support/browser.js";
+import { accepted } from "../support/results.js";
 
 /**
  * Passkeys in real Chromium with a virtual authenticator (Chrome DevTools Protocol, WebAuthn
@@ -21,7 +22,7 @@ describe("passkeys in a real browser (Chromium, virtual authenticator)", { skip:
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice Liddell" });
+    accepted(await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice Liddell" }));
     const address = await t.app.listen({ host: "127.0.0.1", port: 0 });
     base = `http://localhost:${new URL(address).port}`;
     t.services.settings.set("overwrite.cli.url", base);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
 const GROUPS = "/index.php/settings/admin/groups";
@@ -14,8 +15,8 @@ describe(`admin console: the groups area (${testDatabaseDialect})`, () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "root", password: "root password", isAdmin: true });
-    await t.services.users.create({ uid: "alice", password: "alice password", displayName: "Alice A" });
+    accepted(await t.services.users.create({ uid: "root", password: "root password", isAdmin: true }));
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password", displayName: "Alice A" }));
     root = new FormClient(t.app);
     assert.equal((await root.login("root", "root password")).statusCode, 303);
     const page = await root.get(GROUPS);
@@ -95,7 +96,7 @@ describe(`admin console: the groups area (${testDatabaseDialect})`, () => {
   });
 
   it("the admin client form sets and shows an application's allowed groups", async () => {
-    await t.services.groups.create("staff");
+    accepted(await t.services.groups.create("staff"));
     const apps = await root.get("/index.php/settings/admin/applications");
     const added = await root.post("/index.php/apps/oauth2/clients", {
       requesttoken: requestTokenOf(apps.body),

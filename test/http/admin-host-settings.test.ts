@@ -5,6 +5,7 @@ import { escapeHtml } from "../../src/http/html.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 
 const AREA = "/index.php/settings/admin/settings";
 
@@ -13,8 +14,8 @@ describe("administration console: the settings area", () => {
   let root: FormClient;
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "root", password: "root password", isAdmin: true });
-    await t.services.users.create({ uid: "alice", password: "alice password" });
+    accepted(await t.services.users.create({ uid: "root", password: "root password", isAdmin: true }));
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
     root = new FormClient(t.app);
     assert.equal((await root.login("root", "root password")).statusCode, 303);
   });

@@ -13,6 +13,7 @@ import {
 import { SqlThrottleStore } from "../../src/storage/throttle-store.js";
 import { createAppOn, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { createTestStorage, type TestStorage, testDatabaseDialect } from "../support/storage.js";
 
 const ADMIN = "/index.php/settings/admin/security";
@@ -54,8 +55,8 @@ describe(`admin page: throttled client addresses are shown and lifted (${testDat
   before(async () => {
     storage = await createTestStorage();
     node = await createAppOn(storage.storage, storage.dataDir, clock);
-    await node.services.users.create({ uid: "root", password: "root password", isAdmin: true });
-    await node.services.users.create({ uid: "bob", password: "bob password" });
+    accepted(await node.services.users.create({ uid: "root", password: "root password", isAdmin: true }));
+    accepted(await node.services.users.create({ uid: "bob", password: "bob password" }));
     root = new FormClient(node.app, "198.51.100.1");
     assert.equal((await root.login("root", "root password")).statusCode, 303);
   });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 const ADMIN = "/index.php/settings/admin/users";
 const USERS = "/index.php/settings/users";
@@ -11,8 +12,8 @@ describe("admin page: users", () => {
   let root: FormClient;
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "root", password: "root password", isAdmin: true });
-    await t.services.users.create({ uid: "alice", password: "alice password" });
+    accepted(await t.services.users.create({ uid: "root", password: "root password", isAdmin: true }));
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
     root = new FormClient(t.app);
     assert.equal((await root.login("root", "root password")).statusCode, 303);
   });
@@ -36,7 +37,7 @@ describe("admin page: users", () => {
     assert.equal(response.statusCode, 303, "post/redirect/get");
     assert.equal(response.headers.location, `${ADMIN}#users`);
     assert.match((await root.get(ADMIN)).body, /id="users-notice" role="status">The user bob was created\./);
-    const bob = await t.services.users.require("bob");
+    const bob = accepted(await t.services.users.require("bob"));
     assert.equal(bob.displayName, "Bob B");
     assert.equal(bob.isAdmin, false);
     await loggedIn("bob", "bob password");
@@ -65,8 +66,8 @@ describe("admin page: users", () => {
   });
 
   it("a deleted user's name is refused on the admin page, which points at occ for an intended reuse; the form comes back", async () => {
-    await t.services.users.create({ uid: "eve", email: "eve.first@example.com" });
-    await t.services.users.delete("eve");
+    accepted(await t.services.users.create({ uid: "eve", email: "eve.first@example.com" }));
+    accepted(await t.services.users.delete("eve"));
     const refused = await root.post(USERS, {
       requesttoken: await rootToken(),
       uid: "eve",
@@ -91,7 +92,7 @@ describe("admin page: users", () => {
   });
 
   it("an address another account has is refused on the admin page, whatever its case", async () => {
-    await t.services.users.create({ uid: "dora", email: "dora@example.com" });
+    accepted(await t.services.users.create({ uid: "dora", email: "dora@example.com" }));
     const refused = await root.post(USERS, {
       requesttoken: await rootToken(),
       uid: "dora2",
@@ -107,11 +108,11 @@ describe("admin page: users", () => {
   });
 
   it("disabling a user ends their sessions; enabling lets them log in again", async () => {
-    await t.services.users.create({ uid: "carol", password: "carol password" });
+    accepted(await t.services.users.create({ uid: "carol", password: "carol password" }));
     const carol = await loggedIn("carol", "carol password");
     const disabled = await root.post(`${USERS}/carol/disable`, { requesttoken: await rootToken() });
     assert.equal(disabled.statusCode, 303);
-    assert.equal((await t.services.users.require("carol")).enabled, false);
+    assert.equal(accepted(await t.services.users.require("carol")).enabled, false);
     assert.equal((await carol.get("/index.php/settings/personal")).statusCode, 303, "signed out");
     const enabled = await root.post(`${USERS}/carol/enable`, { requesttoken: await rootToken() });
     assert.equal(enabled.statusCode, 303);
@@ -119,7 +120,7 @@ describe("admin page: users", () => {
   });
 
   it("an administrator deletes a user", async () => {
-    await t.services.users.create({ uid: "dave", password: "dave password" });
+    accepted(await t.services.users.create({ uid: "dave", password: "dave password" }));
     const response = await root.post(`${USERS}/dave/delete`, { requesttoken: await rootToken() });
     assert.equal(response.statusCode, 303);
     assert.equal(response.headers.location, `${ADMIN}#users`, "back to the users area: the user's page is gone");
@@ -133,12 +134,12 @@ describe("admin page: users", () => {
       const response = await root.post(`${USERS}/root/${verb}`, { requesttoken: await rootToken() });
       assert.equal(response.statusCode, 400, verb);
     }
-    const self = await t.services.users.require("root");
+    const self = accepted(await t.services.users.require("root"));
     assert.equal(self.enabled, true);
   });
 
   it("a password reset by an administrator sets the password and ends the user's browser sessions", async () => {
-    await t.services.users.create({ uid: "erin", password: "erin password" });
+    accepted(await t.services.users.create({ uid: "erin", password: "erin password" }));
     const erin = await loggedIn("erin", "erin password");
     const response = await root.post(`${USERS}/erin/password`, { requesttoken: await rootToken(), password: "reset password" });
     assert.equal(response.statusCode, 303);
@@ -157,13 +158,13 @@ describe("admin page: users", () => {
     ];
     for (const response of await Promise.all(forged)) assert.equal(response.statusCode, 403);
     assert.equal(await t.services.users.find("mallory"), undefined);
-    const alice = await t.services.users.require("alice");
+    const alice = accepted(await t.services.users.require("alice"));
     assert.equal(alice.enabled, true);
     assert.ok(await t.services.users.checkPassword("alice", "alice password"));
   });
 
   it("user administration is for administrators: a user who is not one gets 403 and changes nothing", async () => {
-    await t.services.users.create({ uid: "frank", password: "frank password" });
+    accepted(await t.services.users.create({ uid: "frank", password: "frank password" }));
     const frank = await loggedIn("frank", "frank password");
     const token = requestTokenOf((await frank.get("/index.php/settings/personal")).body);
     const attempts = [
@@ -174,7 +175,7 @@ describe("admin page: users", () => {
     ];
     for (const response of await Promise.all(attempts)) assert.equal(response.statusCode, 403);
     assert.equal(await t.services.users.find("mallory"), undefined);
-    assert.equal((await t.services.users.require("alice")).enabled, true);
+    assert.equal(accepted(await t.services.users.require("alice")).enabled, true);
     assert.ok(await t.services.users.checkPassword("alice", "alice password"));
   });
 });

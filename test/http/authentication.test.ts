@@ -5,6 +5,7 @@ import { sha256Hex } from "../../src/crypto/secrets.js";
 import { SqlSessionStore } from "../../src/storage/account-session-store.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 const WHOAMI = "/ocs/v1.php/cloud/user?format=json";
 
@@ -19,10 +20,10 @@ describe("request authentication: one chain (session, Basic password, Basic app 
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "alice password", displayName: "Alice A" });
-    await t.services.users.create({ uid: "bob", password: "bob password" });
-    aliceAppPassword = (await t.services.appPasswords.create("alice", "phone")).secret;
-    bobAppPassword = (await t.services.appPasswords.create("bob", "phone")).secret;
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password", displayName: "Alice A" }));
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
+    aliceAppPassword = accepted(await t.services.appPasswords.create("alice", "phone")).secret;
+    bobAppPassword = accepted(await t.services.appPasswords.create("bob", "phone")).secret;
   });
   after(() => t.close());
   beforeEach(() => {
@@ -116,23 +117,23 @@ describe("request authentication: one chain (session, Basic password, Basic app 
   });
 
   it("a disabled user's session and app password stop working at once", async () => {
-    await t.services.users.create({ uid: "carol", password: "carol password" });
-    const { secret } = await t.services.appPasswords.create("carol", "phone");
+    accepted(await t.services.users.create({ uid: "carol", password: "carol password" }));
+    const { secret } = accepted(await t.services.appPasswords.create("carol", "phone"));
     const browser = new FormClient(t.app);
     await browser.login("carol", "carol password");
     assert.equal((await whoami({ cookie: browser.cookieHeader })).status, 200);
     assert.equal((await whoami({ authorization: basic("carol", secret) })).status, 200);
-    await t.services.users.setEnabled("carol", false);
+    accepted(await t.services.users.setEnabled("carol", false));
     assert.equal((await whoami({ cookie: browser.cookieHeader })).status, 401);
     assert.equal((await whoami({ authorization: basic("carol", secret) })).status, 401);
     assert.equal((await whoami({ authorization: basic("carol", "carol password") })).status, 401);
     assert.equal((await browser.get("/index.php/settings/personal")).statusCode, 303);
-    await t.services.users.setEnabled("carol", true);
+    accepted(await t.services.users.setEnabled("carol", true));
     assert.equal((await whoami({ authorization: basic("carol", secret) })).status, 200, "the app password was kept");
   });
 
   it("a revoked app password stops working", async () => {
-    const { secret, appPassword } = await t.services.appPasswords.create("bob", "old laptop");
+    const { secret, appPassword } = accepted(await t.services.appPasswords.create("bob", "old laptop"));
     assert.equal((await whoami({ authorization: basic("bob", secret) })).status, 200);
     await t.services.appPasswords.revoke("bob", appPassword.id);
     assert.equal((await whoami({ authorization: basic("bob", secret) })).status, 401);
@@ -148,7 +149,7 @@ describe("request authentication: one chain (session, Basic password, Basic app 
       secondFactors,
       bearer: {
         resolve: async (token) =>
-          token === "good-token" ? { user: await t.services.users.require("bob"), clientId: "client-1" } : undefined,
+          token === "good-token" ? { user: accepted(await t.services.users.require("bob")), clientId: "client-1" } : undefined,
       },
     });
     const ok = await whoami({ authorization: "Bearer good-token" });
@@ -164,7 +165,7 @@ describe("request authentication: one chain (session, Basic password, Basic app 
   });
 
   it("failed Basic attempts are throttled like the login form, per user", async () => {
-    await t.services.users.create({ uid: "dora", password: "dora password" });
+    accepted(await t.services.users.create({ uid: "dora", password: "dora password" }));
     t.sleeps.length = 0;
     for (let i = 0; i < 3; i++) await whoami({ authorization: basic("dora", "guess") }, "198.51.100.1");
     assert.deepEqual(t.sleeps, [200, 400], "no delay before the first attempt, then doubling");

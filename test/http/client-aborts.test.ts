@@ -13,6 +13,7 @@ import { fileEvent } from "../activity/support.js";
 import { eventually } from "../support/eventually.js";
 import { appWithOwnStorage, holdTableLock, type OutageApp } from "../support/outage.js";
 import { parseExposition } from "../support/prometheus.js";
+import { accepted } from "../support/results.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
 /**
@@ -71,8 +72,8 @@ describe("a client's broken request body is not a database outage", () => {
     await listening.listen({ host: "127.0.0.1", port: 0 });
     port = (listening.server.address() as net.AddressInfo).port;
     metrics = await buildMetricsApp(node.services);
-    await node.services.users.create({ uid: "admin", password: "admin password", isAdmin: true });
-    const { secret } = await node.services.appPasswords.create("admin", "aborting client");
+    accepted(await node.services.users.create({ uid: "admin", password: "admin password", isAdmin: true }));
+    const { secret } = accepted(await node.services.appPasswords.create("admin", "aborting client"));
     publisher = `Basic ${Buffer.from(`admin:${secret}`).toString("base64")}`;
   });
   after(async () => {

@@ -14,6 +14,7 @@ import { freePort, ProcessSet, type Started, waitFor } from "../clients/harness/
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { authRequestSnippet, keystreamUpstream, PROTECT_SNIPPET } from "../support/nginx-forward-auth.js";
+import { accepted } from "../support/results.js";
 
 /**
  * issue 13: a real nginx (`auth_request`) in front of a tiny file server, configured with the
@@ -111,10 +112,10 @@ describe("forward authentication through a real nginx (auth_request)", () => {
 
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bøb Ünïcode" });
-    bobAppPassword = (await t.services.appPasswords.create("bob", "rclone")).secret;
-    await t.services.groups.create("wiki");
-    await t.services.groups.addMember("wiki", "bob");
+    accepted(await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bøb Ünïcode" }));
+    bobAppPassword = accepted(await t.services.appPasswords.create("bob", "rclone")).secret;
+    accepted(await t.services.groups.create("wiki"));
+    accepted(await t.services.groups.addMember("wiki", "bob"));
     accessToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
     signInToken = (await exchangeCode(t, await issueCode(t, WEB_CLIENT, { scope: "openid profile email" }))).json().access_token;
 

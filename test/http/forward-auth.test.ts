@@ -7,6 +7,7 @@ import { LOGIN_THROTTLE } from "../../src/security/domain/throttle-policy.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, USERINFO, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 /**
  * Forward authentication for reverse proxies. `GET …/api/v1/auth-request` says who the
@@ -50,10 +51,10 @@ describe("forward authentication (auth-request)", () => {
 
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "bob", password: "bob password", displayName: "Bob" });
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password", displayName: "Bob" }));
     accessToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
-    aliceAppPassword = (await t.services.appPasswords.create("alice", "file sync")).secret;
-    bobAppPassword = (await t.services.appPasswords.create("bob", "file sync")).secret;
+    aliceAppPassword = accepted(await t.services.appPasswords.create("alice", "file sync")).secret;
+    bobAppPassword = accepted(await t.services.appPasswords.create("bob", "file sync")).secret;
   });
   after(() => t.close());
   beforeEach(() => {
@@ -155,25 +156,25 @@ describe("forward authentication (auth-request)", () => {
   });
 
   it("a revoked app password is refused", async () => {
-    const { appPassword, secret } = await t.services.appPasswords.create("bob", "to revoke");
+    const { appPassword, secret } = accepted(await t.services.appPasswords.create("bob", "to revoke"));
     assertAccepted(await forwardAuth(t.app, { authorization: basic("bob", secret) }), "bob");
     assert.ok(await t.services.appPasswords.revoke("bob", appPassword.id));
     assertRefused(await forwardAuth(t.app, { authorization: basic("bob", secret) }));
   });
 
   it("a disabled user is refused with every credential (token, app password, password), and accepted again once enabled", async () => {
-    await t.services.users.create({ uid: "carol", password: PASSWORD, displayName: "Carol" });
-    const { secret } = await t.services.appPasswords.create("carol", "phone");
+    accepted(await t.services.users.create({ uid: "carol", password: PASSWORD, displayName: "Carol" }));
+    const { secret } = accepted(await t.services.appPasswords.create("carol", "phone"));
     const aliceToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
-    await t.services.users.setEnabled("alice", false);
-    await t.services.users.setEnabled("carol", false);
+    accepted(await t.services.users.setEnabled("alice", false));
+    accepted(await t.services.users.setEnabled("carol", false));
     try {
       assertRefused(await forwardAuth(t.app, { authorization: `Bearer ${aliceToken}` }), INVALID_TOKEN_CHALLENGE);
       assertRefused(await forwardAuth(t.app, { authorization: basic("carol", secret) }));
       assertRefused(await forwardAuth(t.app, { authorization: basic("carol", PASSWORD) }));
     } finally {
-      await t.services.users.setEnabled("alice", true);
-      await t.services.users.setEnabled("carol", true);
+      accepted(await t.services.users.setEnabled("alice", true));
+      accepted(await t.services.users.setEnabled("carol", true));
     }
     assertAccepted(await forwardAuth(t.app, { authorization: `Bearer ${aliceToken}` }), "alice");
     assertAccepted(await forwardAuth(t.app, { authorization: basic("carol", secret) }), "carol");
@@ -181,8 +182,8 @@ describe("forward authentication (auth-request)", () => {
 
   it("the display name is UTF-8 percent-encoded, and decodes back to the name", async () => {
     const displayName = 'Zoë Ångström 山田 "Q" 100% ☃, a;b\r\nx';
-    await t.services.users.create({ uid: "zoe", password: PASSWORD, displayName });
-    const { secret } = await t.services.appPasswords.create("zoe", "laptop");
+    accepted(await t.services.users.create({ uid: "zoe", password: PASSWORD, displayName }));
+    const { secret } = accepted(await t.services.appPasswords.create("zoe", "laptop"));
     const response = await forwardAuth(t.app, { authorization: basic("zoe", secret) });
     assertAccepted(response, "zoe");
     const header = String(response.headers["x-keystream-display-name"]);
@@ -202,8 +203,8 @@ describe("forward authentication is throttled like HTTP Basic logins", () => {
 
   before(async () => {
     t = await createOAuthTestApp();
-    for (const uid of ["bob", "carol", "dave"]) await t.services.users.create({ uid, password: PASSWORD });
-    aliceAppPassword = (await t.services.appPasswords.create("alice", "file sync")).secret;
+    for (const uid of ["bob", "carol", "dave"]) accepted(await t.services.users.create({ uid, password: PASSWORD }));
+    aliceAppPassword = accepted(await t.services.appPasswords.create("alice", "file sync")).secret;
     accessToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
     sleeps = [];
     proxied = await buildApp({
@@ -273,12 +274,12 @@ describe("forward authentication per site: the groups a site requires (?group=)"
 
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "bob", password: "bob password", displayName: "Bob" });
-    await t.services.groups.create("editors");
-    await t.services.groups.create("wiki");
-    await t.services.groups.addMember("editors", "bob");
-    alice = basic("alice", (await t.services.appPasswords.create("alice", "site")).secret);
-    bob = basic("bob", (await t.services.appPasswords.create("bob", "site")).secret);
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password", displayName: "Bob" }));
+    accepted(await t.services.groups.create("editors"));
+    accepted(await t.services.groups.create("wiki"));
+    accepted(await t.services.groups.addMember("editors", "bob"));
+    alice = basic("alice", accepted(await t.services.appPasswords.create("alice", "site")).secret);
+    bob = basic("bob", accepted(await t.services.appPasswords.create("bob", "site")).secret);
   });
   after(() => t.close());
 
@@ -295,13 +296,13 @@ describe("forward authentication per site: the groups a site requires (?group=)"
   });
 
   it("several groups, repeated or comma-separated: a member of any one of them passes", async () => {
-    await t.services.groups.addMember("wiki", "alice");
+    accepted(await t.services.groups.addMember("wiki", "alice"));
     for (const query of ["group=editors&group=wiki", "group=editors,wiki", "group=editors%2C%20wiki"]) {
       assertAccepted(await site(query, alice), "alice");
       assertAccepted(await site(query, bob), "bob");
     }
     assert.equal((await site("group=editors", alice)).statusCode, 403);
-    await t.services.groups.removeMember("wiki", "alice");
+    accepted(await t.services.groups.removeMember("wiki", "alice"));
     assert.equal((await site("group=editors,wiki", alice)).statusCode, 403, "membership is read at each request");
   });
 

@@ -13,6 +13,7 @@ import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { eventually } from "../support/eventually.js";
 import { appWithOwnStorage, holdTableLock, type OutageApp, refusedPort } from "../support/outage.js";
+import { accepted } from "../support/results.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
 /**
@@ -100,7 +101,7 @@ describe("health endpoints", () => {
     cleanups.push(() => node.close());
     assert.equal((await ready(node.app)).statusCode, 200);
 
-    await node.services.users.create({ uid: "alice", password: "alice password" });
+    accepted(await node.services.users.create({ uid: "alice", password: "alice password" }));
     const browser = new FormClient(node.app);
     const form = await browser.get("/index.php/login");
     const release = await holdSessionsLock(storage);

@@ -12,6 +12,7 @@ import { createOAuthTestApp, PASSWORD, WEB_CLIENT } from "../oauth/support.js";
 import { createProxiedApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { REPO_ROOT } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
 const HSTS = "max-age=15552000";
@@ -25,7 +26,7 @@ describe(`cookies are Secure and HSTS is sent when the site is https (${testData
   let t: TestApp;
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "root", password: PASSWORD, isAdmin: true });
+    accepted(await t.services.users.create({ uid: "root", password: PASSWORD, isAdmin: true }));
   });
   after(() => t.close());
   afterEach(() => {

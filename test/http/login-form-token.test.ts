@@ -6,6 +6,7 @@ import { LOGIN_FLOW_PAGE_PREFIX, LOGIN_FLOW_START_PATH } from "../../src/http/ro
 import { authorizeUrl, createOAuthTestApp, PASSWORD, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
 const LOGIN = "/index.php/login";
@@ -20,7 +21,7 @@ describe(`the login form needs no session until the login (${testDatabaseDialect
   let t: TestApp;
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "bob", password: "bob password" });
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
   });
   after(() => t.close());
 

@@ -2,12 +2,13 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 describe("login form (/index.php/login)", () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice A" });
+    accepted(await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice A" }));
   });
   after(() => t.close());
 
@@ -109,7 +110,7 @@ describe("login form (/index.php/login)", () => {
   });
 
   it("delays the next attempt exponentially after failures, per user, and a success resets it", async () => {
-    await t.services.users.create({ uid: "carol", password: "carol password" });
+    accepted(await t.services.users.create({ uid: "carol", password: "carol password" }));
     const browser = new FormClient(t.app, "192.0.2.7");
     t.sleeps.length = 0;
     for (let i = 0; i < 3; i++) await browser.login("carol", "nope");
@@ -135,8 +136,8 @@ describe("login form (/index.php/login)", () => {
   });
 
   it("refuses a disabled user even with the right password", async () => {
-    await t.services.users.create({ uid: "dave", password: "dave password" });
-    await t.services.users.setEnabled("dave", false);
+    accepted(await t.services.users.create({ uid: "dave", password: "dave password" }));
+    accepted(await t.services.users.setEnabled("dave", false));
     const response = await new FormClient(t.app).login("dave", "dave password");
     assert.equal(response.statusCode, 403);
     assert.match(response.body, /disabled/);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { basicAuthFor, fileEvent, publish } from "../activity/support.js";
 import { createTestApp, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 
 /**
  * The server surface the Nextcloud desktop client 3.7 reads, request by request as it sends them
@@ -31,7 +32,7 @@ describe("the Nextcloud desktop client's server surface", () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", displayName: "Alice Ä. Example", email: "alice@example.org" });
+    accepted(await t.services.users.create({ uid: "alice", displayName: "Alice Ä. Example", email: "alice@example.org" }));
     alice = await basicAuthFor(t, "alice");
   });
   after(() => t.close());
@@ -155,7 +156,7 @@ describe("the Nextcloud desktop client's server surface", () => {
   });
 
   it("the activity stream answers the client's request (previews=true&since&limit&format=json) with previews [] on every element, integer ids and rich subjects", async () => {
-    await t.services.users.create({ uid: "carol", displayName: "Carol" });
+    accepted(await t.services.users.create({ uid: "carol", displayName: "Carol" }));
     const carol = await basicAuthFor(t, "carol");
     const published: number[] = [];
     // Three different subjects: alike activities close in time would be grouped into one element.
@@ -231,10 +232,10 @@ describe("the Nextcloud desktop client's server surface", () => {
   });
 
   it("an app password revokes itself with DELETE /ocs/v2.php/core/apppassword (the client's account removal); other credentials cannot", async () => {
-    await t.services.users.create({ uid: "dave", displayName: "Dave" });
-    await t.services.users.setPassword("dave", "dave's account password 1");
-    const removed = await t.services.appPasswords.create("dave", "Desktop to remove");
-    const kept = await t.services.appPasswords.create("dave", "Phone");
+    accepted(await t.services.users.create({ uid: "dave", displayName: "Dave" }));
+    accepted(await t.services.users.setPassword("dave", "dave's account password 1"));
+    const removed = accepted(await t.services.appPasswords.create("dave", "Desktop to remove"));
+    const kept = accepted(await t.services.appPasswords.create("dave", "Phone"));
     const basic = (secret: string) => `Basic ${Buffer.from(`dave:${secret}`).toString("base64")}`;
     const remove = (authorization: string) =>
       t.app.inject({

@@ -4,6 +4,7 @@ import { after, before, describe, it } from "node:test";
 import { INTROSPECTION_PATH } from "../../src/http/oauth-paths.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 const DESKTOP = {
   id: "xdXOt13JKxym1B1QcEncf2XDkLAexMBFwiT9j6EfhhHFJhs2KM9jbjTmf8JBXE69",
@@ -33,7 +34,7 @@ describe("POST /index.php/apps/oauth2/api/v1/introspect (RFC 7662)", () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice A" });
+    accepted(await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice A" }));
     const added = await t.services.oauth.clients.add({
       name: RESOURCE_SERVER.name,
       clientId: RESOURCE_SERVER.id,
@@ -117,11 +118,11 @@ describe("POST /index.php/apps/oauth2/api/v1/introspect (RFC 7662)", () => {
   });
 
   it("says active:false for the token of a disabled user", async () => {
-    await t.services.users.setEnabled("alice", false);
+    accepted(await t.services.users.setEnabled("alice", false));
     try {
       assert.deepEqual((await introspect(accessToken)).json(), { active: false });
     } finally {
-      await t.services.users.setEnabled("alice", true);
+      accepted(await t.services.users.setEnabled("alice", true));
     }
     assert.equal((await introspect(accessToken)).json().active, true);
   });

@@ -9,6 +9,7 @@ import { fileEvent } from "../activity/support.js";
 import { answerGrantPage, loggedIn } from "../login-flow/support.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, refresh, userinfo, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 
 /**
  * issue 18: the OpenAPI 3.1 document is generated from the route schemas, and real answers are
@@ -142,8 +143,8 @@ describe("the OpenAPI 3.1 document", () => {
 
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "root", isAdmin: true });
-    const { secret } = await t.services.appPasswords.create("root", "openapi test");
+    accepted(await t.services.users.create({ uid: "root", isAdmin: true }));
+    const { secret } = accepted(await t.services.appPasswords.create("root", "openapi test"));
     rootAuth = basic("root", secret);
     ajv = newAjv();
     const response = await t.app.inject({ method: "GET", url: OPENAPI_PATH });

@@ -5,6 +5,7 @@ import { FORWARD_AUTH_PATH } from "../../src/http/routes/forward-auth.js";
 import { createOAuthTestApp, exchangeCode, issueCode, loggedIn, PASSWORD, refresh, userinfo } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { type FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 const PERSONAL = "/index.php/settings/personal";
 const NEW_PASSWORD = "a brand new password";
@@ -22,7 +23,7 @@ describe("a password change can end app passwords and OAuth grants", () => {
   // Each test starts from alice with one app password, one OAuth client's tokens and a browser session.
   beforeEach(async () => {
     t = await createOAuthTestApp();
-    appPassword = (await t.services.appPasswords.create("alice", "Firefox on Windows")).secret;
+    appPassword = accepted(await t.services.appPasswords.create("alice", "Firefox on Windows")).secret;
     tokens = (await exchangeCode(t, await issueCode(t))).json();
     browser = await loggedIn(t);
   });
@@ -93,8 +94,8 @@ describe("a password change can end app passwords and OAuth grants", () => {
   });
 
   it("another user's app passwords and grants are not touched", async () => {
-    await t.services.users.create({ uid: "bob", password: "bob password" });
-    const bobs = (await t.services.appPasswords.create("bob", "bob's phone")).secret;
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
+    const bobs = accepted(await t.services.appPasswords.create("bob", "bob's phone")).secret;
     assert.equal((await changePassword({ sign_out_devices: "1" })).statusCode, 200);
     assert.equal((await forwardAuth(basic("bob", bobs))).statusCode, 200);
   });

@@ -6,6 +6,7 @@ import { LOGIN_THROTTLE } from "../../src/security/domain/throttle-policy.js";
 import { poll, type StartedFlow, startFlow } from "../login-flow/support.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 const PERSONAL = "/index.php/settings/personal";
 const CREATE = `${PERSONAL}/app-passwords`;
@@ -49,7 +50,7 @@ describe("creating a credential needs a recent password confirmation", () => {
   // Each test has its own user and address, so throttle counts do not leak between tests.
   beforeEach(async () => {
     uid = `confirmer${++counter}`;
-    await t.services.users.create({ uid, password: PASSWORD });
+    accepted(await t.services.users.create({ uid, password: PASSWORD }));
     t.sleeps.length = 0;
   });
   const ip = () => `198.51.100.${counter}`;

@@ -13,6 +13,7 @@ import {
 } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 const PERSONAL = "/index.php/settings/personal";
 const PASSWORD = "a good password";
@@ -30,7 +31,7 @@ describe("personal settings: one's own sessions and authorized applications", ()
     counter += 1;
     uid = `owner${counter}`;
     other = `other${counter}`;
-    for (const name of [uid, other]) await t.services.users.create({ uid: name, password: PASSWORD });
+    for (const name of [uid, other]) accepted(await t.services.users.create({ uid: name, password: PASSWORD }));
   });
 
   /** Logs in through the real form from a browser that sends `userAgent`. */

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 const PERSONAL = "/index.php/settings/personal";
 
@@ -16,7 +17,9 @@ describe("personal settings: password, app passwords, language, profile", () => 
   // Each test has its own user, so throttling counts and sessions do not leak between tests.
   beforeEach(async () => {
     uid = `user${++uidCounter}`;
-    await t.services.users.create({ uid, password: "old password", displayName: "Old Name", email: `${uid}@example.com` });
+    accepted(
+      await t.services.users.create({ uid, password: "old password", displayName: "Old Name", email: `${uid}@example.com` }),
+    );
     t.sleeps.length = 0;
   });
 
@@ -112,12 +115,12 @@ describe("personal settings: password, app passwords, language, profile", () => 
 
   it("the settings page is rendered in the user's own language even with another Accept-Language", async () => {
     const browser = await loggedIn();
-    await t.services.preferences.set(uid, "core", "lang", "de");
+    accepted(await t.services.preferences.set(uid, "core", "lang", "de"));
     const page = await browser.get(PERSONAL, { "accept-language": "fr-FR,fr;q=0.9" });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<html lang="de">/);
     assert.match(page.body, /<h1>Persönliche Einstellungen<\/h1>/);
-    await t.services.preferences.delete(uid, "core", "lang");
+    accepted(await t.services.preferences.delete(uid, "core", "lang"));
     const followed = await browser.get(PERSONAL, { "accept-language": "fr-FR,fr;q=0.9" });
     assert.match(followed.body, /<h1>Paramètres personnels<\/h1>/, "without a setting, the browser's language");
   });
@@ -127,8 +130,8 @@ describe("personal settings: password, app passwords, language, profile", () => 
     const token = await tokenOf(browser);
     const saved = await browser.post(`${PERSONAL}/locale`, { requesttoken: token, language: "nl", timezone: "Europe/Amsterdam" });
     assert.equal(saved.statusCode, 303);
-    assert.equal(await t.services.preferences.get(uid, "core", "lang"), "nl");
-    assert.equal(await t.services.preferences.get(uid, "core", "timezone"), "Europe/Amsterdam");
+    assert.equal(accepted(await t.services.preferences.get(uid, "core", "lang")), "nl");
+    assert.equal(accepted(await t.services.preferences.get(uid, "core", "timezone")), "Europe/Amsterdam");
     const page = await browser.get(PERSONAL);
     assert.match(page.body, /<option value="nl" selected>Nederlands<\/option>/);
     assert.match(page.body, /<option value="Europe\/Amsterdam" selected>/);
@@ -136,12 +139,12 @@ describe("personal settings: password, app passwords, language, profile", () => 
     const refused = await browser.post(`${PERSONAL}/locale`, { requesttoken: token, language: "nl", timezone: "Mars/Olympus" });
     assert.equal(refused.statusCode, 400);
     assert.match(refused.body, /‘Mars\/Olympus’ is geen tijdzone/);
-    assert.equal(await t.services.preferences.get(uid, "core", "timezone"), "Europe/Amsterdam");
+    assert.equal(accepted(await t.services.preferences.get(uid, "core", "timezone")), "Europe/Amsterdam");
 
     const browserFollowed = await browser.post(`${PERSONAL}/locale`, { requesttoken: token, language: "", timezone: "" });
     assert.equal(browserFollowed.statusCode, 303);
-    assert.equal(await t.services.preferences.get(uid, "core", "lang"), undefined, "follow my browser: no setting");
-    assert.equal(await t.services.preferences.get(uid, "core", "timezone"), undefined);
+    assert.equal(accepted(await t.services.preferences.get(uid, "core", "lang")), undefined, "follow my browser: no setting");
+    assert.equal(accepted(await t.services.preferences.get(uid, "core", "timezone")), undefined);
   });
 
   it("a user edits their own full name and email", async () => {
@@ -152,7 +155,7 @@ describe("personal settings: password, app passwords, language, profile", () => 
       email: `new.${uid}@example.com`,
     });
     assert.equal(response.statusCode, 303);
-    const user = await t.services.users.require(uid);
+    const user = accepted(await t.services.users.require(uid));
     assert.equal(user.displayName, "New Name");
     assert.equal(user.email, `new.${uid}@example.com`);
     const refused = await browser.post(`${PERSONAL}/profile`, {
@@ -161,11 +164,11 @@ describe("personal settings: password, app passwords, language, profile", () => 
       email: "not an address",
     });
     assert.equal(refused.statusCode, 400);
-    assert.equal((await t.services.users.require(uid)).email, `new.${uid}@example.com`);
+    assert.equal(accepted(await t.services.users.require(uid)).email, `new.${uid}@example.com`);
   });
 
   it("an address another account has is refused in the profile form, whatever its case; nothing of the form is saved", async () => {
-    await t.services.users.create({ uid: `other${uidCounter}`, email: `Taken.${uidCounter}@Example.com` });
+    accepted(await t.services.users.create({ uid: `other${uidCounter}`, email: `Taken.${uidCounter}@Example.com` }));
     const browser = await loggedIn();
     const refused = await browser.post(`${PERSONAL}/profile`, {
       requesttoken: await tokenOf(browser),
@@ -179,7 +182,7 @@ describe("personal settings: password, app passwords, language, profile", () => 
         `<p class="error">the email address &quot;taken\\.${uidCounter}@example\\.COM&quot; is already used by another account</p>`,
       ),
     );
-    const user = await t.services.users.require(uid);
+    const user = accepted(await t.services.users.require(uid));
     assert.equal(user.displayName, "Old Name", "the full name sent with it is not saved either");
     assert.equal(user.email, `${uid}@example.com`);
   });
@@ -196,7 +199,7 @@ describe("personal settings: password, app passwords, language, profile", () => 
         email,
       });
       assert.equal(response.statusCode, 303, response.body);
-      const user = await t.services.users.require(uid);
+      const user = accepted(await t.services.users.require(uid));
       assert.equal(user.displayName, name);
       assert.equal(user.email, email);
     }
@@ -215,7 +218,7 @@ describe("personal settings: password, app passwords, language, profile", () => 
         email: "sneaky@example.com",
       });
       assert.equal(response.statusCode, 403);
-      const user = await t.services.users.require(uid);
+      const user = accepted(await t.services.users.require(uid));
       assert.equal(user.displayName, "Old Name");
       assert.equal(user.email, `${uid}@example.com`);
     } finally {

@@ -4,6 +4,7 @@ import { LOGIN_FLOW_POLL_PATH, LOGIN_FLOW_START_PATH } from "../../src/http/rout
 import { authorizeUrl, createOAuthTestApp, loggedIn, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
 const SETTINGS = "/index.php/settings/personal";
@@ -12,7 +13,7 @@ describe(`where a requesttoken is accepted (${testDatabaseDialect})`, () => {
   let t: TestApp;
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "bob", password: "bob password bob" });
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password bob" }));
   });
   after(() => t.close());
 

@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { authorizeUrl, createOAuthTestApp, PASSWORD, WEB_CLIENT } from "../oauth/support.js";
 import { createProxiedApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 /**
  * issue 5: every HTML page carries the security headers, and the session cookie its flags.
@@ -140,7 +141,7 @@ describe("security headers on every HTML page", () => {
   let admin: FormClient;
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "root", password: PASSWORD, isAdmin: true });
+    accepted(await t.services.users.create({ uid: "root", password: PASSWORD, isAdmin: true }));
     admin = new FormClient(t.app);
     assert.equal((await admin.login("root", PASSWORD)).statusCode, 303);
   });

@@ -12,6 +12,7 @@ import { SqlSessionStore } from "../../src/storage/account-session-store.js";
 import { SqlUserStore } from "../../src/storage/account-user-store.js";
 import { eventually } from "../support/eventually.js";
 import { hungServer } from "../support/outage.js";
+import { accepted } from "../support/results.js";
 import { ServerProcess } from "../support/server-process.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
@@ -55,11 +56,13 @@ describe("the server process during database faults", () => {
   }, async () => {
     const storage = await createTestStorage();
     const db = storage.storage.db;
-    await new UserDirectory(new SqlUserStore(db), new SqlSessionStore(db), systemClock).create({
-      uid: "alice",
-      password: "alice password",
-    });
-    const { secret } = await new AppPasswords(new SqlAppPasswordStore(db), systemClock).create("alice", "outage");
+    accepted(
+      await new UserDirectory(new SqlUserStore(db), new SqlSessionStore(db), systemClock).create({
+        uid: "alice",
+        password: "alice password",
+      }),
+    );
+    const { secret } = accepted(await new AppPasswords(new SqlAppPasswordStore(db), systemClock).create("alice", "outage"));
     // Only the server holds the database from here on.
     await storage.storage.close();
     const server = new ServerProcess(storage);

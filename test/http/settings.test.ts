@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { sha256Hex } from "../../src/crypto/secrets.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 function basic(user: string, secret: string): string {
   return `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
@@ -23,8 +24,8 @@ describe("settings pages", () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "alice password", displayName: "Alice A" });
-    await t.services.users.create({ uid: "root", password: "root password", isAdmin: true });
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password", displayName: "Alice A" }));
+    accepted(await t.services.users.create({ uid: "root", password: "root password", isAdmin: true }));
   });
   after(() => t.close());
 
@@ -140,7 +141,7 @@ describe("settings pages", () => {
 
   it("app password forms are refused without the CSRF token, and change nothing", async () => {
     const browser = await loggedIn("alice", "alice password");
-    const { secret, appPassword } = await t.services.appPasswords.create("alice", "kept");
+    const { secret, appPassword } = accepted(await t.services.appPasswords.create("alice", "kept"));
     const count = async () => (await t.services.appPasswords.list("alice")).length;
     const before = await count();
     const forgedCreate = await browser.post("/index.php/settings/personal/app-passwords", { requesttoken: "forged", name: "x" });
@@ -157,7 +158,7 @@ describe("settings pages", () => {
   });
 
   it("a user cannot revoke someone else's app password", async () => {
-    const { secret, appPassword } = await t.services.appPasswords.create("root", "root's device");
+    const { secret, appPassword } = accepted(await t.services.appPasswords.create("root", "root's device"));
     const browser = await loggedIn("alice", "alice password");
     const token = requestTokenOf((await browser.get("/index.php/settings/personal")).body);
     const response = await browser.post(`/index.php/settings/personal/app-passwords/${appPassword.id}/revoke`, {

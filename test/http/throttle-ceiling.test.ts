@@ -5,6 +5,7 @@ import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, TOKEN, WEB_CLIENT } from "../oauth/support.js";
 import { createAppOn, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 /**
  * issue 5: brute-force throttling of the token endpoint per IP (and of the login form and HTTP
@@ -132,7 +133,7 @@ describe("login throttle ceiling (form and HTTP Basic)", () => {
   let t: TestApp;
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "bob", password: PASSWORD });
+    accepted(await t.services.users.create({ uid: "bob", password: PASSWORD }));
   });
   after(() => t.close());
 
@@ -161,7 +162,7 @@ describe("login throttle ceiling (form and HTTP Basic)", () => {
   });
 
   it("a successful login resets the user's count", async () => {
-    await t.services.users.create({ uid: "cleo", password: PASSWORD });
+    accepted(await t.services.users.create({ uid: "cleo", password: PASSWORD }));
     for (let i = 0; i < 3; i++) await new FormClient(t.app, "198.51.100.150").login("cleo", "wrong");
     await new FormClient(t.app, "198.51.100.151").login("cleo", PASSWORD);
     t.sleeps.length = 0;

@@ -13,6 +13,7 @@ import {
 import { basic, createOAuthTestApp, PASSWORD, TOKEN, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 /**
  * issue 16, review finding 2: the throttle reserves every attempt before the credentials are
@@ -65,7 +66,7 @@ describe("throttle under concurrency: login form and HTTP Basic", () => {
 
   before(async () => {
     t = await createOAuthTestApp();
-    for (const uid of ["bob", "carl", "dina", "erin"]) await t.services.users.create({ uid, password: PASSWORD });
+    for (const uid of ["bob", "carl", "dina", "erin"]) accepted(await t.services.users.create({ uid, password: PASSWORD }));
   });
   after(() => t.close());
 
@@ -108,8 +109,8 @@ describe("throttle under concurrency: login form and HTTP Basic", () => {
 
   it("an app password is decided before the throttle: parallel requests wait no delay and touch no bucket, and a user locked out by guessing keeps using it", async () => {
     const ip = "198.51.100.46";
-    await t.services.users.create({ uid: "fran", password: PASSWORD });
-    const { secret } = await t.services.appPasswords.create("fran", "fran's desktop");
+    accepted(await t.services.users.create({ uid: "fran", password: PASSWORD }));
+    const { secret } = accepted(await t.services.appPasswords.create("fran", "fran's desktop"));
     const { whileInFlight, responses } = await burst(t, 10, () => basicAttempt(ip, "fran", secret));
     assert.deepEqual(statusCounts(responses), { 200: 10 });
     assert.deepEqual(whileInFlight.delays, [], "no attempt waited");
@@ -180,7 +181,7 @@ describe("throttle under concurrency: login form and HTTP Basic", () => {
   it("concurrent attempts from one address with no failure on record are not delayed (users behind one NAT)", async () => {
     const ip = "198.51.100.45";
     const users = ["nat-1", "nat-2", "nat-3", "nat-4", "nat-5"];
-    for (const uid of users) await t.services.users.create({ uid, password: PASSWORD });
+    for (const uid of users) accepted(await t.services.users.create({ uid, password: PASSWORD }));
     const { whileInFlight, responses } = await burst(t, users.length, (i) => basicAttempt(ip, users[i] as string, PASSWORD));
     assert.deepEqual(statusCounts(responses), { 200: users.length });
     assert.deepEqual(whileInFlight.delays, []);

@@ -10,6 +10,7 @@ import {
 import { basic, createOAuthTestApp, PASSWORD } from "../oauth/support.js";
 import { createProxiedApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 /**
  * issue 16, review finding 10: throttle keys have a bounded length whatever user name is sent, and
@@ -19,7 +20,7 @@ describe("throttle keys and purge", () => {
   let t: TestApp;
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "bob", password: PASSWORD });
+    accepted(await t.services.users.create({ uid: "bob", password: PASSWORD }));
   });
   after(() => t.close());
 
@@ -57,7 +58,7 @@ describe("throttle keys and purge", () => {
   });
 
   it("the lockout for a user still holds under the hashed key, from the form and from Basic", async () => {
-    await t.services.users.create({ uid: "lock", password: PASSWORD });
+    accepted(await t.services.users.create({ uid: "lock", password: PASSWORD }));
     for (let i = 0; i < LOGIN_THROTTLE.lockoutAfterFailures; i++) {
       await basicAttempt(`198.51.100.${i + 1}`, "lock", "wrong");
     }

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { createAppOn, createTestApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 /**
  * The login throttle lives in the database, so two nodes (two app instances with their own
@@ -18,7 +19,7 @@ describe("login throttle across nodes", () => {
     secondStorage = openStorage({ databaseUrl: nodeA.testStorage.databaseUrl, dataDir: nodeA.testStorage.dataDir });
     nodeB = await createAppOn(secondStorage, nodeA.testStorage.dataDir, nodeA.clock);
     for (const uid of ["alice", "bob", "carol", "dave"]) {
-      await nodeA.services.users.create({ uid, password: `${uid} password` });
+      accepted(await nodeA.services.users.create({ uid, password: `${uid} password` }));
     }
   });
   after(async () => {

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { AccountError } from "../../src/accounts/errors.js";
-import { translatorFor } from "../../src/i18n/index.js";
+import { accountRefusal } from "../../src/accounts/errors.js";
+import { say, translatorFor } from "../../src/i18n/index.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 const PERSONAL = "/index.php/settings/personal";
 
@@ -12,9 +13,9 @@ describe("errors a person reads are in their language (issue 19)", () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "greta", password: "greta password" });
-    await t.services.users.create({ uid: "emma", password: "emma password" });
-    await t.services.preferences.set("greta", "core", "lang", "de");
+    accepted(await t.services.users.create({ uid: "greta", password: "greta password" }));
+    accepted(await t.services.users.create({ uid: "emma", password: "emma password" }));
+    accepted(await t.services.preferences.set("greta", "core", "lang", "de"));
   });
   after(() => t.close());
 
@@ -34,8 +35,8 @@ describe("errors a person reads are in their language (issue 19)", () => {
   });
 
   it("the English message (occ, logs) is the English catalogue's sentence with its values", () => {
-    const error = new AccountError("uid_taken", "uidTaken", { uid: "greta" });
-    assert.equal(error.message, 'the user "greta" already exists');
-    assert.equal(error.translated(translatorFor("fr")), "L’utilisateur « greta » existe déjà.");
+    const refusal = accountRefusal("uid_taken", "uidTaken", { uid: "greta" });
+    assert.equal(refusal.message, 'the user "greta" already exists');
+    assert.equal(say(translatorFor("fr"), refusal.phrase), "L’utilisateur « greta » existe déjà.");
   });
 });

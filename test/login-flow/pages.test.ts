@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { dateFormatterFor } from "../../src/i18n/index.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { createLoginFlowTestApp, DESKTOP_USER_AGENT, loggedIn, PASSWORD, poll, startFlow } from "./support.js";
 
 /** Issue 13: the browser half of Login Flow v2 (login, then Grant access or Cancel). */
@@ -10,7 +11,7 @@ describe("Login Flow v2 pages", () => {
   let t: TestApp;
   before(async () => {
     t = await createLoginFlowTestApp();
-    await t.services.users.create({ uid: "bob", password: "bob password" });
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
   });
   after(() => t.close());
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 export const START = "/index.php/login/v2";
 export const POLL = "/index.php/login/v2/poll";
@@ -20,7 +21,7 @@ export interface StartedFlow {
 /** The app with user alice (Alice Liddell). */
 export async function createLoginFlowTestApp(): Promise<TestApp> {
   const t = await createTestApp();
-  await t.services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell" });
+  accepted(await t.services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell" }));
   return t;
 }
 

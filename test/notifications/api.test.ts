@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { connectAs, listenForPush } from "../push/support.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 const V2 = "/ocs/v2.php/apps/notifications/api/v2/notifications";
 const V1 = "/ocs/v1.php/apps/notifications/api/v2/notifications";
@@ -30,8 +31,8 @@ describe("notifications API v2 (nextcloud/notifications EndpointController)", ()
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "alice password" });
-    await t.services.users.create({ uid: "bob", password: "bob password" });
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
   });
   after(() => t.close());
   beforeEach(async () => {
@@ -95,12 +96,12 @@ describe("notifications API v2 (nextcloud/notifications EndpointController)", ()
     const changed = await call("GET", `${V2}?format=json`, { ...ALICE, "if-none-match": etag });
     assert.equal(changed.statusCode, 200);
     assert.notEqual(changed.headers.etag, etag);
-    await t.services.preferences.set("alice", "core", "lang", "de");
+    accepted(await t.services.preferences.set("alice", "core", "lang", "de"));
     try {
       const german = await call("GET", `${V2}?format=json`, { ...ALICE, "if-none-match": String(changed.headers.etag) });
       assert.equal(german.statusCode, 200, "another language is another rendering: not 304");
     } finally {
-      await t.services.preferences.delete("alice", "core", "lang");
+      accepted(await t.services.preferences.delete("alice", "core", "lang"));
     }
   });
 
@@ -187,8 +188,8 @@ describe("notifications and push: `notify_notification`", () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "alice password" });
-    await t.services.users.create({ uid: "bob", password: "bob password" });
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
     url = await listenForPush(t.app);
   });
   after(() => t.close());

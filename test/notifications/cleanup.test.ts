@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { EXPIRE_DAYS, KEEP_PER_USER } from "../../src/notifications/service.js";
+import { accepted } from "../support/results.js";
 import { createTestServices, type TestServices } from "../support/services.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
@@ -10,8 +11,8 @@ describe(`notifications cleanup (${testDatabaseDialect})`, () => {
 
   before(async () => {
     t = await createTestServices();
-    await t.services.users.create({ uid: "alice", password: "alice password" });
-    await t.services.users.create({ uid: "bob", password: "bob password" });
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
   });
   after(() => t.close());
 

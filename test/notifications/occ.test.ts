@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { connectAs, listenForPush } from "../push/support.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { runOcc } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
 const LIST = "/ocs/v2.php/apps/notifications/api/v2/notifications?format=json";
@@ -16,7 +17,7 @@ describe(`./occ notification:generate (${testDatabaseDialect})`, () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "alice password" });
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
   });
   after(() => t.close());
 

@@ -5,6 +5,7 @@ import { createOAuthTestApp, exchangeCode, issueCode, PASSWORD, WEB_CLIENT } fro
 import { enableTotp } from "../second-factor/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
 const LIST = "/ocs/v2.php/apps/notifications/api/v2/notifications?format=json";
@@ -43,14 +44,14 @@ describe(`notifications: each producer, in the user's language (${testDatabaseDi
 
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.preferences.set("alice", "core", "lang", "de");
-    secret = (await t.services.appPasswords.create("alice", "Telefon")).secret;
+    accepted(await t.services.preferences.set("alice", "core", "lang", "de"));
+    secret = accepted(await t.services.appPasswords.create("alice", "Telefon")).secret;
   });
   after(() => t.close());
   beforeEach(() => t.services.notifications.dismissAll("alice"));
 
   it("a new app password", async () => {
-    await t.services.appPasswords.create("alice", "Laptop");
+    accepted(await t.services.appPasswords.create("alice", "Laptop"));
     const n = await onlyOne();
     assert.equal(n.app, "keystream");
     assert.equal(n.object_type, "app_password_created");
@@ -101,7 +102,7 @@ describe(`notifications: each producer, in the user's language (${testDatabaseDi
   });
 
   it("the password changed", async () => {
-    await replacePassword(t.services.users, t.services.sessions, "alice", "a brand new password");
+    accepted(await replacePassword(t.services.users, t.services.sessions, "alice", "a brand new password"));
     const n = await onlyOne();
     assert.equal(n.subject, "Ihr Passwort wurde geändert");
     assert.equal(n.object_type, "password_changed");
@@ -109,11 +110,11 @@ describe(`notifications: each producer, in the user's language (${testDatabaseDi
 
   it("renders in the language the user has when reading, not when it was made", async () => {
     await t.services.notifications.passwordChanged("alice");
-    await t.services.preferences.set("alice", "core", "lang", "fr");
+    accepted(await t.services.preferences.set("alice", "core", "lang", "fr"));
     try {
       assert.equal((await onlyOne()).subject, "Votre mot de passe a été changé");
     } finally {
-      await t.services.preferences.set("alice", "core", "lang", "de");
+      accepted(await t.services.preferences.set("alice", "core", "lang", "de"));
     }
   });
 });
@@ -147,10 +148,10 @@ describe(`notifications: the personal settings' switches (${testDatabaseDialect}
     assert.match(after.body, /id="notification-settings-saved"/);
     assert.match(after.body, /name="notify_app_password" value="1">/);
     assert.match(after.body, /name="notify_password" value="1" checked/);
-    assert.equal(await t.services.preferences.get("alice", "notifications", "app_password"), "0");
+    assert.equal(accepted(await t.services.preferences.get("alice", "notifications", "app_password")), "0");
 
     await t.services.notifications.dismissAll("alice");
-    await t.services.appPasswords.create("alice", "Laptop");
+    accepted(await t.services.appPasswords.create("alice", "Laptop"));
     assert.deepEqual(await t.services.notifications.newest("alice"), [], "switched off: no notification");
     await t.services.notifications.passwordChanged("alice");
     const admin = await t.services.notifications.adminMessage("alice", { short: "From your administrator", long: "" });
@@ -164,7 +165,7 @@ describe(`notifications: the personal settings' switches (${testDatabaseDialect}
   it("the switches' form needs the session's requesttoken", async () => {
     const refused = await browser.post(`${PERSONAL}/notifications`, { requesttoken: "forged" });
     assert.notEqual(refused.statusCode, 303);
-    assert.equal(await t.services.preferences.get("alice", "notifications", "password"), "1", "unchanged");
+    assert.equal(accepted(await t.services.preferences.get("alice", "notifications", "password")), "1", "unchanged");
   });
 });
 
@@ -179,9 +180,9 @@ describe(`notifications are best effort (${testDatabaseDialect})`, () => {
   it("a notification that cannot be written never fails the act behind it", async () => {
     // The table gone: every write of a notification fails, as with a broken database.
     await t.testStorage.storage.db.schema.dropTable("notifications").execute();
-    const { appPassword } = await t.services.appPasswords.create("alice", "Laptop");
+    const { appPassword } = accepted(await t.services.appPasswords.create("alice", "Laptop"));
     assert.equal((await t.services.appPasswords.list("alice")).map((p) => p.id).includes(appPassword.id), true);
-    await replacePassword(t.services.users, t.services.sessions, "alice", "a brand new password");
+    accepted(await replacePassword(t.services.users, t.services.sessions, "alice", "a brand new password"));
     assert.ok(await t.services.users.checkPassword("alice", "a brand new password"));
   });
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import {
   AUTHORIZE,
   addClient,
@@ -42,7 +43,7 @@ describe("authorization endpoint (research A.2)", () => {
     await addClient(t, { ...TRUSTED, trusted: true });
     await addClient(t, { ...SUBDOMAINS, allowSubdomains: true });
     await addClient(t, DESKTOP_LIKE);
-    await t.services.users.create({ uid: "bob", password: "bob password bob" });
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password bob" }));
     browser = await loggedIn(t);
   });
   after(() => t.close());

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { basic, loggedIn, oauthAppWithLoggedInAdmin, tokenRequest, WEB_CLIENT } from "./support.js";
 
 const ADMIN = "/index.php/settings/admin/applications";
@@ -74,7 +75,7 @@ describe("admin page: editing a client and its secret", () => {
 
   it("a refused client change is said in the administrator's language on the page (the add form coming back as sent), and in ownCloud's English to occ", async () => {
     const client = await webClient();
-    await site.t.services.preferences.set("root", "core", "lang", "de");
+    accepted(await site.t.services.preferences.set("root", "core", "lang", "de"));
     try {
       const refused = await site.admin.post(`${CLIENTS}/${client.id}/edit`, {
         requesttoken: await adminToken(),
@@ -97,7 +98,7 @@ describe("admin page: editing a client and its secret", () => {
       // The refused form comes back filled in, to correct rather than type again.
       assert.match(taken.body, /id="oauth2-redirect" name="redirect_uri" required value="https:\/\/x\.example\/cb"/);
     } finally {
-      await site.t.services.preferences.set("root", "core", "lang", "en");
+      accepted(await site.t.services.preferences.set("root", "core", "lang", "en"));
     }
     // The same refusal through the administration occ uses: ownCloud's sentence, word for word.
     const unknown = await site.t.services.oauth.clients.modify("No such name", "trusted", "true");

@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { verifyIdToken } from "../oidc/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import {
   addClient,
   basic,
@@ -387,7 +388,7 @@ describe("device user code guessing is throttled (RFC 8628 §5.1)", () => {
     assert.ok(Number(locked.headers["retry-after"]) > 0);
     assert.match(locked.body, /data-problem="throttled"/);
     // Another user, from another address, is not affected.
-    await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob" });
+    accepted(await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob" }));
     const bob = new FormClient(t.app, "192.0.2.7");
     assert.equal((await bob.login("bob", PASSWORD)).statusCode, 303);
     const bobPage = await bob.get(VERIFICATION);

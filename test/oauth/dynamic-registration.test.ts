@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from "fastify";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { AUTHORIZE, basic, createOAuthTestApp, loggedIn, tokenRequest, userinfo } from "./support.js";
 
 const REGISTER = "/index.php/apps/oauth2/api/v1/register";
@@ -394,7 +395,7 @@ describe("dynamic client registration (RFC 7591), host setting oidc.dynamic_regi
     });
 
     it("the admin page lists a registered client as such", async () => {
-      await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
+      accepted(await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true }));
       const admin = await loggedIn(t, "root", "root password!");
       const page = await admin.get("/index.php/settings/admin/applications");
       const client = await registered(t);

@@ -8,6 +8,7 @@ import { allMigrations } from "../../src/storage/migrations/index.js";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { createTestStorage } from "../support/storage.js";
 import {
   addClient,
@@ -154,7 +155,7 @@ describe("introspection callers (issue 16)", () => {
   });
 
   it("the admin page's resource-server checkbox marks the new client, and its list shows the column", async () => {
-    await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
+    accepted(await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true }));
     const admin = await loggedIn(t, "root", "root password!");
     const page = await admin.get("/index.php/settings/admin/applications");
     assert.match(page.body, /<th scope="col">Options<\/th>/, "the flags column (resource server among them)");

@@ -4,6 +4,7 @@ import { redirectUriMatches, redirectUriProblem } from "../../src/oauth/domain/r
 import type { TestApp } from "../support/app.js";
 import { type FormClient, requestTokenOf } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { AUTHORIZE, addClient, createOAuthTestApp, loggedIn, type TestClient } from "./support.js";
 
 /** Issue 16, review #7 (supplied redirect_uri) and the registration rules of RFC 6749 §3.1.2. */
@@ -147,7 +148,7 @@ describe("registering a redirect URI RFC 6749 §3.1.2 forbids (issue 16)", () =>
   const clientCount = async () => (await t.services.oauth.clients.list()).length;
   before(async () => {
     t = await createOAuthTestApp(CONF_CLIENT);
-    await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
+    accepted(await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true }));
     admin = await loggedIn(t, "root", "root password!");
   });
   after(() => t.close());

@@ -5,6 +5,7 @@ import { FORWARD_AUTH_PATH } from "../../src/http/routes/forward-auth.js";
 import { DEFAULT_CLIENTS } from "../../src/oauth/domain/default-clients.js";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import {
   addClient,
@@ -208,7 +209,7 @@ describe(`scopes (${testDatabaseDialect})`, () => {
     assert.equal((await ask(site, reader)).statusCode, 200);
     assertInsufficientScope(await ask(site, files), "activity:read", "files token at an activity:read site");
     // A credential that is the account itself passes every site.
-    const appPassword = (await t.services.appPasswords.create("alice", "sync")).secret;
+    const appPassword = accepted(await t.services.appPasswords.create("alice", "sync")).secret;
     const withAppPassword = await t.app.inject({
       method: "GET",
       url: site,

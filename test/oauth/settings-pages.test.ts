@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import {
   authorizeUrl,
   consent,
@@ -157,7 +158,7 @@ describe("personal authorized clients, revoke, events", () => {
   });
 
   it("revoking touches only the revoking user's grants", async () => {
-    await t.services.users.create({ uid: "bob", password: "bob password bob" });
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password bob" }));
     const bob = await loggedIn(t, "bob", "bob password bob");
     const bobCode = new URL(await consent(bob, authorizeUrl(WEB_CLIENT))).searchParams.get("code") as string;
     const bobTokens = (await exchangeCode(t, bobCode)).json();
@@ -169,7 +170,7 @@ describe("personal authorized clients, revoke, events", () => {
   });
 
   it("a client is listed while a token is live; an expired implicit token alone does not list it", async () => {
-    await t.services.users.create({ uid: "dora", password: "dora password!" });
+    accepted(await t.services.users.create({ uid: "dora", password: "dora password!" }));
     const dora = await loggedIn(t, "dora", "dora password!");
     const fragment = new URL(await consent(dora, authorizeUrl(WEB_CLIENT, { response_type: "token" }))).hash;
     assert.match(fragment, /access_token=/);

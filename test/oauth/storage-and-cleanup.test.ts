@@ -10,6 +10,7 @@ import { DEFAULT_CLIENTS } from "../../src/oauth/domain/default-clients.js";
 import { createServices } from "../../src/services.js";
 import { CLIENT_SECRET_KEY_FILE } from "../../src/wiring/foundation.js";
 import type { TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { createTestStorage } from "../support/storage.js";
 import { createOAuthTestApp, exchangeCode, issueCode, refresh, userinfo, WEB_CLIENT } from "./support.js";
 
@@ -82,12 +83,12 @@ describe("client storage", () => {
   });
 
   it("deleting a user deletes their grants, codes and tokens", async () => {
-    await t.services.users.create({ uid: "gone", password: "gone password!" });
+    accepted(await t.services.users.create({ uid: "gone", password: "gone password!" }));
     const { loggedIn, consent, authorizeUrl } = await import("./support.js");
     const browser = await loggedIn(t, "gone", "gone password!");
     const code = new URL(await consent(browser, authorizeUrl(WEB_CLIENT))).searchParams.get("code") as string;
     const tokens = (await exchangeCode(t, code)).json();
-    await t.services.users.delete("gone");
+    accepted(await t.services.users.delete("gone"));
     const grants = await t.services.storage.db.selectFrom("oauth2_grants").selectAll().where("uid", "=", "gone").execute();
     assert.equal(grants.length, 0);
     assert.equal(await t.services.oauth.resolve(tokens.access_token), undefined);

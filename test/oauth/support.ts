@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import type { FetchBrowser } from "../support/fetch-browser.js";
+import { accepted } from "../support/results.js";
 
 export const AUTHORIZE = "/index.php/apps/oauth2/authorize";
 export const TOKEN = "/index.php/apps/oauth2/api/v1/token";
@@ -36,7 +37,9 @@ export async function createOAuthTestApp(
   client: TestClient & { trusted?: boolean; allowSubdomains?: boolean } = WEB_CLIENT,
 ): Promise<TestApp> {
   const t = await createTestApp();
-  await t.services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" });
+  accepted(
+    await t.services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" }),
+  );
   await addClient(t, client);
   return t;
 }
@@ -202,7 +205,7 @@ export function oauthAppWithLoggedInAdmin(): AppWithAdmin {
   let admin: FormClient | undefined;
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true });
+    accepted(await t.services.users.create({ uid: "root", password: "root password!", isAdmin: true }));
     admin = await loggedIn(t, "root", "root password!");
   });
   after(() => t?.close());

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { sha256Hex } from "../../src/crypto/secrets.js";
 import { s256Challenge } from "../../src/oauth/domain/pkce.js";
 import type { TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import {
   addClient,
   basic,
@@ -216,17 +217,17 @@ describe("token endpoint: authorization_code grant (research A.1)", () => {
       });
     });
     it("a disabled user → 400 unauthorized_client `user not enabled`, and the code is spent", async () => {
-      await t.services.users.create({ uid: "bob", password: "bob password bob" });
+      accepted(await t.services.users.create({ uid: "bob", password: "bob password bob" }));
       const browserCode = await (async () => {
         const { loggedIn, consent, authorizeUrl } = await import("./support.js");
         const browser = await loggedIn(t, "bob", "bob password bob");
         return new URL(await consent(browser, authorizeUrl(WEB_CLIENT))).searchParams.get("code") as string;
       })();
-      await t.services.users.setEnabled("bob", false);
+      accepted(await t.services.users.setEnabled("bob", false));
       const response = await exchangeCode(t, browserCode);
       assert.equal(response.statusCode, 400);
       assert.deepEqual(response.json(), { error: "unauthorized_client", error_description: "user not enabled" });
-      await t.services.users.setEnabled("bob", true);
+      accepted(await t.services.users.setEnabled("bob", true));
       assert.deepEqual((await exchangeCode(t, browserCode)).json().error_description, "authorization code does not exist");
     });
   });
@@ -363,16 +364,16 @@ describe("token endpoint: refresh_token grant (rotation, expiry, mirall)", () =>
   });
 
   it("a disabled user → 400 unauthorized_client, the tokens are not deleted", async () => {
-    await t.services.users.create({ uid: "carol", password: "carol password!" });
+    accepted(await t.services.users.create({ uid: "carol", password: "carol password!" }));
     const { loggedIn, consent, authorizeUrl } = await import("./support.js");
     const browser = await loggedIn(t, "carol", "carol password!");
     const code = new URL(await consent(browser, authorizeUrl(WEB_CLIENT))).searchParams.get("code") as string;
     const tokens = (await exchangeCode(t, code)).json();
-    await t.services.users.setEnabled("carol", false);
+    accepted(await t.services.users.setEnabled("carol", false));
     const refused = await refresh(t, tokens.refresh_token, { "user-agent": "Mozilla/5.0 mirall/2.4.2" });
     assert.equal(refused.statusCode, 400, "the mirall rule does not cover unauthorized_client");
     assert.deepEqual(refused.json(), { error: "unauthorized_client", error_description: "user not enabled" });
-    await t.services.users.setEnabled("carol", true);
+    accepted(await t.services.users.setEnabled("carol", true));
     assert.equal((await refresh(t, tokens.refresh_token)).statusCode, 200);
   });
 

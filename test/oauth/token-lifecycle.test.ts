@@ -4,6 +4,7 @@ import { parseHostSetting } from "../../src/config/host-settings.js";
 import { s256Challenge } from "../../src/oauth/domain/pkce.js";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { createAppOn, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import {
   authorizeUrl,
@@ -141,12 +142,12 @@ describe(`oauth2.refresh_reuse_grace (${testDatabaseDialect})`, () => {
   });
 
   it("the grace pair of a disabled user is refused like a refresh (unauthorized_client)", async () => {
-    await t.services.users.create({ uid: "dora", password: "dora password!" });
+    accepted(await t.services.users.create({ uid: "dora", password: "dora password!" }));
     const browser = await loggedIn(t, "dora", "dora password!");
     const code = new URL(await consent(browser, authorizeUrl(WEB_CLIENT))).searchParams.get("code") as string;
     const first = (await exchangeCode(t, code)).json() as Pair;
     assert.equal((await refresh(t, first.refresh_token)).statusCode, 200);
-    await t.services.users.setEnabled("dora", false);
+    accepted(await t.services.users.setEnabled("dora", false));
     const retried = await refresh(t, first.refresh_token);
     assert.deepEqual(retried.json(), { error: "unauthorized_client", error_description: "user not enabled" });
   });
@@ -307,7 +308,7 @@ describe(`revocation holds on every node at once (${testDatabaseDialect})`, () =
     t = await createOAuthTestApp();
     secondStorage = openStorage({ databaseUrl: t.testStorage.databaseUrl, dataDir: t.testStorage.dataDir });
     nodeB = await createAppOn(secondStorage, t.testStorage.dataDir, t.clock);
-    for (const uid of ["erin", "frank", "gina"]) await t.services.users.create({ uid, password: PASSWORD });
+    for (const uid of ["erin", "frank", "gina"]) accepted(await t.services.users.create({ uid, password: PASSWORD }));
   });
   after(async () => {
     await nodeB.app.close();
@@ -350,7 +351,7 @@ describe(`revocation holds on every node at once (${testDatabaseDialect})`, () =
   it("disabling a user on node A: node B refuses the tokens (userinfo, refresh) and introspection says inactive", async () => {
     const pair = await pairFor("frank");
     assert.equal((await onB(pair.access_token)).statusCode, 200);
-    await t.services.users.setEnabled("frank", false);
+    accepted(await t.services.users.setEnabled("frank", false));
     const userinfoB = await onB(pair.access_token);
     assert.equal(userinfoB.statusCode, 401);
     assert.equal(userinfoB.json().error, "invalid_token");
@@ -378,7 +379,7 @@ describe(`revocation holds on every node at once (${testDatabaseDialect})`, () =
 
   it("deleting a user on node A: node B refuses the tokens", async () => {
     const pair = await pairFor("gina");
-    await t.services.users.delete("gina");
+    accepted(await t.services.users.delete("gina"));
     assert.equal((await onB(pair.access_token)).statusCode, 401);
     assert.equal((await refreshOnB(pair.refresh_token)).statusCode, 400);
   });

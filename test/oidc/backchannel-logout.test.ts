@@ -4,6 +4,7 @@ import { sha256Hex } from "../../src/crypto/secrets.js";
 import { addClient, loggedIn, PASSWORD, type TestClient, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { type FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { LogoutReceiver, signInTo, verifyLogoutToken } from "./logout-receiver.js";
 import { createOidcTestApp, END_SESSION } from "./support.js";
@@ -56,7 +57,7 @@ describe(`OpenID Connect Back-Channel Logout 1.0 (${testDatabaseDialect})`, () =
   async function freshUser(): Promise<{ uid: string; browser: FormClient }> {
     users++;
     const uid = `user${String(users)}`;
-    await t.services.users.create({ uid, password: PASSWORD, displayName: `User ${String(users)}` });
+    accepted(await t.services.users.create({ uid, password: PASSWORD, displayName: `User ${String(users)}` }));
     return { uid, browser: await loggedIn(t, uid) };
   }
 
@@ -170,7 +171,7 @@ describe(`OpenID Connect Back-Channel Logout 1.0 (${testDatabaseDialect})`, () =
     const second = await sessionWithThreeClients(await loggedIn(t, uid));
     await sessionWithThreeClients((await freshUser()).browser);
     receiver.clear();
-    await t.services.users.setEnabled(uid, false);
+    accepted(await t.services.users.setEnabled(uid, false));
     assert.deepEqual(
       await delivered(),
       [
@@ -187,7 +188,7 @@ describe(`OpenID Connect Back-Channel Logout 1.0 (${testDatabaseDialect})`, () =
     const sid = await sessionWithThreeClients(browser);
     await sessionWithThreeClients((await freshUser()).browser);
     receiver.clear();
-    await t.services.users.delete(uid);
+    accepted(await t.services.users.delete(uid));
     assert.deepEqual(await delivered(), [
       ["POST /rp1/redirect_uri?logout=backchannel", sid, uid],
       ["POST /rp2/logout", sid, uid],

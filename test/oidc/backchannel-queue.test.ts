@@ -4,6 +4,7 @@ import { ManualClock } from "../../src/clock.js";
 import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { addClient, loggedIn, type TestClient } from "../oauth/support.js";
 import { createAppOn, createTestApp, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { LogoutReceiver, signInTo, verifyLogoutToken } from "./logout-receiver.js";
 
@@ -46,10 +47,10 @@ describe(`back-channel logout's delivery queue (${testDatabaseDialect})`, () => 
   async function endedSession(): Promise<string> {
     users++;
     const uid = `user${String(users)}`;
-    await t.services.users.create({ uid, password: PASSWORD });
+    accepted(await t.services.users.create({ uid, password: PASSWORD }));
     const browser = await loggedIn(t, uid, PASSWORD);
     const { claims } = await signInTo(t, browser, RP);
-    await t.services.users.setEnabled(uid, false);
+    accepted(await t.services.users.setEnabled(uid, false));
     await t.services.oidc.backchannel.settled();
     return claims.sid as string;
   }

@@ -5,6 +5,7 @@ import { loggedIn, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { createOidcTestApp } from "./support.js";
 
@@ -77,7 +78,7 @@ describe(`back-channel logout URI registration (${testDatabaseDialect})`, () => 
   });
 
   it("the admin page's back-channel logout URI field registers it on add and edit, by the same rule", async () => {
-    await t.services.users.create({ uid: "admin", password: "admin password 1", displayName: "Admin", isAdmin: true });
+    accepted(await t.services.users.create({ uid: "admin", password: "admin password 1", displayName: "Admin", isAdmin: true }));
     const browser = await loggedIn(t, "admin", "admin password 1");
     const page = await browser.get("/index.php/settings/admin/applications");
     assert.match(

@@ -5,6 +5,7 @@ import { loggedIn, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { createOidcTestApp, END_SESSION, ISSUER, openIdTokens, POST_LOGOUT } from "./support.js";
 
@@ -167,7 +168,7 @@ describe(`post-logout redirect URI registration (issue 15, ${testDatabaseDialect
   });
 
   it("the admin page's post-logout redirection URI field registers it, validated by the same rule", async () => {
-    await t.services.users.create({ uid: "admin", password: "admin password 1", displayName: "Admin", isAdmin: true });
+    accepted(await t.services.users.create({ uid: "admin", password: "admin password 1", displayName: "Admin", isAdmin: true }));
     const browser = await loggedIn(t, "admin", "admin password 1");
     const page = await browser.get("/index.php/settings/admin/applications");
     assert.match(page.body, /name="post_logout_redirect_uri"/);

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { authorizeUrl, createOAuthTestApp, loggedIn, PASSWORD, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 
 /** issue 19: one stylesheet file, the navigation, and pages in the reader's language. */
 
@@ -12,7 +13,7 @@ describe("page layout", () => {
   let t: TestApp;
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "root", password: PASSWORD, isAdmin: true, displayName: "Root" });
+    accepted(await t.services.users.create({ uid: "root", password: PASSWORD, isAdmin: true, displayName: "Root" }));
   });
   after(() => t.close());
 
@@ -77,7 +78,7 @@ describe("page layout", () => {
   });
 
   it("a translation cannot inject markup: names put into a translated sentence are escaped", async () => {
-    await t.services.users.create({ uid: "mallory", password: PASSWORD, displayName: "<script>x</script>" });
+    accepted(await t.services.users.create({ uid: "mallory", password: PASSWORD, displayName: "<script>x</script>" }));
     const browser = await loggedIn(t, "mallory");
     const page = await browser.get(authorizeUrl(WEB_CLIENT), { "accept-language": "de" });
     assert.match(

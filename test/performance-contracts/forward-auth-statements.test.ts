@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { FORWARD_AUTH_PATH } from "../../src/http/routes/forward-auth.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, USERINFO } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 
 /**
  * Forward authentication answers a reverse proxy on every request it passes on, so it may cost no
@@ -42,7 +43,7 @@ describe("forward authentication costs no more than a UserInfo call", () => {
 
   it("with a bearer token or an app password, it runs no more statements than UserInfo, and writes nothing on a repeated success", async () => {
     const accessToken = (await exchangeCode(t, await issueCode(t))).json().access_token;
-    const { secret } = await t.services.appPasswords.create("alice", "file sync");
+    const { secret } = accepted(await t.services.appPasswords.create("alice", "file sync"));
     for (const authorization of [`Bearer ${accessToken}`, basic("alice", secret)]) {
       // The first use of an app password records its last use (at most once a minute); measure after it.
       await forwardAuth(t.app, { authorization });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { basicAuthFor, fileEvent, get, ids, ocsData, publish } from "../activity/support.js";
 import { createOAuthTestApp, exchangeCode, issueCode } from "../oauth/support.js";
 import { createAppOn, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { statementsOf } from "../support/statements.js";
 import { testDatabaseDialect } from "../support/storage.js";
 
@@ -35,9 +36,9 @@ describe("a stream page's reads", () => {
   before(async () => {
     t = await createOAuthTestApp();
     other = await createAppOn(t.testStorage.storage, t.testStorage.dataDir, t.clock);
-    await t.services.users.create({ uid: "frank", displayName: "Frank F" });
-    await t.services.users.create({ uid: "gina", displayName: "Gina G" });
-    await t.services.users.create({ uid: "ivan" });
+    accepted(await t.services.users.create({ uid: "frank", displayName: "Frank F" }));
+    accepted(await t.services.users.create({ uid: "gina", displayName: "Gina G" }));
+    accepted(await t.services.users.create({ uid: "ivan" }));
     const tokens = JSON.parse((await exchangeCode(t, await issueCode(t))).body) as { access_token: string };
     bearer = `Bearer ${tokens.access_token}`;
     ivan = await basicAuthFor(t, "ivan");
@@ -89,7 +90,7 @@ describe("a stream page's reads", () => {
   it("a user renamed on another node shows under the new name on the next page, whose names were read with its rows", async () => {
     await publish(t, sharedBy("ivan", "gina"));
     assert.equal(ocsData(await get(t, API, ivan))[0].subject_rich[1].actor.name, "Gina G");
-    await other.services.users.updateProfile("gina", { displayName: "Gina Renamed" });
+    accepted(await other.services.users.updateProfile("gina", { displayName: "Gina Renamed" }));
     const page = ocsData(await get(t, API, ivan));
     assert.equal(page[0].subject_rich[1].actor.name, "Gina Renamed");
     assert.match(page[0].subject_prepared, /display-name="Gina Renamed"/);
@@ -111,17 +112,17 @@ describe("a stream page's reads", () => {
 
   it("a poll after a rename on another node is rendered afresh, though its rows are the same", async () => {
     await publish(t, sharedBy("ivan", "gina"));
-    await other.services.users.updateProfile("gina", { displayName: "Gina Before" });
+    accepted(await other.services.users.updateProfile("gina", { displayName: "Gina Before" }));
     const before = await get(t, `${API}?format=json`, ivan);
     assert.equal((await get(t, `${API}?format=json`, ivan)).body, before.body);
-    await other.services.users.updateProfile("gina", { displayName: "Gina After" });
+    accepted(await other.services.users.updateProfile("gina", { displayName: "Gina After" }));
     const after = await get(t, `${API}?format=json`, ivan);
     assert.equal(after.body, before.body.replaceAll("Gina Before", "Gina After"));
     assert.equal(after.headers.etag, before.headers.etag);
   });
 
   it("a stream whose types are all switched off answers 204, even when since is another user's activity", async () => {
-    await t.services.users.create({ uid: "judy" });
+    accepted(await t.services.users.create({ uid: "judy" }));
     const judy = await basicAuthFor(t, "judy");
     const [foreign] = await publish(t, fileEvent("ivan"));
     await publish(t, fileEvent("judy"));

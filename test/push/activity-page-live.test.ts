@@ -4,6 +4,7 @@ import { ACTIVITY_LIVE_SCRIPT_PATH } from "../../src/http/activity-live-script.j
 import { fileEvent, publish } from "../activity/support.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { connectAs, listenForPush } from "./support.js";
 
 const PRE_AUTH = "/index.php/apps/notify_push/pre_auth";
@@ -14,7 +15,7 @@ describe("the web activity page's live updates (push)", () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "erin", password: "erin password" });
+    accepted(await t.services.users.create({ uid: "erin", password: "erin password" }));
     await publish(t, fileEvent("erin"));
     browser = new FormClient(t.app);
     await browser.login("erin", "erin password");

@@ -8,6 +8,7 @@ import { publish } from "../activity/support.js";
 import { startNginx } from "../clients/harness/nginx.js";
 import { freePort, ProcessSet, waitFor } from "../clients/harness/processes.js";
 import { createTestApp, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { connectAs, listenForPush } from "./support.js";
 
 /**
@@ -22,7 +23,7 @@ describe("push through nginx with the deployment's locations", () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "alice password" });
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
     const direct = await listenForPush(t.app);
     work = fs.mkdtempSync(path.join(os.tmpdir(), "keystream-push-nginx-"));
     const port = await freePort();
@@ -50,7 +51,7 @@ describe("push through nginx with the deployment's locations", () => {
   });
 
   it("passes the upgrade on: the client authenticates and hears `notify_activity`", async () => {
-    const { secret } = await t.services.appPasswords.create("alice", "desktop");
+    const { secret } = accepted(await t.services.appPasswords.create("alice", "desktop"));
     const client = await connectAs(proxied, "alice", secret);
     assert.equal(await client.next(), "authenticated");
     await publish(t, {

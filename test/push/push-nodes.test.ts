@@ -6,6 +6,7 @@ import { openStorage, type Storage } from "../../src/storage/connect.js";
 import { PUSH_NOTIFY_CHANNEL } from "../../src/storage/push-channel.js";
 import { fileEvent, publish } from "../activity/support.js";
 import { createAppOn, createTestApp, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { connectAs, listenForPush } from "./support.js";
 
@@ -18,8 +19,8 @@ describe("push across nodes on one PostgreSQL database (LISTEN/NOTIFY)", { skip:
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "alice password" });
-    secret = (await t.services.appPasswords.create("alice", "desktop")).secret;
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
+    secret = accepted(await t.services.appPasswords.create("alice", "desktop")).secret;
     secondStorage = openStorage({ databaseUrl: t.testStorage.databaseUrl, dataDir: t.testStorage.dataDir });
     second = await createAppOn(secondStorage, t.testStorage.dataDir, new ManualClock());
     secondUrl = await listenForPush(second.app);
@@ -40,8 +41,8 @@ describe("push across nodes on one PostgreSQL database (LISTEN/NOTIFY)", { skip:
   });
 
   it("delivers each affected user's event of one publish to that user's sockets", async () => {
-    await t.services.users.create({ uid: "bob", password: "bob password" });
-    const bobSecret = (await t.services.appPasswords.create("bob", "desktop")).secret;
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
+    const bobSecret = accepted(await t.services.appPasswords.create("bob", "desktop")).secret;
     const alice = await connectAs(secondUrl, "alice", secret);
     const bob = await connectAs(secondUrl, "bob", bobSecret);
     assert.equal(await alice.next(), "authenticated");
@@ -54,7 +55,7 @@ describe("push across nodes on one PostgreSQL database (LISTEN/NOTIFY)", { skip:
   });
 
   it("closes the user's sockets on the other node when an app password is revoked", async () => {
-    const { secret: laptop, appPassword } = await t.services.appPasswords.create("alice", "laptop");
+    const { secret: laptop, appPassword } = accepted(await t.services.appPasswords.create("alice", "laptop"));
     const client = await connectAs(secondUrl, "alice", laptop);
     assert.equal(await client.next(), "authenticated");
     await t.services.appPasswords.revoke("alice", appPassword.id);

@@ -5,6 +5,7 @@ import { SqlitePushChannel } from "../../src/storage/push-channel-sqlite.js";
 import { fileEvent, publish } from "../activity/support.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { runOcc } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import { connectAs, listenForPush } from "./support.js";
 
@@ -18,10 +19,10 @@ describe("push: activities another process writes reach this server's sockets", 
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "alice password" });
-    await t.services.users.create({ uid: "bob", password: "bob password" });
-    aliceSecret = (await t.services.appPasswords.create("alice", "desktop")).secret;
-    bobSecret = (await t.services.appPasswords.create("bob", "desktop")).secret;
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
+    aliceSecret = accepted(await t.services.appPasswords.create("alice", "desktop")).secret;
+    bobSecret = accepted(await t.services.appPasswords.create("bob", "desktop")).secret;
     url = await listenForPush(t.app);
   });
   after(() => t.close());
@@ -52,8 +53,8 @@ describe("push: activities another process writes reach this server's sockets", 
   });
 
   it("closes the user's sockets when `./occ user:disable` in another process ends their credentials", async () => {
-    await t.services.users.create({ uid: "carol", password: "carol password" });
-    const carolSecret = (await t.services.appPasswords.create("carol", "desktop")).secret;
+    accepted(await t.services.users.create({ uid: "carol", password: "carol password" }));
+    const carolSecret = accepted(await t.services.appPasswords.create("carol", "desktop")).secret;
     const carol = await connectAs(url, "carol", carolSecret);
     const alice = await connectAs(url, "alice", aliceSecret);
     assert.equal(await carol.next(), "authenticated");

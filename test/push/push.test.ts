@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import WebSocket from "ws";
 import { fileEvent, proxyLogLine, publish } from "../activity/support.js";
 import { createTestApp, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { connectAs, listenForPush, PushClient } from "./support.js";
 
 function basic(user: string, secret: string): string {
@@ -23,10 +24,10 @@ describe("push (nextcloud/notify_push protocol): authentication and messages", (
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "alice password" });
-    await t.services.users.create({ uid: "bob", password: "bob password" });
-    alicePassword = (await t.services.appPasswords.create("alice", "desktop")).secret;
-    bobPassword = (await t.services.appPasswords.create("bob", "desktop")).secret;
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
+    alicePassword = accepted(await t.services.appPasswords.create("alice", "desktop")).secret;
+    bobPassword = accepted(await t.services.appPasswords.create("bob", "desktop")).secret;
     url = await listenForPush(t.app);
   });
   after(() => t.close());
@@ -164,7 +165,7 @@ describe("push (nextcloud/notify_push protocol): authentication and messages", (
   });
 
   it("closes the user's sockets at once when an app password is revoked", async () => {
-    const { secret, appPassword } = await t.services.appPasswords.create("alice", "laptop");
+    const { secret, appPassword } = accepted(await t.services.appPasswords.create("alice", "laptop"));
     const client = await connectAs(url, "alice", secret);
     assert.equal(await client.next(), "authenticated");
     assert.equal(await t.services.appPasswords.revoke("alice", appPassword.id), true);
@@ -172,11 +173,11 @@ describe("push (nextcloud/notify_push protocol): authentication and messages", (
   });
 
   it("closes the user's sockets at once when the user is disabled", async () => {
-    await t.services.users.create({ uid: "carol", password: "carol password" });
-    const { secret } = await t.services.appPasswords.create("carol", "desktop");
+    accepted(await t.services.users.create({ uid: "carol", password: "carol password" }));
+    const { secret } = accepted(await t.services.appPasswords.create("carol", "desktop"));
     const client = await connectAs(url, "carol", secret);
     assert.equal(await client.next(), "authenticated");
-    await t.services.users.setEnabled("carol", false);
+    accepted(await t.services.users.setEnabled("carol", false));
     assert.equal(await client.closed, 1008);
     const again = await connectAs(url, "carol", secret);
     assert.equal(await again.next(), "err: Invalid credentials");
@@ -225,8 +226,8 @@ describe("push: graceful shutdown", () => {
   it("closes every socket with 1001 (going away) when the server stops", async () => {
     const t = await createTestApp();
     try {
-      await t.services.users.create({ uid: "alice", password: "alice password" });
-      const { secret } = await t.services.appPasswords.create("alice", "desktop");
+      accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
+      const { secret } = accepted(await t.services.appPasswords.create("alice", "desktop"));
       const url = await listenForPush(t.app);
       const client = await connectAs(url, "alice", secret);
       assert.equal(await client.next(), "authenticated");

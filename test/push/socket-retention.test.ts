@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { createTestApp, type TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 import { connectAs, listenForPush } from "./support.js";
 
 v8.setFlagsFromString("--expose-gc");
@@ -31,8 +32,8 @@ describe("push socket memory: an open socket holds only what it needs", () => {
 
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "alice password" });
-    secret = (await t.services.appPasswords.create("alice", "desktop")).secret;
+    accepted(await t.services.users.create({ uid: "alice", password: "alice password" }));
+    secret = accepted(await t.services.appPasswords.create("alice", "desktop")).secret;
     url = await listenForPush(t.app);
   });
   after(() => t.close());

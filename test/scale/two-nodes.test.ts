@@ -19,6 +19,7 @@ import { AUTHORIZE, PASSWORD, TOKEN, USERINFO, WEB_CLIENT } from "../oauth/suppo
 import { requestTokenOf } from "../support/browser-form.js";
 import { eventually } from "../support/eventually.js";
 import { FetchBrowser } from "../support/fetch-browser.js";
+import { accepted } from "../support/results.js";
 import { ServerProcess } from "../support/server-process.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
@@ -61,7 +62,9 @@ describe("two Keystream nodes on one database", () => {
     b = new ServerProcess(storage, "node B");
     [urlA, urlB] = await Promise.all([a.url(), b.url()]);
     services = createServices({ storage: storage.storage, dataDir: storage.dataDir, log: pino({ level: "silent" }) });
-    await services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" });
+    accepted(
+      await services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" }),
+    );
     const added = await services.oauth.clients.add({
       name: CLIENT.name,
       clientId: CLIENT.clientId,

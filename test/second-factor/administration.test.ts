@@ -4,6 +4,7 @@ import { ManualClock, systemClock } from "../../src/clock.js";
 import { createAppOn, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";
+import { accepted } from "../support/results.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 import { SoftwareAuthenticator } from "./software-authenticator.js";
 import { CHALLENGE, enableTotp, SETUP } from "./support.js";
@@ -23,8 +24,8 @@ describe("./occ twofactorauth:state, :disable, :enforce and the admin page's sec
     storage = await createTestStorage();
     const clock = new ManualClock(systemClock.nowSeconds());
     node = { ...(await createAppOn(storage.storage, storage.dataDir, clock)), clock };
-    for (const uid of ["alice", "bob"]) await node.services.users.create({ uid, password: PASSWORD });
-    await node.services.users.create({ uid: "root", password: PASSWORD, isAdmin: true });
+    for (const uid of ["alice", "bob"]) accepted(await node.services.users.create({ uid, password: PASSWORD }));
+    accepted(await node.services.users.create({ uid: "root", password: PASSWORD, isAdmin: true }));
   });
   after(async () => {
     await node.app.close();

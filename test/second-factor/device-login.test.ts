@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { basic as clientBasic, createOAuthTestApp, PASSWORD, tokenRequest, userinfo, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { answerChallenge, CHALLENGE, currentCode, enableTotp } from "./support.js";
 
 const DEVICE_AUTHORIZATION = "/index.php/apps/oauth2/api/v1/device_authorization";
@@ -17,7 +18,7 @@ describe("a device login passes the second-factor challenge before the device ge
   let secret = "";
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "dora", password: PASSWORD });
+    accepted(await t.services.users.create({ uid: "dora", password: PASSWORD }));
     secret = await enableTotp(t, "dora");
   });
   after(() => t.close());

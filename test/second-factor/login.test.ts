@@ -5,6 +5,7 @@ import { answerGrantPage, poll, startFlow } from "../login-flow/support.js";
 import { authorizeUrl, createOAuthTestApp, exchangeCode, PASSWORD, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { answerChallenge, basic, CHALLENGE, currentCode, enableTotp, PERSONAL } from "./support.js";
 
 /** The login of a user with a second factor: password, then the challenge; nothing in between. */
@@ -20,7 +21,7 @@ describe("the second-factor challenge after the password", () => {
   // Each test has its own user and address: throttle counts do not leak between tests.
   beforeEach(async () => {
     uid = `twofactor${++counter}`;
-    await t.services.users.create({ uid, password: PASSWORD });
+    accepted(await t.services.users.create({ uid, password: PASSWORD }));
     secret = await enableTotp(t, uid);
   });
   const ip = () => `203.0.113.${counter}`;
@@ -179,7 +180,7 @@ describe("the second-factor challenge after the password", () => {
     });
     assert.equal(forward.statusCode, 401, "forward authentication too");
     assert.equal(forward.headers["x-keystream-auth-refused"], "second-factor-required");
-    const { secret: appPassword } = await t.services.appPasswords.create(uid, "desktop");
+    const { secret: appPassword } = accepted(await t.services.appPasswords.create(uid, "desktop"));
     const allowed = await t.app.inject({
       method: "GET",
       url: "/ocs/v2.php/cloud/user?format=json",

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { PASSKEY_SCRIPT_PATH, WEBAUTHN_LIBRARY_PATH } from "../../src/http/passkey-scripts.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { SoftwareAuthenticator } from "./software-authenticator.js";
 
 const ORIGIN = "https://keystream.example";
@@ -17,7 +18,7 @@ describe("passkeys: storage and the ceremonies' refusals", () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
-    for (const uid of ["alice", "bob", "carol"]) await t.services.users.create({ uid, password: "correct horse" });
+    for (const uid of ["alice", "bob", "carol"]) accepted(await t.services.users.create({ uid, password: "correct horse" }));
   });
   after(() => t.close());
 
@@ -192,7 +193,7 @@ describe("passkey sign-in over HTTP", () => {
   before(async () => {
     t = await createTestApp();
     t.services.settings.set("overwrite.cli.url", ORIGIN);
-    await t.services.users.create({ uid: "dave", password: "correct horse" });
+    accepted(await t.services.users.create({ uid: "dave", password: "correct horse" }));
   });
   after(() => t.close());
 

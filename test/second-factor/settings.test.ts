@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import { PASSWORD_CONFIRMATION_WINDOW_SECONDS } from "../../src/accounts/password-confirmation.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient, requestTokenOf } from "../support/browser-form.js";
+import { accepted } from "../support/results.js";
 import { referenceTotp } from "./reference-totp.js";
 import { answerChallenge, basic, CHALLENGE, currentCode, enableTotp, PERSONAL, SETUP } from "./support.js";
 
@@ -25,7 +26,7 @@ describe("second factors in personal settings, recovery codes and enforcement", 
   after(() => t.close());
   beforeEach(async () => {
     uid = `member${++counter}`;
-    await t.services.users.create({ uid, password: PASSWORD });
+    accepted(await t.services.users.create({ uid, password: PASSWORD }));
   });
   const ip = () => `198.51.100.${counter}`;
   const loggedIn = async () => {

@@ -5,6 +5,7 @@ import { s256Challenge } from "../../src/oauth/domain/pkce.js";
 import { basicAuthFor, fileEvent, get, publish } from "../activity/support.js";
 import { createOAuthTestApp, exchangeCode, issueCode, refresh, tokenRequest, userinfo, WEB_CLIENT } from "../oauth/support.js";
 import type { TestApp } from "../support/app.js";
+import { accepted } from "../support/results.js";
 
 /**
  * Behaviour the November 2026 security review reported as informational (#13–#15) and that
@@ -77,7 +78,7 @@ describe("kept on purpose: activity `since` (review #15)", () => {
   let t: TestApp;
   before(async () => {
     t = await createOAuthTestApp();
-    await t.services.users.create({ uid: "bob", password: "bob password" });
+    accepted(await t.services.users.create({ uid: "bob", password: "bob password" }));
   });
   after(() => t.close());
 

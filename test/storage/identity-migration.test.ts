@@ -1,18 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Migrator } from "kysely";
-import { AccountError } from "../../src/accounts/errors.js";
 import { UserDirectory } from "../../src/accounts/users.js";
 import { ManualClock } from "../../src/clock.js";
 import { SqlSessionStore } from "../../src/storage/account-session-store.js";
 import { SqlUserStore } from "../../src/storage/account-user-store.js";
 import { SqlLoginFlowStore } from "../../src/storage/login-flow-store.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
+import { accepted, assertRefused } from "../support/results.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
 const IDENTITY = "2026_11_27_0017_identity";
-
-const emailTaken = (error: unknown) => error instanceof AccountError && error.code === "email_taken";
 
 /**
  * Migration 2026_11_27_0017 on a database written before it: nothing is rewritten or dropped,
@@ -89,26 +87,26 @@ describe(`migration 0017: existing accounts and flows (${testDatabaseDialect})`,
 
       const users = new UserDirectory(new SqlUserStore(db), new SqlSessionStore(db), new ManualClock());
       // bea keeps her address while she does not change it.
-      await users.updateProfile("bea", { displayName: "Bea", email: "Shared@Example.com" });
-      assert.equal((await users.require("bea")).email, "Shared@Example.com");
+      accepted(await users.updateProfile("bea", { displayName: "Bea", email: "Shared@Example.com" }));
+      assert.equal(accepted(await users.require("bea")).email, "Shared@Example.com");
       // A new account cannot take it: ann holds its key.
-      await assert.rejects(users.create({ uid: "fay", email: "shared@EXAMPLE.com" }), emailTaken);
+      assertRefused(await users.create({ uid: "fay", email: "shared@EXAMPLE.com" }), "email_taken");
       // ann moves away; bea and cid still have it, so it is still taken.
-      await users.updateProfile("ann", { email: "ann@example.com" });
-      await assert.rejects(users.create({ uid: "fay", email: "shared@example.com" }), emailTaken);
-      await assert.rejects(users.updateProfile("dan", { email: "shared@example.com" }), emailTaken);
+      accepted(await users.updateProfile("ann", { email: "ann@example.com" }));
+      assertRefused(await users.create({ uid: "fay", email: "shared@example.com" }), "email_taken");
+      assertRefused(await users.updateProfile("dan", { email: "shared@example.com" }), "email_taken");
       // Neither of the two left may have it marked verified while the other has it too.
-      await assert.rejects(users.updateProfile("bea", { email: "Shared@Example.com", emailVerified: true }), emailTaken);
-      await users.updateProfile("cid", { email: "cid@example.com" });
+      assertRefused(await users.updateProfile("bea", { email: "Shared@Example.com", emailVerified: true }), "email_taken");
+      accepted(await users.updateProfile("cid", { email: "cid@example.com" }));
       // Now bea alone has it: she may have it marked, and it takes its key.
-      await users.updateProfile("bea", { email: "Shared@Example.com", emailVerified: true });
+      accepted(await users.updateProfile("bea", { email: "Shared@Example.com", emailVerified: true }));
       const bea = await db
         .selectFrom("users")
         .select(["email_key", "email_verified"])
         .where("uid", "=", "bea")
         .executeTakeFirstOrThrow();
       assert.deepEqual([bea.email_key, Number(bea.email_verified)], ["shared@example.com", 1]);
-      await assert.rejects(users.create({ uid: "fay", email: "shared@example.com" }), emailTaken);
+      assertRefused(await users.create({ uid: "fay", email: "shared@example.com" }), "email_taken");
     } finally {
       await t.cleanup();
     }

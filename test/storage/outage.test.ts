@@ -26,6 +26,7 @@ import {
   probeOnDemand,
   refusedPort,
 } from "../support/outage.js";
+import { accepted } from "../support/results.js";
 import { createTestStorage, type TestStorage, testDatabaseDialect } from "../support/storage.js";
 
 /**
@@ -67,8 +68,8 @@ async function adminClient(t: TestStorage): Promise<pg.Client> {
 async function publisher(
   node: Pick<OutageApp, "app" | "services">,
 ): Promise<(events: unknown[]) => Promise<LightMyRequestResponse>> {
-  await node.services.users.create({ uid: "admin", password: "admin password", isAdmin: true });
-  const { secret } = await node.services.appPasswords.create("admin", "outage test");
+  accepted(await node.services.users.create({ uid: "admin", password: "admin password", isAdmin: true }));
+  const { secret } = accepted(await node.services.appPasswords.create("admin", "outage test"));
   const authorization = `Basic ${Buffer.from(`admin:${secret}`).toString("base64")}`;
   return (events) =>
     node.app.inject({
@@ -218,7 +219,7 @@ describe("a settings form during an outage", {
   it("creating an app password on a full disk answers 503, not the database's message in a 400 page", async () => {
     const t = await testStorage();
     const node = await app(t);
-    await node.services.users.create({ uid: "alice", password: "alice password" });
+    accepted(await node.services.users.create({ uid: "alice", password: "alice password" }));
     const browser = new FormClient(node.app);
     assert.equal((await browser.login("alice", "alice password")).statusCode, 303);
     const token = requestTokenOf((await browser.get("/index.php/settings/personal")).body);

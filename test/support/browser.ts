@@ -4,6 +4,7 @@ import path from "node:path";
 import { after, before } from "node:test";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { createTestApp, type TestApp } from "./app.js";
+import { accepted } from "./results.js";
 
 /**
  * Real-browser tests: Debian's Chromium (`apt-get install chromium`) driven by playwright-core,
@@ -138,7 +139,7 @@ export function appInBrowserWithAlice(): AppInBrowser {
   let baseUrl: string | undefined;
   before(async () => {
     t = await createTestApp();
-    await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice Liddell" });
+    accepted(await t.services.users.create({ uid: "alice", password: "correct horse", displayName: "Alice Liddell" }));
     baseUrl = await listenOnLoopback(t);
     browser = await launchBrowser();
   });

@@ -6,6 +6,7 @@ import { referenceTotp } from "../second-factor/reference-totp.js";
 import type { TestApp } from "./app.js";
 import { submitLoginForm } from "./browser.js";
 import { FormClient } from "./browser-form.js";
+import { accepted } from "./results.js";
 
 /**
  * Every page Keystream renders, in every state a person meets (issue 19), visited in a real
@@ -32,15 +33,19 @@ export const LONG_CLIENT: TestClient = {
  * clients; two throttled client addresses.
  */
 export async function seedTour(t: TestApp): Promise<void> {
-  await t.services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" });
-  await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob Builder", email: "bob@example.com" });
-  await t.services.users.create({ uid: "root", password: PASSWORD, displayName: "Rory Admin", isAdmin: true });
-  await t.services.groups.create("editors", "Editors");
-  await t.services.groups.addMember("editors", "alice");
+  accepted(
+    await t.services.users.create({ uid: "alice", password: PASSWORD, displayName: "Alice Liddell", email: "alice@example.com" }),
+  );
+  accepted(
+    await t.services.users.create({ uid: "bob", password: PASSWORD, displayName: "Bob Builder", email: "bob@example.com" }),
+  );
+  accepted(await t.services.users.create({ uid: "root", password: PASSWORD, displayName: "Rory Admin", isAdmin: true }));
+  accepted(await t.services.groups.create("editors", "Editors"));
+  accepted(await t.services.groups.addMember("editors", "alice"));
   await addClient(t, WEB_CLIENT);
   await addClient(t, { ...DESKTOP_CLIENT, trusted: true });
   await addClient(t, { ...LONG_CLIENT, allowSubdomains: true, resourceServer: true });
-  await t.services.appPasswords.create("alice", "Laptop (rclone)");
+  accepted(await t.services.appPasswords.create("alice", "Laptop (rclone)"));
   // Failed logins from two addresses: the admin page's throttled-addresses table has rows.
   for (const address of ["203.0.113.7", "2001:db8:7:8::20"]) {
     for (let attempt = 0; attempt < 3; attempt++) await new FormClient(t.app, address).login("bob", "not the password");

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
-import { type CommandContext, CommandError } from "../context.js";
+import { type CommandContext, CommandError, valueOrExit } from "../context.js";
 
 export function registerAvatarCommands(program: Command, context: CommandContext): void {
   program
@@ -17,8 +17,8 @@ export function registerAvatarCommands(program: Command, context: CommandContext
         throw new CommandError(`cannot read ${file}: ${(error as Error).message}`);
       }
       const { users, avatars } = await context.open();
-      await users.require(uid);
-      await avatars.set(uid, data);
+      valueOrExit(await users.require(uid));
+      valueOrExit(await avatars.set(uid, data));
       context.print(`The avatar of "${uid}" was set`);
     });
 

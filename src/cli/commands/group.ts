@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { GroupError } from "../../groups/errors.js";
-import { type CommandContext, CommandError } from "../context.js";
+import { type CommandContext, CommandError, valueOrExit } from "../context.js";
 import { type OutputFormat, outputOption, printData } from "../output.js";
 
 /** Commander's collector for a repeatable option (`--member=a --member=b`). */
@@ -22,15 +21,11 @@ export function registerGroupCommands(program: Command, context: CommandContext)
     .option("--display-name <name>", "the name the console shows (default: the group name)")
     .action(async (gid: string, options: { displayName?: string }) => {
       const { groups } = await context.open({ create: true });
-      try {
-        const group = await groups.create(gid, options.displayName);
-        context.print(`Created group "${group.gid}"`);
-      } catch (error) {
-        if (error instanceof GroupError && error.code === "invalid_gid") {
-          throw new CommandError(`Group "${gid}" could not be created: ${error.message}`);
-        }
-        throw error;
+      const created = await groups.create(gid, options.displayName);
+      if (!created.ok && created.code === "invalid_gid") {
+        throw new CommandError(`Group "${gid}" could not be created: ${created.message}`);
       }
+      context.print(`Created group "${valueOrExit(created).gid}"`);
     });
 
   program
@@ -41,14 +36,8 @@ export function registerGroupCommands(program: Command, context: CommandContext)
     .action(async (gid: string) => {
       const { groups } = await context.open();
       if (!(await groups.find(gid))) throw new CommandError("Group does not exist");
-      try {
-        await groups.delete(gid);
-      } catch (error) {
-        if (error instanceof GroupError) {
-          throw new CommandError(`The specified group could not be deleted. ${error.message}`);
-        }
-        throw error;
-      }
+      const deleted = await groups.delete(gid);
+      if (!deleted.ok) throw new CommandError(`The specified group could not be deleted. ${deleted.message}`);
       context.print("The specified group was deleted");
     });
 
@@ -76,7 +65,7 @@ export function registerGroupCommands(program: Command, context: CommandContext)
     .action(async (gid: string, options: { output: OutputFormat }) => {
       const { groups } = await context.open();
       if (!(await groups.find(gid))) throw new CommandError(`Group ${gid} does not exist`);
-      const members = await groups.members(gid);
+      const members = valueOrExit(await groups.members(gid));
       // PHP's json_encode of an empty array: `[]`, as ownCloud prints a group without members.
       printData(
         context,
@@ -100,7 +89,7 @@ export function registerGroupCommands(program: Command, context: CommandContext)
         if (!(await users.find(uid))) {
           context.err(`User "${uid}" could not be found - not added to group "${gid}"\n`);
           failed = true;
-        } else if ((await groups.addMember(gid, uid)) === "already") {
+        } else if (valueOrExit(await groups.addMember(gid, uid)) === "already") {
           context.print(`User "${uid}" is already a member of group "${gid}"`);
         } else {
           context.print(`User "${uid}" added to group "${gid}"`);
@@ -126,14 +115,12 @@ export function registerGroupCommands(program: Command, context: CommandContext)
           failed = true;
           continue;
         }
-        try {
-          if ((await groups.removeMember(gid, uid)) === "removed") context.print(`Member "${uid}" removed from group "${gid}"`);
-          else context.print(`Member "${uid}" could not be found in group "${gid}"`);
-        } catch (error) {
-          if (!(error instanceof GroupError)) throw error;
-          context.err(`${error.message}\n`);
+        const removed = await groups.removeMember(gid, uid);
+        if (!removed.ok) {
+          context.err(`${removed.message}\n`);
           failed = true;
-        }
+        } else if (removed.value === "removed") context.print(`Member "${uid}" removed from group "${gid}"`);
+        else context.print(`Member "${uid}" could not be found in group "${gid}"`);
       }
       if (failed) throw new CommandError("");
     });

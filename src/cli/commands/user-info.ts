@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { UserListing } from "../../accounts/ports.js";
-import { type CommandContext, CommandError } from "../context.js";
+import { type CommandContext, CommandError, valueOrExit } from "../context.js";
 import { type OutputFormat, outputOption, printData } from "../output.js";
 
 /**
@@ -96,7 +96,7 @@ export function registerUserInfoCommands(program: Command, context: CommandConte
     .addOption(outputOption())
     .action(async (uid: string, options: { output: OutputFormat }) => {
       const { users, groups, secondFactors } = await context.open();
-      const user = await users.requireListing(uid);
+      const user = valueOrExit(await users.requireListing(uid));
       const factors = await secondFactors.enabledByUser([uid]);
       printData(context, options.output, {
         user_id: user.uid,

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { type CommandContext, CommandError } from "../context.js";
+import { type CommandContext, CommandError, valueOrExit } from "../context.js";
 import { type OutputFormat, outputOption, printData } from "../output.js";
 
 interface UserSettingOptions {
@@ -45,22 +45,22 @@ export function registerUserSettingCommand(program: Command, context: CommandCon
         const value = positional ?? options.value;
         if (app === undefined || key === undefined) {
           if (value !== undefined || options.delete) throw new CommandError("give the app and the key of the preference");
-          printData(context, options.output, await preferences.list(uid, app));
+          printData(context, options.output, valueOrExit(await preferences.list(uid, app)));
           return;
         }
         if (options.delete) {
-          const deleted = await preferences.delete(uid, app, key);
+          const deleted = valueOrExit(await preferences.delete(uid, app, key));
           if (!deleted && options.errorIfNotExists) throw new CommandError(`The setting does not exist for user "${uid}".`);
           context.print(
             deleted ? `The setting ${app} ${key} of "${uid}" was deleted` : `The setting ${app} ${key} of "${uid}" was not set`,
           );
           return;
         }
-        const current = await preferences.get(uid, app, key);
+        const current = valueOrExit(await preferences.get(uid, app, key));
         if (value !== undefined) {
           if (options.updateOnly && current === undefined)
             throw new CommandError(`The setting does not exist for user "${uid}".`);
-          const stored = await preferences.set(uid, app, key, value);
+          const stored = valueOrExit(await preferences.set(uid, app, key, value));
           context.print(`The setting ${app} ${key} of "${uid}" is now "${stored}"`);
           return;
         }

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { replacePassword } from "../../accounts/password-change.js";
 import { validGid } from "../../groups/domain/group-id.js";
-import { GroupError } from "../../groups/errors.js";
-import { type CommandContext, CommandError } from "../context.js";
+import { groupRefusal } from "../../groups/errors.js";
+import { type CommandContext, CommandError, valueOrExit } from "../context.js";
 import { type OutputFormat, outputOption, printData } from "../output.js";
 import { collect } from "./group.js";
 
@@ -46,24 +46,26 @@ export function registerUserCommands(program: Command, context: CommandContext):
         const password = options.passwordFromEnv ? passwordFromEnvironment() : undefined;
         // Every group name is checked before the user is written: a refused command leaves nothing behind.
         const invalid = options.group.find((gid) => !validGid(gid));
-        if (invalid !== undefined) throw new GroupError("invalid_gid", "invalidGid", { gid: invalid });
+        if (invalid !== undefined) throw new CommandError(groupRefusal("invalid_gid", "invalidGid", { gid: invalid }).message);
         const { users, groups } = await context.open({ create: true });
-        const user = await users.create({
-          uid,
-          password,
-          displayName: options.displayName,
-          email: options.email,
-          isAdmin: options.admin,
-          reuseDeletedUid: options.reuseDeletedName,
-        });
+        const user = valueOrExit(
+          await users.create({
+            uid,
+            password,
+            displayName: options.displayName,
+            email: options.email,
+            isAdmin: options.admin,
+            reuseDeletedUid: options.reuseDeletedName,
+          }),
+        );
         context.print(`The user "${user.uid}" was created successfully`);
         // As ownCloud's user:add (owncloud/core core/Command/User/Add.php): a missing group is created.
         for (const gid of options.group) {
           if (!(await groups.find(gid))) {
-            await groups.create(gid);
+            valueOrExit(await groups.create(gid));
             context.print(`Created group "${gid}"`);
           }
-          await groups.addMember(gid, user.uid);
+          valueOrExit(await groups.addMember(gid, user.uid));
           context.print(`User "${user.uid}" added to group "${gid}"`);
         }
         if (password === undefined) {
@@ -83,7 +85,7 @@ export function registerUserCommands(program: Command, context: CommandContext):
     .argument("<uid>")
     .action(async (uid: string) => {
       const { users } = await context.open();
-      await users.delete(uid);
+      valueOrExit(await users.delete(uid));
       context.print(`The user "${uid}" was deleted`);
     });
 
@@ -98,7 +100,7 @@ export function registerUserCommands(program: Command, context: CommandContext):
       .argument("<uid>")
       .action(async (uid: string) => {
         const { users } = await context.open();
-        await users.setEnabled(uid, enabled);
+        valueOrExit(await users.setEnabled(uid, enabled));
         context.print(`The user "${uid}" is ${enabled ? "enabled" : "disabled"}`);
       });
   }
@@ -113,7 +115,7 @@ export function registerUserCommands(program: Command, context: CommandContext):
       if (!options.passwordFromEnv) throw new CommandError("give the new password with --password-from-env (OC_PASS)");
       const password = passwordFromEnvironment();
       const { users, sessions } = await context.open();
-      await replacePassword(users, sessions, uid, password);
+      valueOrExit(await replacePassword(users, sessions, uid, password));
       context.print(`Successfully reset password for ${uid}`);
     });
 
@@ -135,12 +137,12 @@ export function registerUserCommands(program: Command, context: CommandContext):
       if (options.verified && key !== "email") throw new CommandError("--verified goes with the key email only");
       const { users } = await context.open();
       if (key === "displayname") {
-        await users.updateProfile(uid, { displayName: value });
+        valueOrExit(await users.updateProfile(uid, { displayName: value }));
         context.print(`The displayname of ${uid} updated to ${value}`);
         return;
       }
       const verified = options.verified === true;
-      await users.updateProfile(uid, { email: value, emailVerified: verified });
+      valueOrExit(await users.updateProfile(uid, { email: value, emailVerified: verified }));
       context.print(`The email address of ${uid} updated to ${value}, ${verified ? "marked verified" : "not verified"}`);
     });
 
@@ -153,8 +155,8 @@ export function registerUserCommands(program: Command, context: CommandContext):
     .addOption(outputOption())
     .action(async (uid: string, options: { name: string; output: OutputFormat }) => {
       const { users, appPasswords } = await context.open();
-      await users.require(uid);
-      const { secret } = await appPasswords.create(uid, options.name);
+      valueOrExit(await users.require(uid));
+      const { secret } = valueOrExit(await appPasswords.create(uid, options.name));
       printData(context, options.output, { uid, name: options.name, password: secret }, () => context.print(secret));
     });
 }

@@ -29,7 +29,8 @@ export async function sendUserPage(
   const translator = userTranslator(request, principal);
   const { t } = translator;
   const { users, groups, sessions, appPasswords, oauth, secondFactors } = request.server.services;
-  const user = await users.requireListing(uid).catch(() => undefined);
+  const listing = await users.requireListing(uid).catch(() => undefined);
+  const user = listing?.ok ? listing.value : undefined;
   if (!user) {
     const text = t("accountErrors:noSuchUser", { uid });
     return answerInSection(request, reply, principal, {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { AppPasswords } from "../../../src/accounts/app-passwords.js";
-import { AccountError } from "../../../src/accounts/errors.js";
 import { ManualClock } from "../../../src/clock.js";
 import { sha256Hex } from "../../../src/crypto/secrets.js";
 import { RecordedTrail } from "../../support/memory/audit-trail.js";
 import { addUsers, memoryStores } from "../../support/memory/index.js";
+import { accepted, assertRefused } from "../../support/results.js";
 
 async function setup() {
   const stores = memoryStores();
@@ -23,7 +23,7 @@ async function setup() {
 describe("accounts: the rules of app passwords, on memory stores", () => {
   it("the secret is shown once, 72 characters; only its digest is stored, under the trimmed name", async () => {
     const { appPasswords, stores, told } = await setup();
-    const { appPassword, secret } = await appPasswords.create("alice", "  Laptop  ");
+    const { appPassword, secret } = accepted(await appPasswords.create("alice", "  Laptop  "));
     assert.equal(secret.length, 72);
     assert.equal(appPassword.name, "Laptop");
     assert.deepEqual(await stores.appPasswords.findByTokenHash(sha256Hex(secret)), {
@@ -38,10 +38,7 @@ describe("accounts: the rules of app passwords, on memory stores", () => {
   it("a name that is blank or longer than 255 characters is refused before anything is written", async () => {
     const { appPasswords, told, trail } = await setup();
     for (const name of ["   ", "n".repeat(256)]) {
-      await assert.rejects(
-        appPasswords.create("alice", name),
-        (e: unknown) => e instanceof AccountError && e.code === "invalid_name",
-      );
+      assertRefused(await appPasswords.create("alice", name), "invalid_name");
     }
     assert.deepEqual(await appPasswords.list("alice"), []);
     assert.deepEqual([told, trail.kinds()], [[], []]);
@@ -49,7 +46,7 @@ describe("accounts: the rules of app passwords, on memory stores", () => {
 
   it("resolving records a use at most once a minute, and a secret of the wrong length is no app password", async () => {
     const { appPasswords, stores, clock } = await setup();
-    const { secret } = await appPasswords.create("alice", "Sync");
+    const { secret } = accepted(await appPasswords.create("alice", "Sync"));
     assert.equal(await appPasswords.resolve(secret.slice(1)), undefined);
     assert.equal((await appPasswords.resolve(secret))?.uid, "alice");
     const firstUse = clock.nowSeconds();
@@ -63,8 +60,8 @@ describe("accounts: the rules of app passwords, on memory stores", () => {
 
   it("a user revokes only their own; revocations are recorded and told only when something went", async () => {
     const { appPasswords, told, trail } = await setup();
-    const { appPassword } = await appPasswords.create("alice", "Phone");
-    await appPasswords.create("alice", "Tablet");
+    const { appPassword } = accepted(await appPasswords.create("alice", "Phone"));
+    accepted(await appPasswords.create("alice", "Tablet"));
     told.length = 0;
     assert.equal(await appPasswords.revoke("bob", appPassword.id), false);
     assert.equal(await appPasswords.revokeAllOf("bob"), 0);

@@ -1,17 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { AccountError } from "../../../src/accounts/errors.js";
 import type { EndedSessions, User, UserInsertOutcome } from "../../../src/accounts/ports.js";
 import { UserDirectory } from "../../../src/accounts/users.js";
 import { ManualClock } from "../../../src/clock.js";
+import { refused } from "../../../src/refusal.js";
 import { MemoryUserStore } from "../../support/memory/accounts-users.js";
 import { RecordedTrail } from "../../support/memory/audit-trail.js";
 import { memoryStores } from "../../support/memory/index.js";
 import type { MemoryTables } from "../../support/memory/tables.js";
-
-function accountError(code: string) {
-  return (error: unknown) => error instanceof AccountError && error.code === code;
-}
+import { accepted, assertRefused } from "../../support/results.js";
 
 /** A user store where another write lands just before each insert: what a lost race looks like. */
 class RacedUserStore extends MemoryUserStore {
@@ -59,7 +56,7 @@ describe("accounts: the rules of the user directory, on memory stores", () => {
       await other.insert(blankUser("alice"), null, { reuseDeletedUid: false });
     });
     const users = new UserDirectory(raced, stores.sessions, clock);
-    await assert.rejects(users.create({ uid: "alice" }), accountError("uid_taken"));
+    assertRefused(await users.create({ uid: "alice" }), "uid_taken");
   });
 
   it("a create that loses the race for its address answers email_taken", async () => {
@@ -68,22 +65,22 @@ describe("accounts: the rules of the user directory, on memory stores", () => {
       await other.insert({ ...blankUser("bob"), email: "Shared@example.com" }, null, { reuseDeletedUid: false });
     });
     const users = new UserDirectory(raced, stores.sessions, clock);
-    await assert.rejects(users.create({ uid: "alice", email: "shared@example.com" }), accountError("email_taken"));
+    assertRefused(await users.create({ uid: "alice", email: "shared@example.com" }), "email_taken");
     assert.equal(await stores.users.find("alice"), undefined);
   });
 
   it("disabling a user ends every session of theirs and tells the observers; enabling ends none", async () => {
     const { users, stores, ended, session, trail } = setup();
-    await users.create({ uid: "alice" });
-    await users.create({ uid: "bob" });
+    accepted(await users.create({ uid: "alice" }));
+    accepted(await users.create({ uid: "bob" }));
     await session("alice", "a1");
     await session("alice", "a2");
     await session("bob", "b1");
-    await users.setEnabled("alice", false);
+    accepted(await users.setEnabled("alice", false));
     assert.deepEqual(await stores.sessions.listLiveOf("alice", 0), []);
     assert.equal((await stores.sessions.listLiveOf("bob", 0)).length, 1);
     assert.deepEqual(ended, [{ uid: "alice" }]);
-    await users.setEnabled("alice", true);
+    accepted(await users.setEnabled("alice", true));
     assert.deepEqual(ended, [{ uid: "alice" }]);
     assert.deepEqual(trail.kinds(), ["user.created", "user.created", "user.disabled", "user.enabled"]);
   });
@@ -91,42 +88,41 @@ describe("accounts: the rules of the user directory, on memory stores", () => {
   it("a removal guard's refusal stops a disable or a delete before anything is written", async () => {
     const { stores, clock, trail, ended, observers, session } = setup();
     const users = new UserDirectory(stores.users, stores.sessions, clock, observers, trail, {
-      removalGuard: async (uid) => {
-        throw new Error(`${uid} is protected`);
-      },
+      removalGuard: async (uid) =>
+        refused("protected", { key: "groups:lastAdmin", values: { uid } }, { message: `${uid} is protected` }),
     });
-    await users.create({ uid: "alice" });
+    accepted(await users.create({ uid: "alice" }));
     await session("alice", "a1");
-    await assert.rejects(users.setEnabled("alice", false), /alice is protected/);
-    await assert.rejects(users.delete("alice"), /alice is protected/);
+    assert.match(assertRefused(await users.setEnabled("alice", false), "protected").message, /alice is protected/);
+    assert.match(assertRefused(await users.delete("alice"), "protected").message, /alice is protected/);
     assert.equal((await stores.users.find("alice"))?.enabled, true);
     assert.equal((await stores.sessions.listLiveOf("alice", 0)).length, 1);
     assert.deepEqual(ended, []);
-    await users.setEnabled("alice", true);
+    accepted(await users.setEnabled("alice", true));
   });
 
   it("deleting tells the observers the user's sessions ended; an unknown user is no_such_user and tells nobody", async () => {
     const { users, ended, stores, session } = setup();
-    await assert.rejects(users.delete("nobody"), accountError("no_such_user"));
+    assertRefused(await users.delete("nobody"), "no_such_user");
     assert.deepEqual(ended, []);
-    await users.create({ uid: "alice" });
+    accepted(await users.create({ uid: "alice" }));
     await session("alice", "a1");
-    await users.delete("alice");
+    accepted(await users.delete("alice"));
     assert.deepEqual(ended, [{ uid: "alice" }]);
     assert.equal(await stores.sessions.findByIdHash("a1"), undefined);
-    await assert.rejects(users.create({ uid: "alice" }), accountError("uid_of_deleted_user"));
+    assertRefused(await users.create({ uid: "alice" }), "uid_of_deleted_user");
   });
 
   it("a profile save that changes nothing writes and records nothing; a changed address is unverified", async () => {
     const { users, trail, stores } = setup();
-    await users.create({ uid: "alice", email: "alice@example.com" });
-    await users.updateProfile("alice", { email: "alice@example.com", emailVerified: true });
+    accepted(await users.create({ uid: "alice", email: "alice@example.com" }));
+    accepted(await users.updateProfile("alice", { email: "alice@example.com", emailVerified: true }));
     assert.equal((await stores.users.find("alice"))?.emailVerified, true);
-    await users.updateProfile("alice", { email: "alice@example.com" });
+    accepted(await users.updateProfile("alice", { email: "alice@example.com" }));
     assert.deepEqual(trail.kinds(), ["user.created", "user.modified"], "an unchanged address is no change");
-    await users.updateProfile("alice", { email: "new@example.com" });
+    accepted(await users.updateProfile("alice", { email: "new@example.com" }));
     assert.equal((await stores.users.find("alice"))?.emailVerified, false);
-    await users.updateProfile("alice", { email: "", emailVerified: true });
+    accepted(await users.updateProfile("alice", { email: "", emailVerified: true }));
     const cleared = await stores.users.find("alice");
     assert.deepEqual([cleared?.email, cleared?.emailVerified], [null, false], "no address is never verified");
   });

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../../accounts/authentication.js";
-import { AccountError } from "../../../accounts/errors.js";
-import { GroupError } from "../../../groups/errors.js";
+import type { GroupMember } from "../../../groups/ports.js";
+import type { Groups } from "../../../groups/service.js";
+import { say } from "../../../i18n/index.js";
+import type { Refusal } from "../../../refusal.js";
 import { userTranslator } from "../../i18n.js";
 import { ADMIN_FORM, guarded } from "../../plugins/route-guards.js";
 import { answerInSection, formField } from "../page.js";
@@ -26,7 +28,7 @@ export async function adminGroupRoutes(app: FastifyInstance): Promise<void> {
     order: 10,
     render: async ({ csrfToken, flash, formValues = {}, t }) => {
       const all = await groups.list();
-      const members = await Promise.all(all.map((group) => groups.members(group.gid)));
+      const members = await Promise.all(all.map((group) => membersOf(groups, group.gid)));
       return groupsSection(t, { groups: all, members, csrfToken, flash, formValues });
     },
   });
@@ -35,7 +37,9 @@ export async function adminGroupRoutes(app: FastifyInstance): Promise<void> {
     guarded(ADMIN_FORM, (forms) => {
       forms.post(CREATE_PATH, (request, reply) =>
         change(request, reply, async () => {
-          const group = await groups.create((formField(request, "gid") ?? "").trim(), formField(request, "display_name"));
+          const created = await groups.create((formField(request, "gid") ?? "").trim(), formField(request, "display_name"));
+          if (!created.ok) return created;
+          const group = created.value;
           const { t } = userTranslator(request, request.principal);
           return { notice: t("groups:created", { gid: group.gid }), event: { event: "group_created", gid: group.gid } };
         }),
@@ -43,7 +47,8 @@ export async function adminGroupRoutes(app: FastifyInstance): Promise<void> {
       forms.post(DELETE_PATH, (request, reply) =>
         change(request, reply, async () => {
           const gid = formField(request, "gid") ?? "";
-          await groups.delete(gid);
+          const deleted = await groups.delete(gid);
+          if (!deleted.ok) return deleted;
           const { t } = userTranslator(request, request.principal);
           return { notice: t("groups:deleted", { gid }), event: { event: "group_deleted", gid } };
         }),
@@ -52,7 +57,9 @@ export async function adminGroupRoutes(app: FastifyInstance): Promise<void> {
         change(request, reply, async () => {
           const gid = formField(request, "gid") ?? "";
           const uid = (formField(request, "uid") ?? "").trim();
-          const outcome = await groups.addMember(gid, uid);
+          const added = await groups.addMember(gid, uid);
+          if (!added.ok) return added;
+          const outcome = added.value;
           const { t } = userTranslator(request, request.principal);
           return {
             notice: outcome === "added" ? t("groups:added", { uid, gid }) : t("groups:alreadyMember", { uid, gid }),
@@ -64,7 +71,9 @@ export async function adminGroupRoutes(app: FastifyInstance): Promise<void> {
         change(request, reply, async () => {
           const gid = formField(request, "gid") ?? "";
           const uid = formField(request, "uid") ?? "";
-          const outcome = await groups.removeMember(gid, uid);
+          const removed = await groups.removeMember(gid, uid);
+          if (!removed.ok) return removed;
+          const outcome = removed.value;
           const { t } = userTranslator(request, request.principal);
           return {
             notice: outcome === "removed" ? t("groups:removed", { uid, gid }) : t("groups:notMember", { uid, gid }),
@@ -80,27 +89,32 @@ export async function adminGroupRoutes(app: FastifyInstance): Promise<void> {
 async function change(
   request: FastifyRequest,
   reply: FastifyReply,
-  run: (principal: Principal) => Promise<{ notice: string; event: object }>,
+  run: (principal: Principal) => Promise<{ notice: string; event: object } | Refusal>,
 ): Promise<FastifyReply> {
   const { principal } = request;
   const translator = userTranslator(request, principal);
-  try {
-    const { notice, event } = await run(principal);
-    request.server.services.log.info({ ...event, by: principal.user.uid }, "groups changed on the admin console");
-    const message = outcomeParagraph(true, notice, "groups-notice", "status");
-    return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.groups.path, { sectionId: SECTION_ID, message });
-  } catch (error) {
-    if (!(error instanceof GroupError) && !(error instanceof AccountError)) throw error;
-    const text = error.translated(translator);
+  const done = await run(principal);
+  if ("ok" in done) {
     const formValues = { gid: formField(request, "gid"), display_name: formField(request, "display_name") };
     return answerInSection(request, reply, principal, {
       page: "groups",
       sectionId: SECTION_ID,
       ok: false,
-      text,
+      text: say(translator, done.phrase),
       id: "groups-error",
       role: "alert",
       formValues,
     });
   }
+  const { notice, event } = done;
+  request.server.services.log.info({ ...event, by: principal.user.uid }, "groups changed on the admin console");
+  const message = outcomeParagraph(true, notice, "groups-notice", "status");
+  return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.groups.path, { sectionId: SECTION_ID, message });
+}
+
+/** A listed group's members; a group deleted since the list was read fails the page, as any failed read does. */
+async function membersOf(groups: Groups, gid: string): Promise<readonly GroupMember[]> {
+  const listed = await groups.members(gid);
+  if (!listed.ok) throw new Error(listed.message);
+  return listed.value;
 }

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../../../accounts/authentication.js";
-import { AccountError, type AccountErrorText } from "../../../accounts/errors.js";
+import { type AccountErrorText, type AccountRefusal, accountRefusal } from "../../../accounts/errors.js";
 import { endEverySignIn, replacePassword } from "../../../accounts/password-change.js";
 import { ADMIN_GROUP } from "../../../groups/domain/group-id.js";
-import { GroupError } from "../../../groups/errors.js";
-import type { Translator } from "../../../i18n/index.js";
+import { say, type Translator } from "../../../i18n/index.js";
+import type { Refusal } from "../../../refusal.js";
 import type { Services } from "../../../services.js";
-import { accountErrorStatus } from "../../account-errors.js";
 import { userTranslator } from "../../i18n.js";
 import { ADMIN_FORM, guarded } from "../../plugins/route-guards.js";
+import { refusalStatus } from "../../refusals.js";
 import { USER_NOTICE_ID, USERS_FORM_PATH, userPagePath } from "../admin-user-paths.js";
 import { formField } from "../page.js";
 import { redirectWithFlash } from "../settings-flash.js";
@@ -22,7 +22,7 @@ interface Outcome {
   toList?: boolean;
 }
 
-type Change = (request: FastifyRequest, uid: string, principal: Principal) => Promise<Outcome>;
+type Change = (request: FastifyRequest, uid: string, principal: Principal) => Promise<Outcome | Refusal>;
 
 /** Fields a refused form gets back (never a password). */
 const REFILL: Readonly<Record<string, readonly string[]>> = { profile: ["display_name", "email"] };
@@ -30,8 +30,8 @@ const REFILL: Readonly<Record<string, readonly string[]>> = { profile: ["display
 /**
  * The administrator's changes to one user, each `POST /index.php/settings/users/<uid>/<action>`:
  * done, then a 303 to the user's page (the users area after a deletion) whose top says what
- * happened (post/redirect/get: a reload repeats nothing). A refused change (an AccountError) is
- * the user's page again with the reason at the top and the form as sent, 400 (404: no such user).
+ * happened (post/redirect/get: a reload repeats nothing). A refused change (an account or group
+ * refusal) is the user's page again with the reason at the top and the form as sent, 400 (404: no such user).
  * Refusals: an administrator's own account is not disabled, deleted, signed out or demoted here,
  * and the last administrator never leaves `admin` (Groups.removeMember, GroupStore's transaction).
  */
@@ -50,14 +50,11 @@ function administer(forms: FastifyInstance, action: string, change: Change): voi
     const { principal } = request;
     const uid = (request.params as { uid: string }).uid;
     const translator = userTranslator(request, principal);
-    let outcome: Outcome;
-    try {
-      outcome = await change(request, uid, principal);
-    } catch (error) {
-      if (!(error instanceof AccountError || error instanceof GroupError)) throw error;
-      const status = error instanceof AccountError ? accountErrorStatus(error) : error.code === "no_such_group" ? 404 : 400;
+    const outcome = await change(request, uid, principal);
+    if ("ok" in outcome) {
       const formValues = Object.fromEntries((REFILL[action] ?? []).map((name) => [name, formField(request, name)]));
-      return sendUserPage(request, reply, principal, uid, { message: error.translated(translator), formValues }, status);
+      const message = say(translator, outcome.phrase);
+      return sendUserPage(request, reply, principal, uid, { message, formValues }, refusalStatus(outcome));
     }
     const location = outcome.toList ? SETTINGS_PAGES.users.path : userPagePath(uid);
     const sectionId = outcome.toList ? "users" : USER_NOTICE_ID;
@@ -69,8 +66,8 @@ function administer(forms: FastifyInstance, action: string, change: Change): voi
 }
 
 /** An administrator does not disable, delete or sign out themself here: that would lock the console's user out. */
-function notSelf(uid: string, principal: Principal, text: AccountErrorText = "ownAccount"): void {
-  if (uid === principal.user.uid) throw new AccountError("invalid_uid", text);
+function ownAccountRefusal(uid: string, principal: Principal, text: AccountErrorText = "ownAccount"): AccountRefusal | undefined {
+  return uid === principal.user.uid ? accountRefusal("invalid_uid", text) : undefined;
 }
 
 /** Enable, disable, delete; a new password; the profile. */
@@ -78,8 +75,10 @@ function accountChanges(forms: FastifyInstance, services: Services): void {
   const { users, sessions, log } = services;
   for (const enabled of [true, false]) {
     administer(forms, enabled ? "enable" : "disable", async (_request, uid, principal) => {
-      notSelf(uid, principal);
-      await users.setEnabled(uid, enabled);
+      const refusal = ownAccountRefusal(uid, principal);
+      if (refusal) return refusal;
+      const changed = await users.setEnabled(uid, enabled);
+      if (!changed.ok) return changed;
       log.info(
         { event: enabled ? "user_enabled" : "user_disabled", uid, by: principal.user.uid },
         "user state changed on the admin page",
@@ -89,17 +88,20 @@ function accountChanges(forms: FastifyInstance, services: Services): void {
   }
 
   administer(forms, "delete", async (_request, uid, principal) => {
-    notSelf(uid, principal);
-    await users.delete(uid);
+    const refusal = ownAccountRefusal(uid, principal);
+    if (refusal) return refusal;
+    const deleted = await users.delete(uid);
+    if (!deleted.ok) return deleted;
     log.info({ event: "user_deleted", uid, by: principal.user.uid }, "user deleted on the admin page");
     return { say: (t) => t("settings:users.deleted", { uid }), toList: true };
   });
 
   administer(forms, "password", async (request, uid, principal) => {
     // The administrator's own browser session stays when they reset their own password.
-    await replacePassword(users, sessions, uid, formField(request, "password") ?? "", {
+    const replaced = await replacePassword(users, sessions, uid, formField(request, "password") ?? "", {
       keepSessionToken: uid === principal.user.uid ? principal.session?.token : undefined,
     });
+    if (!replaced.ok) return replaced;
     log.info({ event: "password_reset", uid, by: principal.user.uid }, "password reset on the admin page");
     return { say: (t) => t("settings:users.passwordReset", { uid }) };
   });
@@ -108,7 +110,8 @@ function accountChanges(forms: FastifyInstance, services: Services): void {
   administer(forms, "profile", async (request, uid, principal) => {
     const displayName = (formField(request, "display_name") ?? "").trim();
     const email = (formField(request, "email") ?? "").trim();
-    await users.updateProfile(uid, { displayName, email });
+    const updated = await users.updateProfile(uid, { displayName, email });
+    if (!updated.ok) return updated;
     log.info({ event: "user_modified", uid, by: principal.user.uid }, "profile changed on the admin page");
     return { say: (t) => t("console:user.profileSaved", { uid }) };
   });
@@ -119,21 +122,26 @@ function roleAndSignInChanges(forms: FastifyInstance, services: Services): void 
   const { users, groups, sessions, deviceCredentials, log } = services;
   // Being an administrator is membership of the group admin (src/groups), as `./occ group:add-member admin`.
   administer(forms, "promote", async (_request, uid, principal) => {
-    await groups.addMember(ADMIN_GROUP, uid);
+    const added = await groups.addMember(ADMIN_GROUP, uid);
+    if (!added.ok) return added;
     log.info({ event: "user_promoted", uid, by: principal.user.uid }, "user made an administrator on the admin page");
     return { say: (t) => t("console:user.promoted", { uid }) };
   });
 
   administer(forms, "demote", async (_request, uid, principal) => {
-    notSelf(uid, principal, "ownAdminRole");
-    await groups.removeMember(ADMIN_GROUP, uid);
+    const refusal = ownAccountRefusal(uid, principal, "ownAdminRole");
+    if (refusal) return refusal;
+    const removed = await groups.removeMember(ADMIN_GROUP, uid);
+    if (!removed.ok) return removed;
     log.info({ event: "user_demoted", uid, by: principal.user.uid }, "administrator role removed on the admin page");
     return { say: (t) => t("console:user.demoted", { uid }) };
   });
 
   administer(forms, "sign-out", async (_request, uid, principal) => {
-    notSelf(uid, principal, "ownSignIns");
-    await users.require(uid);
+    const refusal = ownAccountRefusal(uid, principal, "ownSignIns");
+    if (refusal) return refusal;
+    const user = await users.require(uid);
+    if (!user.ok) return user;
     const ended = await endEverySignIn(sessions, deviceCredentials, uid);
     log.info(
       { event: "user_signed_out", uid, by: principal.user.uid, ...ended },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { sendAccountRefusal } from "../../account-errors.js";
 import { userTranslator } from "../../i18n.js";
 import { ADMIN_FORM, ADMIN_PAGE, guarded } from "../../plugins/route-guards.js";
 import { USERS_FORM_PATH } from "../admin-user-paths.js";
@@ -75,13 +76,15 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
       } as const;
       forms.post(USERS_FORM_PATH, { config: { accountRefusal } }, async (request, reply) => {
         const { principal } = request;
-        const user = await users.create({
+        const created = await users.create({
           uid: (formField(request, "uid") ?? "").trim(),
           password: formField(request, "password") ?? "",
           displayName: (formField(request, "display_name") ?? "").trim() || undefined,
           email: (formField(request, "email") ?? "").trim() || undefined,
           isAdmin: formField(request, "is_admin") !== undefined,
         });
+        if (!created.ok) return sendAccountRefusal(request, reply, created);
+        const user = created.value;
         log.info({ event: "user_created", uid: user.uid, by: principal.user.uid }, "user created on the admin page");
         const { t } = userTranslator(request, principal);
         return redirectWithFlash(request, reply, principal, SETTINGS_PAGES.users.path, {

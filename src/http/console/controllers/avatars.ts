@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { MAX_AVATAR_BYTES } from "../../../accounts/avatars.js";
+import { sendAccountRefusal } from "../../account-errors.js";
 import { userTranslator } from "../../i18n.js";
 import { parseMultipart } from "../../multipart.js";
 import { guarded, SESSION_FORM } from "../../plugins/route-guards.js";
@@ -49,12 +50,13 @@ export async function avatarSettingsRoutes(app: FastifyInstance): Promise<void> 
         },
       );
 
-      // An image refused (too large, not PNG or JPEG) is shown in the section by account-errors.ts.
+      // An image refused (too large, not PNG or JPEG) is shown in the section (account-errors.ts).
       const accountRefusal = { page: "personal", sectionId: "avatar", elementId: "avatar-error" } as const;
       forms.post(AVATAR_UPLOAD_PATH, { config: { accountRefusal } }, async (request, reply) => {
         const { principal } = request;
         const data = (request.body as { avatar?: Buffer } | undefined)?.avatar;
-        await avatars.set(principal.user.uid, data ?? Buffer.alloc(0));
+        const set = await avatars.set(principal.user.uid, data ?? Buffer.alloc(0));
+        if (!set.ok) return sendAccountRefusal(request, reply, set);
         log.info({ event: "avatar_set", uid: principal.user.uid }, "avatar set");
         const { t } = userTranslator(request, principal);
         return answerInSection(request, reply, principal, {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { replacePassword } from "../../../accounts/password-change.js";
+import { sendAccountRefusal } from "../../account-errors.js";
 import { userTranslator } from "../../i18n.js";
 import { guarded, SESSION_FORM } from "../../plugins/route-guards.js";
 import { answerInSection, formField } from "../page.js";
@@ -23,7 +24,7 @@ function timeZones(): readonly string[] {
 /**
  * The personal page's own account sections: profile (full name, email), password, and language
  * and time zone. Each form goes through the same domain function `occ` uses; a refused value (an
- * AccountError) is shown in the form's section by account-errors.ts.
+ * account refusal) is shown in the form's section by account-errors.ts.
  */
 export async function personalSettingsRoutes(app: FastifyInstance): Promise<void> {
   const { settings } = app.services;
@@ -79,10 +80,11 @@ async function changeProfile(request: FastifyRequest, reply: FastifyReply): Prom
     const text = t("settings:profile.locked");
     return answerInSection(request, reply, principal, { page: "personal", sectionId: "profile", ok: false, text, status: 403 });
   }
-  await users.updateProfile(principal.user.uid, {
+  const updated = await users.updateProfile(principal.user.uid, {
     displayName: (formField(request, "display_name") ?? "").trim(),
     email: (formField(request, "email") ?? "").trim(),
   });
+  if (!updated.ok) return sendAccountRefusal(request, reply, updated);
   log.info({ event: "profile_changed", uid: principal.user.uid }, "user changed their profile");
   return reply.redirect(`${PATH}#profile`, 303);
 }
@@ -106,10 +108,12 @@ async function changePassword(request: FastifyRequest, reply: FastifyReply): Pro
     return answer(403, { ok: false, text: t("settings:password.wrongCurrent"), id: "password-error" });
   }
   const everywhere = formField(request, "sign_out_devices") !== undefined;
-  const ended = await replacePassword(users, sessions, uid, next, {
+  const replaced = await replacePassword(users, sessions, uid, next, {
     keepSessionToken: principal.session?.token,
     endDeviceCredentials: everywhere ? deviceCredentials : undefined,
   });
+  if (!replaced.ok) return sendAccountRefusal(request, reply, replaced);
+  const ended = replaced.value;
   // The current password was just proven: this session's confirmation is fresh.
   if (principal.session) await passwordConfirmations.record(principal.session);
   log.info(
@@ -128,8 +132,8 @@ async function changeLocale(request: FastifyRequest, reply: FastifyReply): Promi
     ["timezone", "timezone"],
   ] as const) {
     const value = (formField(request, field) ?? "").trim();
-    if (value === "") await preferences.delete(uid, "core", key);
-    else await preferences.set(uid, "core", key, value);
+    const changed = await (value === "" ? preferences.delete(uid, "core", key) : preferences.set(uid, "core", key, value));
+    if (!changed.ok) return sendAccountRefusal(request, reply, changed);
   }
   return reply.redirect(`${PATH}#locale`, 303);
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { sendAccountRefusal } from "../../account-errors.js";
 import { userTranslator } from "../../i18n.js";
 import { ADMIN_PAGE, CONFIRMED_SESSION_FORM, guarded, SESSION_FORM, SESSION_PAGE } from "../../plugins/route-guards.js";
 import { copyScriptRoute } from "../../settings-copy-script.js";
@@ -55,10 +56,9 @@ async function appPasswordRoutes(app: FastifyInstance): Promise<void> {
       forms.post("/index.php/settings/personal/app-passwords", { config: { accountRefusal } }, async (request, reply) => {
         const { principal } = request;
         const translator = userTranslator(request, principal);
-        const { secret, appPassword } = await app.services.appPasswords.create(
-          principal.user.uid,
-          formField(request, "name") ?? "",
-        );
+        const created = await app.services.appPasswords.create(principal.user.uid, formField(request, "name") ?? "");
+        if (!created.ok) return sendAccountRefusal(request, reply, created);
+        const { secret, appPassword } = created.value;
         app.services.log.info(
           { event: "app_password_created", uid: principal.user.uid, id: appPassword.id },
           "app password created",

@@ -1,6 +1,6 @@
 /**
- * Refused account operations (src/accounts/errors.ts): `AccountError.message` is the English
- * text (occ, logs); pages show the reader's language through `AccountError.translated`.
+ * Refused account operations (src/accounts/errors.ts): a refusal's `message` is the English
+ * text (occ, logs); pages `say` its `phrase` in the reader's language.
  */
 export const accountErrors = {
   invalidDisplayName: "the display name must be 1 to 255 characters",

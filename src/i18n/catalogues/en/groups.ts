@@ -1,5 +1,5 @@
 /**
- * Groups (src/groups): refusals (`GroupError.message` is the English text for occ and logs; pages
+ * Groups (src/groups): refusals (a group refusal's `message` is the English text for occ and logs; pages
  * show the reader's language) and the console's groups area (src/http/console/controllers/admin-groups.ts).
  */
 export const groups = {
