@@ -7,7 +7,7 @@
 import pino from "pino";
 import { newAppPassword } from "../../src/accounts/app-passwords.js";
 import { createServices } from "../../src/services.js";
-import type { Storage } from "../../src/storage/connect.js";
+import type { Storage } from "../../src/storage/driver/connect.js";
 
 export interface PushAccount {
   uid: string;

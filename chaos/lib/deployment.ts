@@ -9,8 +9,8 @@ import pg from "pg";
 import pino from "pino";
 import { mintGrants } from "../../bench/lib/mint.js";
 import { createServices, type Services } from "../../src/services.js";
-import { openStorage, type Storage } from "../../src/storage/connect.js";
-import { migrateToLatest } from "../../src/storage/migrate.js";
+import { openStorage, type Storage } from "../../src/storage/driver/connect.js";
+import { migrateToLatest } from "../../src/storage/lifecycle/migrate.js";
 import { exchange, sleep } from "./http.js";
 import type { DatabaseKind } from "./options.js";
 

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { REQUEST_ID_HEADER } from "../observability/logging.js";
-import { isDatabaseUnavailable } from "../storage/availability.js";
+import { isDatabaseUnavailable } from "../storage/driver/availability.js";
 import { requestTranslator } from "./i18n.js";
 import { messagePage, sendPage } from "./pages/layout.js";
 import { sendUnavailable } from "./unavailable.js";

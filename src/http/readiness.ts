@@ -1,7 +1,7 @@
 import type { HostSettings } from "../config/host-settings.js";
-import { isDatabaseUnavailable, unavailableReason } from "../storage/availability.js";
-import type { Storage } from "../storage/connect.js";
-import { type DatabaseReadiness, databaseReadinessProbe } from "../storage/readiness.js";
+import { isDatabaseUnavailable, unavailableReason } from "../storage/driver/availability.js";
+import type { Storage } from "../storage/driver/connect.js";
+import { type DatabaseReadiness, databaseReadinessProbe } from "../storage/lifecycle/readiness.js";
 
 /** A readiness probe waits at most this long for the database (Kubernetes' default probe timeout is 1 s). */
 const DATABASE_CHECK_TIMEOUT_MS = 2000;

@@ -6,8 +6,8 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { ManualClock } from "../../src/clock.js";
 import type { Services } from "../../src/services.js";
-import type { AvailabilityLog } from "../../src/storage/availability.js";
-import { openStorage, type Storage } from "../../src/storage/connect.js";
+import type { AvailabilityLog } from "../../src/storage/driver/availability.js";
+import { openStorage, type Storage } from "../../src/storage/driver/connect.js";
 import { createAppOn } from "./app.js";
 import type { TestStorage } from "./storage.js";
 

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../driver/database.js";
 
 /**
  * Speed of the token endpoint, SQLite only: the two token tables lose `AUTOINCREMENT`
