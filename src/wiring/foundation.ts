@@ -6,10 +6,10 @@ import { keyFileSecretBox, type SecretSealer } from "../crypto/secret-box.js";
 import { keyFileSigner, type ValueSigner } from "../crypto/value-signer.js";
 import { type Job, JobScheduler } from "../jobs/scheduler.js";
 import type { Metrics } from "../observability/metrics.js";
-import { SqlAuditStore } from "../storage/stores/audit/audit-store.js";
 import { isDatabaseUnavailable } from "../storage/driver/availability.js";
 import type { Storage } from "../storage/driver/connect.js";
 import type { Db } from "../storage/driver/database.js";
+import { SqlAuditStore } from "../storage/stores/audit/audit-store.js";
 import { SqlJobLeaseStore } from "../storage/stores/jobs/job-lease-store.js";
 
 /** What every module may be built on: the storage, the settings, the clock, the log, the audit log, the key file. */

@@ -6,8 +6,8 @@ import { type OAuthEvents, OAuthService } from "../oauth/service.js";
 import { KyselyClientStore } from "../storage/stores/oauth/oauth-client-store.js";
 import { SqlDeviceAuthorizationStore } from "../storage/stores/oauth/oauth-device-store.js";
 import { KyselyGrantStore } from "../storage/stores/oauth/oauth-grant-store.js";
-import type { SqlThrottleStore } from "../storage/stores/security/throttle-store.js";
 import { IssueSettlement, SqlTokenGate } from "../storage/stores/oauth/token-gate.js";
+import type { SqlThrottleStore } from "../storage/stores/security/throttle-store.js";
 import type { Foundation, Module } from "./foundation.js";
 
 /** The registered clients (and the default ones) on SQL storage, their secrets sealed with the key file's box. */

@@ -14,7 +14,11 @@ import { SqlLoginFlowStore } from "../../src/storage/stores/login-flow/login-flo
 import { SqlNotificationStore } from "../../src/storage/stores/notifications/notification-store.js";
 import { KyselyClientStore } from "../../src/storage/stores/oauth/oauth-client-store.js";
 import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "../../src/storage/stores/second-factor/passkey-store.js";
-import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "../../src/storage/stores/second-factor/second-factor-store.js";
+import {
+  SqlRecoveryCodeStore,
+  SqlSecondFactorOverview,
+  SqlTotpStore,
+} from "../../src/storage/stores/second-factor/second-factor-store.js";
 import { type DomainStores, memoryStores } from "../support/memory/index.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 

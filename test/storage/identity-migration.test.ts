@@ -4,10 +4,10 @@ import { Migrator } from "kysely";
 import { AccountError } from "../../src/accounts/errors.js";
 import { UserDirectory } from "../../src/accounts/users.js";
 import { ManualClock } from "../../src/clock.js";
+import { allMigrations } from "../../src/storage/migrations/index.js";
 import { SqlSessionStore } from "../../src/storage/stores/accounts/account-session-store.js";
 import { SqlUserStore } from "../../src/storage/stores/accounts/account-user-store.js";
 import { SqlLoginFlowStore } from "../../src/storage/stores/login-flow/login-flow-store.js";
-import { allMigrations } from "../../src/storage/migrations/index.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
 const IDENTITY = "2026_11_27_0017_identity";

@@ -9,8 +9,8 @@ import type { Database } from "../../src/storage/driver/database.js";
 import { hasPendingMigrations, migrateToLatest } from "../../src/storage/lifecycle/migrate.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
 import { KyselyGrantStore } from "../../src/storage/stores/oauth/oauth-grant-store.js";
-import { SqlThrottleStore } from "../../src/storage/stores/security/throttle-store.js";
 import { IssueSettlement } from "../../src/storage/stores/oauth/token-gate.js";
+import { SqlThrottleStore } from "../../src/storage/stores/security/throttle-store.js";
 import { runOcc } from "../support/occ.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 

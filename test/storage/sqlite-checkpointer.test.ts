@@ -5,8 +5,8 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import SqliteDatabase from "better-sqlite3";
 import { openStorage } from "../../src/storage/driver/connect.js";
-import { migrateToLatest } from "../../src/storage/lifecycle/migrate.js";
 import { SqliteCheckpointer } from "../../src/storage/driver/sqlite-checkpointer.js";
+import { migrateToLatest } from "../../src/storage/lifecycle/migrate.js";
 import { eventually } from "../support/eventually.js";
 
 function tempFile(): string {

@@ -1,7 +1,7 @@
 import type { FileLogClaim, FileLogCommit, FileLogStore, FileLogStretch, WriteTransaction } from "../../../activity/ports.js";
-import { lent } from "./activity-write-transaction.js";
 import type { Db, DbOrTx } from "../../driver/database.js";
 import { transaction } from "../../driver/prepared.js";
+import { lent } from "./activity-write-transaction.js";
 
 /** Another node advanced the cursor first: this node's transaction is rolled back, it re-reads. */
 class CursorMoved extends Error {}

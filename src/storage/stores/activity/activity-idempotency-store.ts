@@ -1,7 +1,13 @@
-import type { ClaimOutcome, IdempotencyClaim, IdempotencyStore, RememberedAnswer, WriteTransaction } from "../../../activity/ports.js";
-import { lent } from "./activity-write-transaction.js";
+import type {
+  ClaimOutcome,
+  IdempotencyClaim,
+  IdempotencyStore,
+  RememberedAnswer,
+  WriteTransaction,
+} from "../../../activity/ports.js";
 import type { Db } from "../../driver/database.js";
 import { transaction } from "../../driver/prepared.js";
+import { lent } from "./activity-write-transaction.js";
 
 /** The key was committed by another request while this one ran: roll back, then read its answer. */
 class KeyAlreadyClaimed extends Error {}

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { pageRange, pageShape, pageValues, type StreamPageQuery } from "./activity-statements.js";
 import type { Db } from "../../driver/database.js";
 import { PreparedQuery } from "../../driver/prepared.js";
+import { pageRange, pageShape, pageValues, type StreamPageQuery } from "./activity-statements.js";
 
 /**
  * PostgreSQL only: an activity page's reads as one statement. A page needs the reader's stream

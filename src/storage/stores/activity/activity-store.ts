@@ -9,12 +9,12 @@ import type {
   StreamReadQuery,
   WriteTransaction,
 } from "../../../activity/ports.js";
+import type { Db, DbOrTx, Dialect } from "../../driver/database.js";
+import { transaction } from "../../driver/prepared.js";
 import { PostgresPageStatements } from "./activity-postgres-page.js";
 import { ActivityRowCache } from "./activity-row-cache.js";
 import { ActivityStatements, type StreamPageQuery } from "./activity-statements.js";
 import { borrowed } from "./activity-write-transaction.js";
-import type { Db, DbOrTx, Dialect } from "../../driver/database.js";
-import { transaction } from "../../driver/prepared.js";
 
 /** Rows per INSERT statement: 16 columns × 500 stays below SQLite's 32 766 bound variables. */
 const INSERT_CHUNK = 500;

@@ -2,10 +2,10 @@ import { type Selectable, sql, type Updateable } from "kysely";
 import type { SecretSealer } from "../../../crypto/secret-box.js";
 import type { ClientFields } from "../../../oauth/domain/client-rules.js";
 import type { ClientStore, OAuthClient } from "../../../oauth/ports.js";
-import { endGrantsOutsideAllowedGroups } from "../groups/access-rules.js";
 import type { Db } from "../../driver/database.js";
 import { PreparedQuery, transaction } from "../../driver/prepared.js";
 import type { OAuthClientsTable } from "../../schema/oauth.js";
+import { endGrantsOutsideAllowedGroups } from "../groups/access-rules.js";
 
 type Logger = { info(obj: object, msg: string): void };
 

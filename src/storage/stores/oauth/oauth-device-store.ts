@@ -1,8 +1,8 @@
 import type { DeviceAuthorizationRecord, DeviceAuthorizationStore, NewCode } from "../../../oauth/ports.js";
 import type { Db } from "../../driver/database.js";
-import { insertCode, insertGrant } from "./oauth-grant-store.js";
 import { transaction } from "../../driver/prepared.js";
 import type { OAuthDeviceCodesTable } from "../../schema/oauth-device.js";
+import { insertCode, insertGrant } from "./oauth-grant-store.js";
 
 type DeviceRow = Pick<
   OAuthDeviceCodesTable,

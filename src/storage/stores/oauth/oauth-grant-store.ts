@@ -13,12 +13,12 @@ import type {
   PendingSettlement,
   RefreshTokenRecord,
 } from "../../../oauth/ports.js";
-import { userFromRow } from "../accounts/account-user-store.js";
 import type { Db, DbOrTx, Dialect } from "../../driver/database.js";
+import { transaction } from "../../driver/prepared.js";
+import { userFromRow } from "../accounts/account-user-store.js";
 import { codeRecordOf, grantStatements, refreshRecordOf } from "./oauth-grant-statements.js";
 import { newPairParams, redeemCodeInOneStatement, rotateRefreshTokenInOneStatement } from "./oauth-postgres-one-statement.js";
 import { authorizedClients, liveGrantScopes } from "./oauth-user-grants.js";
-import { transaction } from "../../driver/prepared.js";
 import type { IssueSettlement } from "./token-gate.js";
 
 /** A new grant's row (inside the caller's transaction); returns its id. */

@@ -18,6 +18,15 @@ import {
 } from "../../../security/domain/throttle-policy.js";
 import type { ReservedCounts } from "../../../security/ports.js";
 import type { Db, DbOrTx, Dialect } from "../../driver/database.js";
+import { PreparedQuery } from "../../driver/prepared.js";
+import type { OAuthClientsTable } from "../../schema/oauth.js";
+import {
+  countsOf,
+  type ReservedRow,
+  type SqlThrottleStore,
+  successResettingOneBucket,
+  toSlots,
+} from "../security/throttle-store.js";
 import { CLIENT_COLUMNS, type KyselyClientStore } from "./oauth-client-store.js";
 import {
   type CodeRow,
@@ -27,9 +36,6 @@ import {
   selectCode,
   selectRefreshToken,
 } from "./oauth-grant-statements.js";
-import { PreparedQuery } from "../../driver/prepared.js";
-import type { OAuthClientsTable } from "../../schema/oauth.js";
-import { countsOf, type ReservedRow, type SqlThrottleStore, successResettingOneBucket, toSlots } from "../security/throttle-store.js";
 
 /** The client's columns, prefixed (`cl_id` …): the code's and the token's rows have a `client_id` of their own. */
 type PrefixedClientRow = { [K in (typeof CLIENT_COLUMNS)[number] as `cl_${K}`]: Selectable<OAuthClientsTable>[K] };
