@@ -127,8 +127,8 @@ function mixedEvents(): Record<string, unknown>[] {
 
 async function main(): Promise<void> {
   const load = async <T>(module: string): Promise<T> => import(pathToFileURL(path.join(DIST, module)).href) as Promise<T>;
-  const { openStorage } = await load<{ openStorage: typeof OpenStorage }>("storage/connect.js");
-  const { migrateToLatest } = await load<{ migrateToLatest: typeof MigrateToLatest }>("storage/migrate.js");
+  const { openStorage } = await load<{ openStorage: typeof OpenStorage }>("storage/driver/connect.js");
+  const { migrateToLatest } = await load<{ migrateToLatest: typeof MigrateToLatest }>("storage/lifecycle/migrate.js");
   const { createServices } = await load<{ createServices: typeof CreateServices }>("services.js");
   const { buildApp } = await load<{ buildApp: typeof BuildApp }>("app.js");
 

@@ -16,7 +16,7 @@ export async function main(): Promise<void> {
     import("./storage/driver/data-dir-permissions.js"),
   ]);
   // Whatever the process creates in the data directory later is owner-only too
-  // (storage/data-dir-permissions.ts).
+  // (storage/driver/data-dir-permissions.ts).
   process.umask(PRIVATE_UMASK);
   const environment = readEnvironment();
   const log = createServerLog(environment.logLevel);

@@ -102,7 +102,7 @@ export class DatabaseUnreachableError extends CommandError {
     readonly dialect: string,
     /** Where it is, without credentials. */
     readonly location: string,
-    /** The code it failed with (storage/availability.ts unavailableReason). */
+    /** The code it failed with (storage/driver/availability.ts unavailableReason). */
     readonly reason: string,
   ) {
     super(`the database ${location} is unreachable (${reason})`);

@@ -21,7 +21,7 @@ export interface Readiness {
 
 /**
  * Ready means this node can serve: the database answers and no outage is going on
- * (storage/availability.ts), its migrations are all applied, config.json was read fine
+ * (storage/driver/availability.ts), its migrations are all applied, config.json was read fine
  * (HostSettings.problem()), and maintenance mode is off (every page answers 503 then). Live is
  * simpler: the process answers at all (http/routes/health.ts).
  */

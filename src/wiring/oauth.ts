@@ -18,7 +18,7 @@ export function wireOAuthClients({ db, sealer, log }: Pick<Foundation, "db" | "s
 export interface OAuthDependencies {
   clients: KyselyClientStore;
   users: UserDirectory;
-  /** The token endpoint's throttle store, under its gate (storage/token-gate.ts). */
+  /** The token endpoint's throttle store, under its gate (storage/stores/oauth/token-gate.ts). */
   tokenThrottle: SqlThrottleStore;
   /** OpenID Connect's ID tokens (src/oidc). */
   idTokens: IdTokenMinter;

@@ -42,7 +42,7 @@ export interface OutageApp {
 const OUTAGE_PROBE_MS = 100;
 
 /**
- * Makes the availability monitor's probe (storage/availability.ts, scheduled with setInterval) run
+ * Makes the availability monitor's probe (storage/driver/availability.ts, scheduled with setInterval) run
  * only when the test calls `probe()`: node:test's mock timers take over setInterval for the rest
  * of the test. An outage ends at a probe that succeeds with no failure reported since the one
  * before, so concurrent requests that meet the same fault fall into one outage only when no probe

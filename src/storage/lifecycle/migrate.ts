@@ -63,7 +63,7 @@ async function unknownAppliedMigrations(db: Kysely<any>, known: Record<string, M
 /**
  * Brings the schema to the newest version inside a transaction the caller opened (BEGIN) on `db`, a
  * Kysely bound to that one connection (`Kysely.connection()`): the migrations commit or roll back
- * with the caller's work (storage/convert-to-postgres.ts). PostgreSQL only: its DDL is transactional
+ * with the caller's work (storage/lifecycle/convert-to-postgres.ts). PostgreSQL only: its DDL is transactional
  * and Kysely's migration lock there is a transaction-level advisory lock.
  */
 export function migrateWithinTransaction(db: Kysely<any>, dialect: Storage["dialect"]): Promise<MigrationReport> {

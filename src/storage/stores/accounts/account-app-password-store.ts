@@ -1,25 +1,7 @@
 import type { AppPassword, AppPasswordStore, NewAppPasswordRecord } from "../../../accounts/ports.js";
 import type { DbOrTx } from "../../driver/database.js";
 import { PreparedQuery } from "../../driver/prepared.js";
-
-/**
- * Inserts an app password on `db`, a connection or a transaction (the Login Flow v2 grant writes
- * one inside its own transaction); returns its id.
- */
-export async function insertAppPassword(db: DbOrTx, record: NewAppPasswordRecord): Promise<number> {
-  const row = await db
-    .insertInto("app_passwords")
-    .values({
-      uid: record.uid,
-      name: record.name,
-      token_hash: record.tokenHash,
-      created_at: record.createdAt,
-      last_used_at: null,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
-}
+import { insertAppPassword } from "../../statements/app-password-insert.js";
 
 /** App passwords (table app_passwords), found by the SHA-256 hex of their secret. */
 export class SqlAppPasswordStore implements AppPasswordStore {

@@ -12,40 +12,7 @@ import type {
 import { ADMIN_GROUP } from "../../../groups/domain/group-id.js";
 import type { Db } from "../../driver/database.js";
 import { PreparedQuery, transaction } from "../../driver/prepared.js";
-import type { UsersTable } from "../../schema/accounts.js";
-
-/** The users columns a User is made of. */
-type UserColumns = Pick<UsersTable, "uid" | "display_name" | "email" | "enabled" | "created_at" | "language" | "timezone"> & {
-  email_verified: number;
-  /** Membership of `admin` (isAdminOf): 1/0 on SQLite, a boolean on PostgreSQL. */
-  is_admin: number | boolean;
-};
-
-/**
- * Whether the user `uidColumn` names is a member of `admin`, as the column `is_admin` of the
- * statement that reads the user: being an administrator has one source, the group (migration 0026),
- * and costs no statement of its own (an indexed EXISTS on group_members' primary key).
- */
-export function isAdminOf(uidColumn: string) {
-  return sql<
-    number | boolean
-  >`EXISTS (SELECT 1 FROM group_members m WHERE m.gid = ${ADMIN_GROUP} AND m.uid = ${sql.ref(uidColumn)})`.as("is_admin");
-}
-
-/** A users row as the domain's User (also for stores that read the user with another row). */
-export function userFromRow(row: UserColumns): User {
-  return {
-    uid: row.uid,
-    displayName: row.display_name,
-    email: row.email,
-    emailVerified: row.email_verified === 1,
-    enabled: row.enabled === 1,
-    isAdmin: Number(row.is_admin) === 1,
-    createdAt: row.created_at,
-    language: row.language,
-    timeZone: row.timezone,
-  };
-}
+import { isAdminOf, type UserColumns, userFromRow } from "../../schema/accounts.js";
 
 function listingFromRow(row: UserColumns & { last_login_at: number | string | null }): UserListing {
   return { ...userFromRow(row), lastLoginAt: row.last_login_at === null ? null : Number(row.last_login_at) };

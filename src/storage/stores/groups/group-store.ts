@@ -3,7 +3,7 @@ import { ADMIN_GROUP } from "../../../groups/domain/group-id.js";
 import type { Group, GroupDeletion, GroupMember, GroupStore, GroupSummary, RemovalOutcome } from "../../../groups/ports.js";
 import type { Db, DbOrTx, Dialect } from "../../driver/database.js";
 import { transaction } from "../../driver/prepared.js";
-import { endGrantsOutsideAllowedGroups } from "./access-rules.js";
+import { endGrantsOutsideAllowedGroups } from "../../statements/access-rules.js";
 
 /** Groups (`groups`, `group_members`, migration 0026), see groups/ports.ts. */
 export class SqlGroupStore implements GroupStore {

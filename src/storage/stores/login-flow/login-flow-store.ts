@@ -1,7 +1,7 @@
 import type { FlowGrant, LoginFlowStore, PendingFlow } from "../../../login-flow/ports.js";
 import type { Db } from "../../driver/database.js";
 import { transaction } from "../../driver/prepared.js";
-import { insertAppPassword } from "../accounts/account-app-password-store.js";
+import { insertAppPassword } from "../../statements/app-password-insert.js";
 
 /**
  * `login_flows` (migration 2026_11_24_0012): Login Flow v2 state in the database, so a flow started

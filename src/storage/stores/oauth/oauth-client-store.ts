@@ -5,7 +5,7 @@ import type { ClientStore, OAuthClient } from "../../../oauth/ports.js";
 import type { Db } from "../../driver/database.js";
 import { PreparedQuery, transaction } from "../../driver/prepared.js";
 import type { OAuthClientsTable } from "../../schema/oauth.js";
-import { endGrantsOutsideAllowedGroups } from "../groups/access-rules.js";
+import { endGrantsOutsideAllowedGroups } from "../../statements/access-rules.js";
 
 type Logger = { info(obj: object, msg: string): void };
 

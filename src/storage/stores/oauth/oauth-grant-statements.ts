@@ -2,7 +2,7 @@ import type { CodeRecord, RefreshTokenRecord } from "../../../oauth/ports.js";
 import type { Db } from "../../driver/database.js";
 import { PreparedQuery, type SlotFactory } from "../../driver/prepared.js";
 import type { UsersTable } from "../../schema/accounts.js";
-import { isAdminOf } from "../accounts/account-user-store.js";
+import { isAdminOf } from "../../schema/accounts.js";
 
 /**
  * The statements of the token endpoint and of bearer authentication, compiled once (see

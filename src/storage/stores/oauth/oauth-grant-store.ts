@@ -15,7 +15,7 @@ import type {
 } from "../../../oauth/ports.js";
 import type { Db, DbOrTx, Dialect } from "../../driver/database.js";
 import { transaction } from "../../driver/prepared.js";
-import { userFromRow } from "../accounts/account-user-store.js";
+import { userFromRow } from "../../schema/accounts.js";
 import { codeRecordOf, grantStatements, refreshRecordOf } from "./oauth-grant-statements.js";
 import { newPairParams, redeemCodeInOneStatement, rotateRefreshTokenInOneStatement } from "./oauth-postgres-one-statement.js";
 import { authorizedClients, liveGrantScopes } from "./oauth-user-grants.js";

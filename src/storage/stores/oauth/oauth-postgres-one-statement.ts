@@ -2,7 +2,7 @@ import { type QueryCreator, sql } from "kysely";
 import type { NewTokens } from "../../../oauth/ports.js";
 import type { Database, Db } from "../../driver/database.js";
 import { PreparedQuery, type SlotFactory } from "../../driver/prepared.js";
-import { SETTLED_AND_RESET } from "../security/throttle-store.js";
+import { SETTLED_AND_RESET } from "../../statements/throttle.js";
 
 /**
  * PostgreSQL only: a code redemption and a refresh rotation as one statement each (data-modifying

@@ -23,10 +23,10 @@ import type { OAuthClientsTable } from "../../schema/oauth.js";
 import {
   countsOf,
   type ReservedRow,
-  type SqlThrottleStore,
   successResettingOneBucket,
+  type ThrottleStatements,
   toSlots,
-} from "../security/throttle-store.js";
+} from "../../statements/throttle.js";
 import { CLIENT_COLUMNS, type KyselyClientStore } from "./oauth-client-store.js";
 import {
   type CodeRow,
@@ -50,7 +50,7 @@ type Found = { client: OAuthClient; code?: CodeRecord | undefined; refreshToken?
 
 /**
  * The token endpoint's gate (TokenGate) over the table `throttle` with the token throttle's policy
- * (throttle-store.ts has the reservation and settlement statements). Its read is the client the
+ * (statements/throttle.ts has the reservation and settlement statements). Its read is the client the
  * request names with the code or refresh token it presents, each read by the same query as
  * ClientStore.findByClientId and GrantStore.findCode / findRefreshToken (the presented one as a
  * subquery left-joined to the client: absent, its columns are null). On PostgreSQL the reservation
@@ -78,7 +78,7 @@ export class SqlTokenGate implements TokenGate {
     private readonly dialect: Dialect,
     private readonly clients: KyselyClientStore,
     /** The token endpoint's throttle (its policy is part of the reservation statement). */
-    private readonly throttle: SqlThrottleStore,
+    private readonly throttle: ThrottleStatements,
     private readonly clock: Clock,
   ) {
     const clientColumns = CLIENT_COLUMNS.map((column) => `cl.${column} as cl_${column}` as const);
@@ -247,7 +247,7 @@ export class SqlTokenGate implements TokenGate {
  * code redemption or refresh rotation of KyselyGrantStore): the same statements as the gate's.
  */
 export class IssueSettlement {
-  constructor(private readonly throttle: SqlThrottleStore) {}
+  constructor(private readonly throttle: ThrottleStatements) {}
 
   /** The settlement inside the write's transaction. */
   within(trx: DbOrTx, pending: PendingSettlement): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { DbOrTx } from "../../driver/database.js";
+import type { DbOrTx } from "../driver/database.js";
 
 /**
  * Deletes the grants (their codes, tokens and device approvals cascade) that an OAuth client's
