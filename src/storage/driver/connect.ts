@@ -72,7 +72,7 @@ export interface Storage {
   availability: DatabaseAvailability;
   /** PostgreSQL only: the pool's connections (metrics). */
   poolStats?: () => { total: number; idle: number; waiting: number };
-  /** PostgreSQL only: a new connection outside the pool, not yet connected (LISTEN: push-channel.ts). */
+  /** PostgreSQL only: a new connection outside the pool, not yet connected (LISTEN: stores/push/push-channel.ts). */
   dedicatedClient?: () => pg.Client;
   /**
    * Replaces the observer of every statement's duration (ms) and failure (`queryObserver` at open);

@@ -88,7 +88,7 @@ async function runMigrations(
   if (error) {
     const failed = results?.find((r: MigrationResult) => r.status === "Error");
     // No migration failed (the database could not be reached or locked), or one failed because the
-    // database went away: the error as it is, so that it classifies as an outage (availability.ts)
+    // database went away: the error as it is, so that it classifies as an outage (driver/availability.ts)
     // and start-up retries; the run was one transaction, so nothing of it stayed.
     if (!failed || isDatabaseUnavailable(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
