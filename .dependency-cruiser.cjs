@@ -105,6 +105,18 @@ module.exports = {
       },
     },
     {
+      name: "store-only-to-driver-schema-and-own-domain",
+      comment:
+        "Inside storage/ the layers are driver/ (connections, prepared statements), schema/ (tables and " +
+        "their row mappings) and stores/<domain>/ (one domain's ports implemented): a store imports " +
+        "only driver/, schema/, statements/ (statements the stores of several domains run) and the " +
+        "stores of its own domain, so no domain's store becomes another's; statements/ imports only " +
+        "driver/, schema/ and statements/.",
+      severity: "error",
+      from: { path: "^src/storage/(stores/[^/]+|statements)/" },
+      to: { path: "^src/storage/", pathNot: "^src/storage/(driver|schema|statements|$1)/" },
+    },
+    {
       name: "route-not-to-route",
       comment:
         "A route file (http/routes/, http/console/controllers/) parses, calls a service and answers; " +

@@ -42,8 +42,8 @@ const USERINFO = "/index.php/apps/oauth2/api/v1/userinfo";
 
 async function start(dir: string) {
   const dist = path.join(path.resolve(dir), "dist");
-  const { openStorage } = await import(path.join(dist, "storage/connect.js"));
-  const { migrateToLatest } = await import(path.join(dist, "storage/migrate.js"));
+  const { openStorage } = await import(path.join(dist, "storage/driver/connect.js"));
+  const { migrateToLatest } = await import(path.join(dist, "storage/lifecycle/migrate.js"));
   const { createServices } = await import(path.join(dist, "services.js"));
   const { buildApp } = await import(path.join(dist, "app.js"));
   const { logOptions } = await import(path.join(dist, "observability/logging.js"));

@@ -27,8 +27,8 @@ import { pathToFileURL } from "node:url";
 import pino from "pino";
 import type { buildApp as BuildApp } from "../src/app.js";
 import type { createServices as CreateServices } from "../src/services.js";
-import type { openStorage as OpenStorage } from "../src/storage/connect.js";
-import type { migrateToLatest as MigrateToLatest } from "../src/storage/migrate.js";
+import type { openStorage as OpenStorage } from "../src/storage/driver/connect.js";
+import type { migrateToLatest as MigrateToLatest } from "../src/storage/lifecycle/migrate.js";
 import { accepted } from "../test/support/results.js";
 import { row } from "./activity-paging.js";
 import { mintGrants } from "./lib/mint.js";
@@ -128,8 +128,8 @@ function mixedEvents(): Record<string, unknown>[] {
 
 async function main(): Promise<void> {
   const load = async <T>(module: string): Promise<T> => import(pathToFileURL(path.join(DIST, module)).href) as Promise<T>;
-  const { openStorage } = await load<{ openStorage: typeof OpenStorage }>("storage/connect.js");
-  const { migrateToLatest } = await load<{ migrateToLatest: typeof MigrateToLatest }>("storage/migrate.js");
+  const { openStorage } = await load<{ openStorage: typeof OpenStorage }>("storage/driver/connect.js");
+  const { migrateToLatest } = await load<{ migrateToLatest: typeof MigrateToLatest }>("storage/lifecycle/migrate.js");
   const { createServices } = await load<{ createServices: typeof CreateServices }>("services.js");
   const { buildApp } = await load<{ buildApp: typeof BuildApp }>("app.js");
 

@@ -20,9 +20,9 @@ import { buildApp } from "../src/app.js";
 import { ManualClock } from "../src/clock.js";
 import { HostSettings } from "../src/config/host-settings.js";
 import { createServices } from "../src/services.js";
-import { SqlActivityStore } from "../src/storage/activity-store.js";
-import type { Storage } from "../src/storage/connect.js";
-import type { Db } from "../src/storage/database.js";
+import type { Storage } from "../src/storage/driver/connect.js";
+import type { Db } from "../src/storage/driver/database.js";
+import { SqlActivityStore } from "../src/storage/stores/activity/activity-store.js";
 import { createTestStorage, testDatabaseDialect } from "../test/support/storage.js";
 
 const USERS = 100;

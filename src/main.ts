@@ -13,10 +13,10 @@ export async function main(): Promise<void> {
   const [{ readEnvironment }, { createServerLog, startServer }, { PRIVATE_UMASK }] = await Promise.all([
     import("./config/environment.js"),
     import("./server.js"),
-    import("./storage/data-dir-permissions.js"),
+    import("./storage/driver/data-dir-permissions.js"),
   ]);
   // Whatever the process creates in the data directory later is owner-only too
-  // (storage/data-dir-permissions.ts).
+  // (storage/driver/data-dir-permissions.ts).
   process.umask(PRIVATE_UMASK);
   const environment = readEnvironment();
   const log = createServerLog(environment.logLevel);

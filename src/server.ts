@@ -8,10 +8,10 @@ import { listenMetrics } from "./http/metrics-listener.js";
 import { logOptions } from "./observability/logging.js";
 import { Metrics } from "./observability/metrics.js";
 import { createServices } from "./services.js";
-import { isDatabaseUnavailable } from "./storage/availability.js";
-import { openStorage } from "./storage/connect.js";
-import { migrateWhenAvailable } from "./storage/startup.js";
-import { refuseEmptyPostgresBesideSqlite } from "./storage/stranded-sqlite.js";
+import { isDatabaseUnavailable } from "./storage/driver/availability.js";
+import { openStorage } from "./storage/driver/connect.js";
+import { migrateWhenAvailable } from "./storage/lifecycle/startup.js";
+import { refuseEmptyPostgresBesideSqlite } from "./storage/lifecycle/stranded-sqlite.js";
 
 /** How often each node reads new lines of the proxy's access log (activity.file_log). */
 const FILE_LOG_INTERVAL_MS = 5000;

@@ -1,6 +1,6 @@
 import { SqliteAdapter, sql } from "kysely";
 import { newSecretValue } from "../../src/oauth/tokens.js";
-import type { Db } from "../../src/storage/database.js";
+import type { Db } from "../../src/storage/driver/database.js";
 
 /** Whose grants a pool is made of, and what the authorization request would have stored. */
 export interface MintTarget {

@@ -7,7 +7,7 @@
 import pino from "pino";
 import { newAppPassword } from "../../src/accounts/app-passwords.js";
 import { createServices } from "../../src/services.js";
-import type { Storage } from "../../src/storage/connect.js";
+import type { Storage } from "../../src/storage/driver/connect.js";
 import { accepted } from "../../test/support/results.js";
 
 export interface PushAccount {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Services } from "../../src/services.js";
-import type { Db } from "../../src/storage/database.js";
+import type { Db } from "../../src/storage/driver/database.js";
 import { accepted } from "../../test/support/results.js";
 
 export interface BenchAccount {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { type Environment, readEnvironment } from "../config/environment.js";
 import type { Result } from "../refusal.js";
 import type { Services } from "../services.js";
-import type { Storage } from "../storage/connect.js";
+import type { Storage } from "../storage/driver/connect.js";
 import { ownerCheckOf, ownerRefusal } from "./data-dir-owner.js";
 
 /** A refused command: exit code 1, its message on one line of stderr. */
@@ -50,10 +50,10 @@ export async function openInstance(
     { isDatabaseUnavailable, unavailableReason },
     { refuseEmptyPostgresBesideSqlite, StrandedSqliteError },
   ] = await Promise.all([
-    import("../storage/connect.js"),
-    import("../storage/migrate.js"),
-    import("../storage/availability.js"),
-    import("../storage/stranded-sqlite.js"),
+    import("../storage/driver/connect.js"),
+    import("../storage/lifecycle/migrate.js"),
+    import("../storage/driver/availability.js"),
+    import("../storage/lifecycle/stranded-sqlite.js"),
   ]);
   const { dataDir, databaseUrl } = environment;
   if (!databaseUrl && !options.create && !fs.existsSync(path.join(dataDir, SQLITE_FILE))) {
@@ -102,7 +102,7 @@ export class DatabaseUnreachableError extends CommandError {
     readonly dialect: string,
     /** Where it is, without credentials. */
     readonly location: string,
-    /** The code it failed with (storage/availability.ts unavailableReason). */
+    /** The code it failed with (storage/driver/availability.ts unavailableReason). */
     readonly reason: string,
   ) {
     super(`the database ${location} is unreachable (${reason})`);

@@ -3,7 +3,7 @@ import { runInAuditContext } from "../audit/context.js";
 import { OCC_ACTOR } from "../audit/domain/kinds.js";
 import { isEntryPoint } from "../entry-point.js";
 import { keystreamRelease, PRODUCT } from "../product.js";
-import { PRIVATE_UMASK } from "../storage/data-dir-permissions.js";
+import { PRIVATE_UMASK } from "../storage/driver/data-dir-permissions.js";
 import { registerActivityCommands } from "./commands/activity.js";
 import { registerAvatarCommands } from "./commands/avatar.js";
 import { registerCompletionCommand } from "./commands/completion.js";

@@ -1,7 +1,7 @@
 /**
  * A map that holds at most `maxBytes` of entries, as its `sizeOf` estimates them, dropping those
  * least recently used first: the activity page's caches (activity/page-cache.ts,
- * storage/activity-row-cache.ts) stay bounded in memory whatever the number of users and pages and
+ * storage/stores/activity/activity-row-cache.ts) stay bounded in memory whatever the number of users and pages and
  * however large their entries. Two generations instead of an exact LRU order: a hit in the current
  * generation is one lookup (moving an entry to the end of one Map on every hit costs 4 % of a page);
  * when the current generation would pass half the budget it becomes the previous one and the

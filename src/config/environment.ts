@@ -105,7 +105,7 @@ export interface Environment {
   timeouts: ServerTimeouts;
   /**
    * Bounds on waiting for the database, in ms; absent values take the storage's
-   * defaults (storage/postgres-pool.ts, storage/startup.ts).
+   * defaults (storage/driver/postgres-pool.ts, storage/lifecycle/startup.ts).
    */
   database?: {
     connectTimeoutMs?: number | undefined;

@@ -1,5 +1,5 @@
 /**
- * The storage groups need (src/storage/group-store.ts implements it): groups as ownCloud keeps them
+ * The storage groups need (src/storage/stores/groups/group-store.ts implements it): groups as ownCloud keeps them
  * (`groups`, `group_user`), and the groups an OAuth client admits. Being an administrator is
  * membership of the group `admin` (domain/group-id.ts ADMIN_GROUP); the user row read on every
  * request derives it in the same statement (accounts/ports.ts `User.isAdmin`).

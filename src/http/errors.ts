@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { REQUEST_ID_HEADER } from "../observability/logging.js";
-import { isDatabaseUnavailable } from "../storage/availability.js";
+import { isDatabaseUnavailable } from "../storage/driver/availability.js";
 import { requestTranslator } from "./i18n.js";
 import { messagePage, sendPage } from "./pages/layout.js";
 import { sendUnavailable } from "./unavailable.js";
@@ -15,7 +15,7 @@ export function clientError(status: 400 | 413, message: string): Error & { statu
 
 /**
  * The last line of error handling: anything a route did not turn into a response itself.
- * - The database unavailable (down, hung, full: storage/availability.ts decides, from errors a
+ * - The database unavailable (down, hung, full: storage/driver/availability.ts decides, from errors a
  *   database call raised only): 503 with Retry-After, reported to the storage's availability
  *   monitor, which logs the outage once.
  * - The request stream failed (the client reset or closed the connection mid-body, or the request

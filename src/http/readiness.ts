@@ -1,7 +1,7 @@
 import type { HostSettings } from "../config/host-settings.js";
-import { isDatabaseUnavailable, unavailableReason } from "../storage/availability.js";
-import type { Storage } from "../storage/connect.js";
-import { type DatabaseReadiness, databaseReadinessProbe } from "../storage/readiness.js";
+import { isDatabaseUnavailable, unavailableReason } from "../storage/driver/availability.js";
+import type { Storage } from "../storage/driver/connect.js";
+import { type DatabaseReadiness, databaseReadinessProbe } from "../storage/lifecycle/readiness.js";
 
 /** A readiness probe waits at most this long for the database (Kubernetes' default probe timeout is 1 s). */
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
@@ -21,7 +21,7 @@ export interface Readiness {
 
 /**
  * Ready means this node can serve: the database answers and no outage is going on
- * (storage/availability.ts), its migrations are all applied, config.json was read fine
+ * (storage/driver/availability.ts), its migrations are all applied, config.json was read fine
  * (HostSettings.problem()), and maintenance mode is off (every page answers 503 then). Live is
  * simpler: the process answers at all (http/routes/health.ts).
  */

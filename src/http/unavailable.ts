@@ -17,7 +17,7 @@ const MAINTENANCE_DESCRIPTION = "Keystream is in maintenance mode.";
 export type Unavailability = "database" | "maintenance";
 
 /**
- * The answer while the database is unavailable (storage/availability.ts) or maintenance mode is on:
+ * The answer while the database is unavailable (storage/driver/availability.ts) or maintenance mode is on:
  * 503 with Retry-After (RFC 9110 §15.6.4), in the error form of the route's family: RFC 6749 JSON
  * `temporarily_unavailable` on the OAuth API (as its throttle's 429), the OCS envelope on the OCS and
  * activity APIs, an HTML page for a browser (what Nextcloud shows in maintenance mode too), the JSON

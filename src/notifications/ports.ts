@@ -4,7 +4,7 @@ import type { StoredNotification } from "./domain/render.js";
 /** A notification to store: a stored one before the store gives it its id. */
 export type NewNotificationRecord = Omit<StoredNotification, "id">;
 
-/** A user's notifications (table notifications, storage/notification-store.ts). */
+/** A user's notifications (table notifications, storage/stores/notifications/notification-store.ts). */
 export interface NotificationStore {
   /** Adds one; returns its id (increasing: a later notification has a larger id). */
   insert(record: NewNotificationRecord): Promise<number>;

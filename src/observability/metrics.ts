@@ -36,7 +36,7 @@ type DefaultMetric = (registry: Registry, config: { eventLoopMonitoringPrecision
 /** The route label of a request no route matched (a 404): one series, whatever the URL. */
 export const UNMATCHED_ROUTE = "(unmatched)";
 
-/** Live credentials, counted when scraped (storage/metrics-store.ts). */
+/** Live credentials, counted when scraped (storage/stores/observability/metrics-store.ts). */
 export interface LiveCredentialCounts {
   sessions: number;
   accessTokens: number;
@@ -47,7 +47,7 @@ export interface LiveCredentialCounts {
 export interface StorageGauges {
   /** PostgreSQL pool connections; absent on SQLite (one connection, no pool). */
   pool?: () => { total: number; idle: number; waiting: number };
-  /** Outages of the database so far and whether one is going on (storage/availability.ts). */
+  /** Outages of the database so far and whether one is going on (storage/driver/availability.ts). */
   availability: () => { unavailable: boolean; outages: number; failures: number };
   /** Live sessions and tokens: a count query per scrape. */
   liveCredentials: () => Promise<LiveCredentialCounts>;

@@ -6,12 +6,12 @@ import { UserPreferences } from "../accounts/preferences.js";
 import { Sessions } from "../accounts/sessions.js";
 import { UserDirectory, type UserDirectoryListeners } from "../accounts/users.js";
 import type { Job } from "../jobs/scheduler.js";
-import { SqlAppPasswordStore } from "../storage/account-app-password-store.js";
-import { SqlAvatarStore } from "../storage/account-avatar-store.js";
-import { SqlPasswordConfirmationStore } from "../storage/account-password-confirmation-store.js";
-import { SqlPreferenceStore } from "../storage/account-preference-store.js";
-import { SqlSessionStore } from "../storage/account-session-store.js";
-import { SqlUserStore } from "../storage/account-user-store.js";
+import { SqlAppPasswordStore } from "../storage/stores/accounts/account-app-password-store.js";
+import { SqlAvatarStore } from "../storage/stores/accounts/account-avatar-store.js";
+import { SqlPasswordConfirmationStore } from "../storage/stores/accounts/account-password-confirmation-store.js";
+import { SqlPreferenceStore } from "../storage/stores/accounts/account-preference-store.js";
+import { SqlSessionStore } from "../storage/stores/accounts/account-session-store.js";
+import { SqlUserStore } from "../storage/stores/accounts/account-user-store.js";
 import type { Foundation, Module } from "./foundation.js";
 
 export interface AccountsListeners {

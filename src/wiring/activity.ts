@@ -2,9 +2,9 @@ import { FileLogFollower } from "../activity/file-log-follower.js";
 import { activityJobs } from "../activity/jobs.js";
 import type { WrittenObserver } from "../activity/publish-activity.js";
 import { ActivityService } from "../activity/service.js";
-import { SqlFileLogStore } from "../storage/activity-file-log-store.js";
-import { SqlIdempotencyStore } from "../storage/activity-idempotency-store.js";
-import { SqlActivityStore } from "../storage/activity-store.js";
+import { SqlFileLogStore } from "../storage/stores/activity/activity-file-log-store.js";
+import { SqlIdempotencyStore } from "../storage/stores/activity/activity-idempotency-store.js";
+import { SqlActivityStore } from "../storage/stores/activity/activity-store.js";
 import type { Foundation, Module } from "./foundation.js";
 
 export interface ActivityServices {

@@ -6,11 +6,11 @@ import { keyFileSecretBox, type SecretSealer } from "../crypto/secret-box.js";
 import { keyFileSigner, type ValueSigner } from "../crypto/value-signer.js";
 import { type Job, JobScheduler } from "../jobs/scheduler.js";
 import type { Metrics } from "../observability/metrics.js";
-import { SqlAuditStore } from "../storage/audit-store.js";
-import { isDatabaseUnavailable } from "../storage/availability.js";
-import type { Storage } from "../storage/connect.js";
-import type { Db } from "../storage/database.js";
-import { SqlJobLeaseStore } from "../storage/job-lease-store.js";
+import { isDatabaseUnavailable } from "../storage/driver/availability.js";
+import type { Storage } from "../storage/driver/connect.js";
+import type { Db } from "../storage/driver/database.js";
+import { SqlAuditStore } from "../storage/stores/audit/audit-store.js";
+import { SqlJobLeaseStore } from "../storage/stores/jobs/job-lease-store.js";
 
 /** What every module may be built on: the storage, the settings, the clock, the log, the audit log, the key file. */
 export interface Foundation {

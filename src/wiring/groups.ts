@@ -1,7 +1,7 @@
 import type { UserDirectory } from "../accounts/users.js";
 import { Groups } from "../groups/service.js";
 import type { GroupLists } from "../oauth/ports.js";
-import { SqlGroupStore } from "../storage/group-store.js";
+import { SqlGroupStore } from "../storage/stores/groups/group-store.js";
 import type { Foundation, Module } from "./foundation.js";
 
 /** Groups (ownCloud's occ group:*) on SQL storage, and the lists OAuth client administration resolves through them. */

@@ -1,6 +1,6 @@
 import type { Job } from "../jobs/scheduler.js";
 import { LoginFlowService } from "../login-flow/service.js";
-import { SqlLoginFlowStore } from "../storage/login-flow-store.js";
+import { SqlLoginFlowStore } from "../storage/stores/login-flow/login-flow-store.js";
 import type { Foundation, Module } from "./foundation.js";
 
 /**

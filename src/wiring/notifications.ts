@@ -4,7 +4,7 @@ import { SWITCH_PREFERENCE_APP } from "../notifications/domain/kinds.js";
 import { Notifications } from "../notifications/service.js";
 import type { PushService } from "../push/service.js";
 import type { Result } from "../refusal.js";
-import { SqlNotificationStore } from "../storage/notification-store.js";
+import { SqlNotificationStore } from "../storage/stores/notifications/notification-store.js";
 import type { Foundation, Module } from "./foundation.js";
 
 /**

@@ -3,11 +3,11 @@ import type { Job } from "../jobs/scheduler.js";
 import { DEFAULT_CLIENTS } from "../oauth/domain/default-clients.js";
 import type { GroupLists, IdTokenMinter } from "../oauth/ports.js";
 import { type OAuthEvents, OAuthService } from "../oauth/service.js";
-import { KyselyClientStore } from "../storage/oauth-client-store.js";
-import { SqlDeviceAuthorizationStore } from "../storage/oauth-device-store.js";
-import { KyselyGrantStore } from "../storage/oauth-grant-store.js";
-import type { SqlThrottleStore } from "../storage/throttle-store.js";
-import { IssueSettlement, SqlTokenGate } from "../storage/token-gate.js";
+import { KyselyClientStore } from "../storage/stores/oauth/oauth-client-store.js";
+import { SqlDeviceAuthorizationStore } from "../storage/stores/oauth/oauth-device-store.js";
+import { KyselyGrantStore } from "../storage/stores/oauth/oauth-grant-store.js";
+import { IssueSettlement, SqlTokenGate } from "../storage/stores/oauth/token-gate.js";
+import type { SqlThrottleStore } from "../storage/stores/security/throttle-store.js";
 import type { Foundation, Module } from "./foundation.js";
 
 /** The registered clients (and the default ones) on SQL storage, their secrets sealed with the key file's box. */
@@ -18,7 +18,7 @@ export function wireOAuthClients({ db, sealer, log }: Pick<Foundation, "db" | "s
 export interface OAuthDependencies {
   clients: KyselyClientStore;
   users: UserDirectory;
-  /** The token endpoint's throttle store, under its gate (storage/token-gate.ts). */
+  /** The token endpoint's throttle store, under its gate (storage/stores/oauth/token-gate.ts). */
   tokenThrottle: SqlThrottleStore;
   /** OpenID Connect's ID tokens (src/oidc). */
   idTokens: IdTokenMinter;

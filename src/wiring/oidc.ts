@@ -6,8 +6,8 @@ import type { ClientStore } from "../oauth/ports.js";
 import { BackchannelLogout } from "../oidc/backchannel-logout.js";
 import { OpenIdProvider } from "../oidc/provider.js";
 import { SigningKeys } from "../oidc/signing-keys.js";
-import { KyselySigningKeyStore } from "../storage/oidc-key-store.js";
-import { SqlLogoutQueueStore } from "../storage/oidc-logout-queue-store.js";
+import { KyselySigningKeyStore } from "../storage/stores/oidc/oidc-key-store.js";
+import { SqlLogoutQueueStore } from "../storage/stores/oidc/oidc-logout-queue-store.js";
 import type { Foundation } from "./foundation.js";
 
 export interface OidcLogoutModule {

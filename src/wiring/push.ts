@@ -1,5 +1,5 @@
 import { PushService } from "../push/service.js";
-import { openPushChannel } from "../storage/push-channel.js";
+import { openPushChannel } from "../storage/stores/push/push-channel.js";
 import type { Foundation } from "./foundation.js";
 
 /**

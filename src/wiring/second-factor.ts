@@ -3,8 +3,12 @@ import type { FactorChangeObserver } from "../second-factor/providers.js";
 import { RecoveryCodes } from "../second-factor/recovery-codes.js";
 import { SecondFactors } from "../second-factor/service.js";
 import { TotpFactor } from "../second-factor/totp.js";
-import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "../storage/passkey-store.js";
-import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "../storage/second-factor-store.js";
+import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "../storage/stores/second-factor/passkey-store.js";
+import {
+  SqlRecoveryCodeStore,
+  SqlSecondFactorOverview,
+  SqlTotpStore,
+} from "../storage/stores/second-factor/second-factor-store.js";
 import type { Foundation, Module } from "./foundation.js";
 
 export interface SecondFactorServices {

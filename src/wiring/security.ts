@@ -2,7 +2,7 @@ import type { Job } from "../jobs/scheduler.js";
 import { AddressThrottles } from "../security/address-throttles.js";
 import { TOKEN_THROTTLE } from "../security/domain/throttle-policy.js";
 import { createThrottles, type Throttles, throttleList } from "../security/throttles.js";
-import { SqlThrottleStore } from "../storage/throttle-store.js";
+import { SqlThrottleStore } from "../storage/stores/security/throttle-store.js";
 import type { Foundation, Module } from "./foundation.js";
 
 export interface SecurityServices extends Throttles {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { WriteTransaction } from "../../src/activity/ports.js";
 import { publishActivitiesOnce } from "../../src/activity/publish-activity.js";
-import { SqlActivityStore } from "../../src/storage/activity-store.js";
+import { SqlActivityStore } from "../../src/storage/stores/activity/activity-store.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { runOccInProcess } from "../support/occ.js";
 import { accepted } from "../support/results.js";

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { CompiledQuery, sql } from "kysely";
 import { boundAfter, type SortOrder } from "../../src/activity/domain/cursor.js";
 import { findFilter } from "../../src/activity/domain/filters.js";
-import { SqlActivityStore } from "../../src/storage/activity-store.js";
+import { SqlActivityStore } from "../../src/storage/stores/activity/activity-store.js";
 import { createTestStorage, type TestStorage } from "../support/storage.js";
 
 /**

@@ -8,7 +8,7 @@ import { ElementJsonCache, PageCache, type PageExpectation, type PageRendering }
 import type { ActivityRow, StoredRow } from "../../src/activity/ports.js";
 import { baseForms, type RelativeJson, relativeJson, withBase } from "../../src/activity/relative-json.js";
 import { BoundedCache } from "../../src/collections/bounded-cache.js";
-import { ActivityRowCache } from "../../src/storage/activity-row-cache.js";
+import { ActivityRowCache } from "../../src/storage/stores/activity/activity-row-cache.js";
 
 /**
  * The activity page's caches, unit by unit, without a server or a database: the row cache hands

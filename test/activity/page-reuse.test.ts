@@ -7,7 +7,7 @@ import { FILTERS } from "../../src/activity/domain/filters.js";
 import { decodeRow, groupActivities } from "../../src/activity/domain/grouping.js";
 import type { RenderContext } from "../../src/activity/domain/prepared-text.js";
 import { ElementJsonCache } from "../../src/activity/page-cache.js";
-import { SqlActivityStore } from "../../src/storage/activity-store.js";
+import { SqlActivityStore } from "../../src/storage/stores/activity/activity-store.js";
 import { createAppOn, createTestApp, type TestApp } from "../support/app.js";
 import { accepted } from "../support/results.js";
 import { basicAuthFor, fileEvent, get, ids, ocsData, publish } from "./support.js";

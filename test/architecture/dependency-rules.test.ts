@@ -45,6 +45,11 @@ describe("the dependency rules", () => {
       "route-not-to-route: src/http/routes/account.ts → src/http/routes/sign-in.ts",
       // Storage importing a domain service; its imports of ports.ts and domain/ pass.
       "storage-only-to-ports-and-domain-values: src/storage/widget-store.ts → src/oauth/service.ts",
+      // A shared statement importing a store; a store importing another domain's store and a start-up
+      // step. Their imports of driver/, schema/, statements/ and a store of their own domain pass.
+      "store-only-to-driver-schema-and-own-domain: src/storage/statements/widget-insert.ts → src/storage/stores/accounts/gadget-store.ts",
+      "store-only-to-driver-schema-and-own-domain: src/storage/stores/oauth/widget-grant-store.ts → src/storage/lifecycle/start.ts",
+      "store-only-to-driver-schema-and-own-domain: src/storage/stores/oauth/widget-grant-store.ts → src/storage/stores/accounts/gadget-store.ts",
       // A support module importing a domain folder.
       "support-not-to-product: src/config/settings.ts → src/accounts/users.ts",
     ]);

@@ -9,7 +9,7 @@ import {
   TOKEN_THROTTLE,
   tokenBuckets,
 } from "../../src/security/domain/throttle-policy.js";
-import { SqlThrottleStore } from "../../src/storage/throttle-store.js";
+import { SqlThrottleStore } from "../../src/storage/stores/security/throttle-store.js";
 import { createAppOn, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
 import { runOccInProcess } from "../support/occ.js";

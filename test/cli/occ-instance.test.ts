@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Migrator } from "kysely";
-import { hasPendingMigrations, isInstalled } from "../../src/storage/migrate.js";
+import { hasPendingMigrations, isInstalled } from "../../src/storage/lifecycle/migrate.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
 import { runOccInProcess } from "../support/occ.js";
 import { createTestStorage } from "../support/storage.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { sql } from "kysely";
 import { readEnvironment } from "../../src/config/environment.js";
-import { openStorage } from "../../src/storage/connect.js";
+import { openStorage } from "../../src/storage/driver/connect.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 
 /** issue 16: the database timeouts come from the environment and reach the connections. */

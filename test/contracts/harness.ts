@@ -1,20 +1,24 @@
 import { after, before, describe, it } from "node:test";
 import type { User } from "../../src/accounts/ports.js";
 import { DEFAULT_CLIENTS } from "../../src/oauth/domain/default-clients.js";
-import { SqlAppPasswordStore } from "../../src/storage/account-app-password-store.js";
-import { SqlAvatarStore } from "../../src/storage/account-avatar-store.js";
-import { SqlPasswordConfirmationStore } from "../../src/storage/account-password-confirmation-store.js";
-import { SqlPreferenceStore } from "../../src/storage/account-preference-store.js";
-import { SqlSessionStore } from "../../src/storage/account-session-store.js";
-import { SqlUserStore } from "../../src/storage/account-user-store.js";
-import { SqlAuditStore } from "../../src/storage/audit-store.js";
-import { SqlGroupStore } from "../../src/storage/group-store.js";
-import { SqlJobLeaseStore } from "../../src/storage/job-lease-store.js";
-import { SqlLoginFlowStore } from "../../src/storage/login-flow-store.js";
-import { SqlNotificationStore } from "../../src/storage/notification-store.js";
-import { KyselyClientStore } from "../../src/storage/oauth-client-store.js";
-import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "../../src/storage/passkey-store.js";
-import { SqlRecoveryCodeStore, SqlSecondFactorOverview, SqlTotpStore } from "../../src/storage/second-factor-store.js";
+import { SqlAppPasswordStore } from "../../src/storage/stores/accounts/account-app-password-store.js";
+import { SqlAvatarStore } from "../../src/storage/stores/accounts/account-avatar-store.js";
+import { SqlPasswordConfirmationStore } from "../../src/storage/stores/accounts/account-password-confirmation-store.js";
+import { SqlPreferenceStore } from "../../src/storage/stores/accounts/account-preference-store.js";
+import { SqlSessionStore } from "../../src/storage/stores/accounts/account-session-store.js";
+import { SqlUserStore } from "../../src/storage/stores/accounts/account-user-store.js";
+import { SqlAuditStore } from "../../src/storage/stores/audit/audit-store.js";
+import { SqlGroupStore } from "../../src/storage/stores/groups/group-store.js";
+import { SqlJobLeaseStore } from "../../src/storage/stores/jobs/job-lease-store.js";
+import { SqlLoginFlowStore } from "../../src/storage/stores/login-flow/login-flow-store.js";
+import { SqlNotificationStore } from "../../src/storage/stores/notifications/notification-store.js";
+import { KyselyClientStore } from "../../src/storage/stores/oauth/oauth-client-store.js";
+import { SqlPasskeyStore, SqlWebAuthnChallengeStore } from "../../src/storage/stores/second-factor/passkey-store.js";
+import {
+  SqlRecoveryCodeStore,
+  SqlSecondFactorOverview,
+  SqlTotpStore,
+} from "../../src/storage/stores/second-factor/second-factor-store.js";
 import { type DomainStores, memoryStores } from "../support/memory/index.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { ManualClock } from "../../src/clock.js";
-import { openStorage, type Storage } from "../../src/storage/connect.js";
+import { openStorage, type Storage } from "../../src/storage/driver/connect.js";
 import {
   addClient,
   authorizeUrl,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { Authenticator } from "../../src/accounts/authentication.js";
 import { sha256Hex } from "../../src/crypto/secrets.js";
-import { SqlSessionStore } from "../../src/storage/account-session-store.js";
+import { SqlSessionStore } from "../../src/storage/stores/accounts/account-session-store.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
 import { accepted } from "../support/results.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { LOGIN_THROTTLE, TOKEN_THROTTLE } from "../../src/security/domain/throttle-policy.js";
-import { openStorage, type Storage } from "../../src/storage/connect.js";
+import { openStorage, type Storage } from "../../src/storage/driver/connect.js";
 import { basic, createOAuthTestApp, exchangeCode, issueCode, PASSWORD, TOKEN, WEB_CLIENT } from "../oauth/support.js";
 import { createAppOn, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";

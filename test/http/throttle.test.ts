@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { openStorage, type Storage } from "../../src/storage/connect.js";
+import { openStorage, type Storage } from "../../src/storage/driver/connect.js";
 import { createAppOn, createTestApp, type TestApp } from "../support/app.js";
 import { FormClient } from "../support/browser-form.js";
 import { accepted } from "../support/results.js";

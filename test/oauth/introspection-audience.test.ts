@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { Migrator } from "kysely";
 import { INTROSPECTION_PATH } from "../../src/http/oauth-paths.js";
 import { DEFAULT_CLIENTS } from "../../src/oauth/domain/default-clients.js";
-import { migrateToLatest } from "../../src/storage/migrate.js";
+import { migrateToLatest } from "../../src/storage/lifecycle/migrate.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
 import type { TestApp } from "../support/app.js";
 import { requestTokenOf } from "../support/browser-form.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { SQLITE_FILE } from "../../src/storage/connect.js";
+import { SQLITE_FILE } from "../../src/storage/driver/connect.js";
 import { createOAuthTestApp, exchangeCode, issueCode, refresh } from "../oauth/support.js";
 import { statementsOf } from "../support/statements.js";
 import { testDatabaseDialect } from "../support/storage.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { PushHub, type PushSocket } from "../../src/push/hub.js";
-import { SqlitePushChannel } from "../../src/storage/push-channel-sqlite.js";
+import { SqlitePushChannel } from "../../src/storage/stores/push/push-channel-sqlite.js";
 import { fileEvent, publish } from "../activity/support.js";
 import { createTestApp, type TestApp } from "../support/app.js";
 import { runOcc } from "../support/occ.js";

@@ -3,10 +3,10 @@ import { describe, it } from "node:test";
 import { Migrator } from "kysely";
 import { UserDirectory } from "../../src/accounts/users.js";
 import { ManualClock } from "../../src/clock.js";
-import { SqlSessionStore } from "../../src/storage/account-session-store.js";
-import { SqlUserStore } from "../../src/storage/account-user-store.js";
-import { SqlLoginFlowStore } from "../../src/storage/login-flow-store.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
+import { SqlSessionStore } from "../../src/storage/stores/accounts/account-session-store.js";
+import { SqlUserStore } from "../../src/storage/stores/accounts/account-user-store.js";
+import { SqlLoginFlowStore } from "../../src/storage/stores/login-flow/login-flow-store.js";
 import { accepted, assertRefused } from "../support/results.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { sql } from "kysely";
-import type { Db, DbOrTx } from "../../src/storage/database.js";
-import { PreparedQuery, transaction } from "../../src/storage/prepared.js";
+import type { Db, DbOrTx } from "../../src/storage/driver/database.js";
+import { PreparedQuery, transaction } from "../../src/storage/driver/prepared.js";
 import { createTestStorage, type TestStorage, testDatabaseDialect } from "../support/storage.js";
 
 describe("PreparedQuery (a statement compiled once, values bound per call)", () => {

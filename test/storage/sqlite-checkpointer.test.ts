@@ -4,9 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import SqliteDatabase from "better-sqlite3";
-import { openStorage } from "../../src/storage/connect.js";
-import { migrateToLatest } from "../../src/storage/migrate.js";
-import { SqliteCheckpointer } from "../../src/storage/sqlite-checkpointer.js";
+import { openStorage } from "../../src/storage/driver/connect.js";
+import { SqliteCheckpointer } from "../../src/storage/driver/sqlite-checkpointer.js";
+import { migrateToLatest } from "../../src/storage/lifecycle/migrate.js";
 import { eventually } from "../support/eventually.js";
 
 function tempFile(): string {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Migrator, sql } from "kysely";
 import { DEFAULT_CLIENTS } from "../../src/oauth/domain/default-clients.js";
-import { DatabaseNewerThanRelease, migrateToLatest } from "../../src/storage/migrate.js";
+import { DatabaseNewerThanRelease, migrateToLatest } from "../../src/storage/lifecycle/migrate.js";
 import { allMigrations } from "../../src/storage/migrations/index.js";
 import { createTestStorage, testDatabaseDialect } from "../support/storage.js";
 

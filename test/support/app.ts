@@ -5,7 +5,7 @@ import { ManualClock } from "../../src/clock.js";
 import { HostSettings } from "../../src/config/host-settings.js";
 import { Metrics } from "../../src/observability/metrics.js";
 import { createServices, type Services } from "../../src/services.js";
-import type { Storage } from "../../src/storage/connect.js";
+import type { Storage } from "../../src/storage/driver/connect.js";
 import { createTestStorage, type TestStorage } from "./storage.js";
 
 export interface TestApp {

@@ -6,8 +6,8 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { ManualClock } from "../../src/clock.js";
 import type { Services } from "../../src/services.js";
-import type { AvailabilityLog } from "../../src/storage/availability.js";
-import { openStorage, type Storage } from "../../src/storage/connect.js";
+import type { AvailabilityLog } from "../../src/storage/driver/availability.js";
+import { openStorage, type Storage } from "../../src/storage/driver/connect.js";
 import { createAppOn } from "./app.js";
 import type { TestStorage } from "./storage.js";
 
@@ -42,7 +42,7 @@ export interface OutageApp {
 const OUTAGE_PROBE_MS = 100;
 
 /**
- * Makes the availability monitor's probe (storage/availability.ts, scheduled with setInterval) run
+ * Makes the availability monitor's probe (storage/driver/availability.ts, scheduled with setInterval) run
  * only when the test calls `probe()`: node:test's mock timers take over setInterval for the rest
  * of the test. An outage ends at a probe that succeeds with no failure reported since the one
  * before, so concurrent requests that meet the same fault fall into one outage only when no probe

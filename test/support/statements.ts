@@ -1,4 +1,4 @@
-import type { Storage } from "../../src/storage/connect.js";
+import type { Storage } from "../../src/storage/driver/connect.js";
 
 /**
  * The statements `work` sends to the storage (each one round trip on PostgreSQL), and its result:

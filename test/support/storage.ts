@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
-import { openStorage, type Storage } from "../../src/storage/connect.js";
-import { migrateToLatest } from "../../src/storage/migrate.js";
+import { openStorage, type Storage } from "../../src/storage/driver/connect.js";
+import { migrateToLatest } from "../../src/storage/lifecycle/migrate.js";
 
 /**
  * Real storage for a test: a temporary SQLite file, or, when KEYSTREAM_TEST_DATABASE_URL names a

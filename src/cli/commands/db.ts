@@ -60,13 +60,13 @@ export function registerDbCommands(program: Command, context: CommandContext): v
       }
       const named = targetUrl(username, hostname, database, options);
       const environment = context.environment;
-      const { SQLITE_FILE, openStorage } = await import("../../storage/connect.js");
+      const { SQLITE_FILE, openStorage } = await import("../../storage/driver/connect.js");
       const sqliteFile = path.join(environment.dataDir, SQLITE_FILE);
       // The source is the SQLite file: without it there is nothing to convert (and nothing is made).
       if (!fs.existsSync(sqliteFile)) throw noInstance(`${environment.dataDir} (no ${SQLITE_FILE} there)`);
       // Before anything is copied: where the new URL will go, and that it can be written there.
       const { update, url } = configurationUpdate(context, named);
-      const { convertToPostgres, ConversionError } = await import("../../storage/convert-to-postgres.js");
+      const { convertToPostgres, ConversionError } = await import("../../storage/lifecycle/convert-to-postgres.js");
       let opened: Awaited<ReturnType<typeof openInstance>> | undefined;
       let target: ReturnType<typeof openStorage> | undefined;
       try {

@@ -57,7 +57,7 @@ export function registerStatusCommand(program: Command, context: CommandContext)
         });
         throw error;
       }
-      const { pendingMigrations } = await import("../../storage/migrate.js");
+      const { pendingMigrations } = await import("../../storage/lifecycle/migrate.js");
       const { storage } = services;
       printStatus(context, options.output, {
         installed: true,

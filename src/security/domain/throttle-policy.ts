@@ -244,7 +244,7 @@ export function liveCounts(row: BucketCounts, policy: ThrottlePolicy, now: numbe
 
 /**
  * Seconds the lockout ceiling still refuses attempts in a bucket with these live counts, 0 when it
- * does not (the condition of the reservation statement, storage/throttle-store.ts).
+ * does not (the condition of the reservation statement, storage/statements/throttle.ts).
  */
 export function lockoutSecondsLeft(
   live: { failures: number; inFlight: number },

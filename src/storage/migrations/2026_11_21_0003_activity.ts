@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../driver/database.js";
 import { autoIncrementId } from "./portable.js";
 
 /**

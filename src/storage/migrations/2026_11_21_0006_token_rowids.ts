@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../driver/database.js";
 
 /**
  * Speed of the token endpoint, SQLite only: the two token tables lose `AUTOINCREMENT`
@@ -15,7 +15,7 @@ import type { Dialect } from "../database.js";
  * grant ids, which log lines name, keep `AUTOINCREMENT`.
  *
  * SQLite cannot drop the keyword in place: each table is rebuilt under its own name, rows and ids
- * copied, in the migration run's one transaction (see migrate.ts). The refresh-grace table points
+ * copied, in the migration run's one transaction (see lifecycle/migrate.ts). The refresh-grace table points
  * at the refresh tokens, so it is rebuilt too; the new tables are created first and the old ones
  * dropped children first, so no foreign-key action fires on the copied rows. On PostgreSQL, ids
  * come from sequences (`bigserial`) and nothing changes.

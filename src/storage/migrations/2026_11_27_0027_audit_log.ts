@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../driver/database.js";
 import { autoIncrementId } from "./portable.js";
 
 /**
- * The audit log (src/audit, storage/audit-store.ts): one row per event, appended only. Indexes for
+ * The audit log (src/audit, storage/stores/audit/audit-store.ts): one row per event, appended only. Indexes for
  * the pages' filters: time (the retention and `since`/`until`), the user concerned and the actor
  * (a user's own view, the administrators' user filter), each with the id the pages are ordered by.
  */

@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../driver/database.js";
 import { autoIncrementId } from "./portable.js";
 
 /**
  * `push_ends`: on SQLite, a user's credentials ended (an app password revoked, the user disabled or
  * deleted) by one process, for the server process holding the user's push sockets to read and
- * close them (storage/push-channel-sqlite.ts). Rows are kept an hour. PostgreSQL nodes tell each
+ * close them (storage/stores/push/push-channel-sqlite.ts). Rows are kept an hour. PostgreSQL nodes tell each
  * other with NOTIFY instead and never write it, but the table is made there too: both dialects keep
  * one schema, which `occ db:convert-type` checks before it copies anything.
  */

@@ -1,5 +1,5 @@
 import type { Migration } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../driver/database.js";
 import { accountsMigration } from "./2026_11_21_0001_accounts.js";
 import { oauthMigration } from "./2026_11_21_0002_oauth.js";
 import { activityMigration } from "./2026_11_21_0003_activity.js";

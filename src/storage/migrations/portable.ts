@@ -1,5 +1,5 @@
 import type { CreateTableBuilder } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../driver/database.js";
 
 /**
  * The one place where the dialects differ in DDL: an auto-increment integer primary key

@@ -1,4 +1,6 @@
-import type { ColumnType, Generated } from "kysely";
+import { type ColumnType, type Generated, sql } from "kysely";
+import type { User } from "../../accounts/ports.js";
+import { ADMIN_GROUP } from "../../groups/domain/group-id.js";
 
 /** Seconds since the epoch. Every timestamp is written by code (never NOW()) so both dialects agree. */
 export type EpochSeconds = number;
@@ -98,4 +100,43 @@ export interface AccountsTables {
   sessions: SessionsTable;
   throttle: ThrottleTable;
   job_leases: JobLeasesTable;
+}
+
+/**
+ * The users columns a User is made of: the row mapping of the table users, shared by the stores that
+ * read a user (the user store, and the grant store with an access token).
+ */
+export type UserColumns = Pick<
+  UsersTable,
+  "uid" | "display_name" | "email" | "enabled" | "created_at" | "language" | "timezone"
+> & {
+  email_verified: number;
+  /** Membership of `admin` (isAdminOf): 1/0 on SQLite, a boolean on PostgreSQL. */
+  is_admin: number | boolean;
+};
+
+/**
+ * Whether the user `uidColumn` names is a member of `admin`, as the column `is_admin` of the
+ * statement that reads the user: being an administrator has one source, the group (migration 0026),
+ * and costs no statement of its own (an indexed EXISTS on group_members' primary key).
+ */
+export function isAdminOf(uidColumn: string) {
+  return sql<
+    number | boolean
+  >`EXISTS (SELECT 1 FROM group_members m WHERE m.gid = ${ADMIN_GROUP} AND m.uid = ${sql.ref(uidColumn)})`.as("is_admin");
+}
+
+/** A users row as the domain's User (also for stores that read the user with another row). */
+export function userFromRow(row: UserColumns): User {
+  return {
+    uid: row.uid,
+    displayName: row.display_name,
+    email: row.email,
+    emailVerified: row.email_verified === 1,
+    enabled: row.enabled === 1,
+    isAdmin: Number(row.is_admin) === 1,
+    createdAt: row.created_at,
+    language: row.language,
+    timeZone: row.timezone,
+  };
 }

@@ -15,7 +15,7 @@ function byUid(a: MemoryUserRow, b: MemoryUserRow): number {
   return a.user.uid < b.user.uid ? -1 : a.user.uid > b.user.uid ? 1 : 0;
 }
 
-/** accounts/ports.ts UserStore in memory (src/storage/account-user-store.ts is the SQL one). */
+/** accounts/ports.ts UserStore in memory (src/storage/stores/accounts/account-user-store.ts is the SQL one). */
 export class MemoryUserStore implements UserStore {
   constructor(protected readonly tables: MemoryTables) {}
 

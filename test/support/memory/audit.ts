@@ -1,7 +1,7 @@
 import type { AuditQuery } from "../../../src/audit/domain/query.js";
 import type { AuditEvent, AuditStore, NewAuditEvent } from "../../../src/audit/ports.js";
 
-/** audit/ports.ts AuditStore in memory (src/storage/audit-store.ts is the SQL one): append-only. */
+/** audit/ports.ts AuditStore in memory (src/storage/stores/audit/audit-store.ts is the SQL one): append-only. */
 export class MemoryAuditStore implements AuditStore {
   private readonly events: AuditEvent[] = [];
   private nextId = 1;

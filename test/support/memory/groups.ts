@@ -3,7 +3,7 @@ import type { Group, GroupDeletion, GroupMember, GroupStore, GroupSummary, Remov
 import type { MemoryTables } from "./tables.js";
 
 /**
- * groups/ports.ts GroupStore in memory (src/storage/group-store.ts is the SQL one). OAuth grants are
+ * groups/ports.ts GroupStore in memory (src/storage/stores/groups/group-store.ts is the SQL one). OAuth grants are
  * not kept here, so a removal has no grant to end; the clients that admit a group are
  * `tables.clientGroups`.
  */

@@ -1,6 +1,6 @@
 import type { JobLeaseStore, LeaseRequest } from "../../../src/jobs/ports.js";
 
-/** jobs/ports.ts JobLeaseStore in memory (src/storage/job-lease-store.ts is the SQL one). */
+/** jobs/ports.ts JobLeaseStore in memory (src/storage/stores/jobs/job-lease-store.ts is the SQL one). */
 export class MemoryJobLeaseStore implements JobLeaseStore {
   private readonly leases = new Map<string, { holder: string; leaseUntil: number; lastRunAt: number | null }>();
 

@@ -16,7 +16,7 @@ interface FlowRow {
 }
 
 /**
- * login-flow/ports.ts LoginFlowStore in memory (src/storage/login-flow-store.ts is the SQL one). A
+ * login-flow/ports.ts LoginFlowStore in memory (src/storage/stores/login-flow/login-flow-store.ts is the SQL one). A
  * flow goes with its user and with its app password (ON DELETE CASCADE), here when next read.
  */
 export class MemoryLoginFlowStore implements LoginFlowStore {

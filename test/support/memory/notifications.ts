@@ -3,7 +3,7 @@ import type { NewNotificationRecord, NotificationStore, NotificationSwitchStore 
 import { deleteWhere } from "./accounts-credentials.js";
 import type { MemoryTables } from "./tables.js";
 
-/** notifications/ports.ts NotificationStore in memory (src/storage/notification-store.ts is the SQL one). */
+/** notifications/ports.ts NotificationStore in memory (src/storage/stores/notifications/notification-store.ts is the SQL one). */
 export class MemoryNotificationStore implements NotificationStore {
   private readonly rows = new Map<number, StoredNotification>();
 

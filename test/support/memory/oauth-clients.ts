@@ -31,7 +31,7 @@ function clientOf(row: ClientRow): OAuthClient {
 }
 
 /**
- * oauth/ports.ts ClientStore in memory (src/storage/oauth-client-store.ts is the SQL one), with the
+ * oauth/ports.ts ClientStore in memory (src/storage/stores/oauth/oauth-client-store.ts is the SQL one), with the
  * default clients seeded at the start. Grants are not kept here: setAllowedGroups ends none.
  */
 export class MemoryClientStore implements ClientStore {

@@ -11,7 +11,7 @@ import type {
 import { deleteWhere } from "./accounts-credentials.js";
 import type { MemoryTables } from "./tables.js";
 
-/** second-factor/ports.ts TotpStore in memory (src/storage/second-factor-store.ts is the SQL one). */
+/** second-factor/ports.ts TotpStore in memory (src/storage/stores/second-factor/second-factor-store.ts is the SQL one). */
 export class MemoryTotpStore implements TotpStore {
   readonly rows = new Map<string, TotpRecord>();
 
