@@ -19,6 +19,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
+import { importFromBuild } from "./lib/build-modules.js";
 import { median } from "./lib/load.js";
 import { mintGrants } from "./lib/mint.js";
 import { adminQuery, databaseUrl } from "./lib/postgres.js";
@@ -42,8 +43,8 @@ const USERINFO = "/index.php/apps/oauth2/api/v1/userinfo";
 
 async function start(dir: string) {
   const dist = path.join(path.resolve(dir), "dist");
-  const { openStorage } = await import(path.join(dist, "storage/driver/connect.js"));
-  const { migrateToLatest } = await import(path.join(dist, "storage/lifecycle/migrate.js"));
+  const { openStorage } = await importFromBuild<any>(dist, "storage/driver/connect.js");
+  const { migrateToLatest } = await importFromBuild<any>(dist, "storage/lifecycle/migrate.js");
   const { createServices } = await import(path.join(dist, "services.js"));
   const { buildApp } = await import(path.join(dist, "app.js"));
   const { logOptions } = await import(path.join(dist, "observability/logging.js"));

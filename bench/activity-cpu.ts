@@ -23,16 +23,16 @@ import fs from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import pino from "pino";
 import type { buildApp as BuildApp } from "../src/app.js";
 import type { createServices as CreateServices } from "../src/services.js";
 import type { openStorage as OpenStorage } from "../src/storage/driver/connect.js";
 import type { migrateToLatest as MigrateToLatest } from "../src/storage/lifecycle/migrate.js";
-import { accepted } from "../test/support/results.js";
 import { row } from "./activity-paging.js";
+import { importFromBuild } from "./lib/build-modules.js";
 import { mintGrants } from "./lib/mint.js";
 import { adminQuery, databaseUrl } from "./lib/postgres.js";
+import { createBenchUser } from "./lib/seed.js";
 
 const DIST = path.resolve(process.argv[2] ?? "dist");
 const REQUESTS = Number(process.argv[3] ?? 2000);
@@ -127,7 +127,7 @@ function mixedEvents(): Record<string, unknown>[] {
 }
 
 async function main(): Promise<void> {
-  const load = async <T>(module: string): Promise<T> => import(pathToFileURL(path.join(DIST, module)).href) as Promise<T>;
+  const load = <T>(module: string): Promise<T> => importFromBuild<T>(DIST, module);
   const { openStorage } = await load<{ openStorage: typeof OpenStorage }>("storage/driver/connect.js");
   const { migrateToLatest } = await load<{ migrateToLatest: typeof MigrateToLatest }>("storage/lifecycle/migrate.js");
   const { createServices } = await load<{ createServices: typeof CreateServices }>("services.js");
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     const log = pino({ level: "info" }, fs.createWriteStream("/dev/null"));
     const services = createServices({ storage, dataDir, log });
     for (const uid of [USER, MIXED, "alice"]) {
-      accepted(await services.users.create({ uid, password: randomBytes(12).toString("hex"), displayName: `${uid} <&>` }));
+      await createBenchUser(services, { uid, password: randomBytes(12).toString("hex"), displayName: `${uid} <&>` });
     }
     const added = await services.oauth.clients.add({
       name: "CPU bench",

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
+import type { NewUser } from "../../src/accounts/users.js";
 import type { Services } from "../../src/services.js";
 import type { Db } from "../../src/storage/driver/database.js";
-import { accepted } from "../../test/support/results.js";
 
 export interface BenchAccount {
   uid: string;
@@ -21,14 +21,12 @@ export async function seedBenchAccount(
   db: Db,
   account: BenchAccount,
 ): Promise<number> {
-  accepted(
-    await services.users.create({
-      uid: account.uid,
-      password: randomBytes(12).toString("hex"),
-      displayName: account.displayName,
-      email: account.email,
-    }),
-  );
+  await createBenchUser(services, {
+    uid: account.uid,
+    password: randomBytes(12).toString("hex"),
+    displayName: account.displayName,
+    email: account.email,
+  });
   const added = await services.oauth.clients.add({
     name: account.clientName,
     clientId: account.client.id,
@@ -45,4 +43,15 @@ export async function seedBenchAccount(
     .where("client_id", "=", account.client.id)
     .executeTakeFirstOrThrow();
   return Number(client.id);
+}
+
+/**
+ * A user of a bench's seed. This build refuses with a value; a build from before refusals were
+ * values (compared by the A/B harnesses) answers the user itself and throws instead.
+ */
+export async function createBenchUser(services: Pick<Services, "users">, user: NewUser): Promise<void> {
+  const created: unknown = await services.users.create(user);
+  if (typeof created === "object" && created !== null && "ok" in created && created.ok === false) {
+    throw new Error(`bench user ${user.uid} not created: ${(created as { message?: string }).message}`);
+  }
 }
