@@ -1,12 +1,12 @@
 import { type Result, refused, succeeded } from "../refusal.js";
-import {
-  hostSettingDefinitions,
-  invalidValueMessage,
-  isHostSettingName,
-  type ParsedHostSetting,
-  unknownSettingMessage,
-} from "./host-settings.js";
+import { type HostSettingName, hostSettingDefinitions, isHostSettingName } from "./host-settings.js";
 import { settingFromText } from "./setting.js";
+
+/** A host setting's name and its value, parsed from text (occ's `--value`, the console's form). */
+export interface ParsedHostSetting {
+  name: HostSettingName;
+  value: boolean | number | string;
+}
 
 export type HostSettingRefusalCode = "unknown_setting" | "invalid_value";
 
@@ -23,4 +23,14 @@ export function checkHostSetting(name: string, text: string): Result<ParsedHostS
     return refused("invalid_value", notChanged, { message: invalidValueMessage(name, checked.expected, text) });
   }
   return succeeded({ name, value: checked.value as boolean | number | string });
+}
+
+/** occ's refusal of a name that is no host setting. */
+function unknownSettingMessage(name: string): string {
+  return `unknown setting "${name}"; known settings: ${Object.keys(hostSettingDefinitions).join(", ")}`;
+}
+
+/** occ's refusal of a value its setting does not take. */
+function invalidValueMessage(name: HostSettingName, expected: string, text: string): string {
+  return `invalid value for ${name}: expected ${expected}, got "${text}"`;
 }

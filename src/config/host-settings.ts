@@ -190,30 +190,6 @@ export function isHostSettingName(name: string): name is HostSettingName {
   return Object.hasOwn(hostSettingDefinitions, name);
 }
 
-/** A host setting's name and its value, parsed from text (occ's `--value`, the console's form). */
-export interface ParsedHostSetting {
-  name: HostSettingName;
-  value: boolean | number | string;
-}
-
-/** occ's refusal of a name that is no host setting. */
-export function unknownSettingMessage(name: string): string {
-  return `unknown setting "${name}"; known settings: ${Object.keys(hostSettingDefinitions).join(", ")}`;
-}
-
-/** occ's refusal of a value its setting does not take. */
-export function invalidValueMessage(name: HostSettingName, expected: string, text: string): string {
-  return `invalid value for ${name}: expected ${expected}, got "${text}"`;
-}
-
-/** The setting `name` set to `text`; throws with occ's message when either is refused (config/host-setting-check.ts returns the refusal). */
-export function parseHostSetting(name: string, text: string): ParsedHostSetting {
-  if (!isHostSettingName(name)) throw new Error(unknownSettingMessage(name));
-  const checked = settingFromText(hostSettingDefinitions[name], text);
-  if (!checked.ok) throw new Error(invalidValueMessage(name, checked.expected, text));
-  return { name, value: checked.value as boolean | number | string };
-}
-
 /** Where a running server reports a config.json it cannot use (services.ts gives its logger). */
 export interface HostSettingsLog {
   error(fields: object, message: string): void;

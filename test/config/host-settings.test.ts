@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, it, mock } from "node:test";
 import { readEnvironment } from "../../src/config/environment.js";
-import { HostSettings, hostSettingDefinitions, parseHostSetting } from "../../src/config/host-settings.js";
+import { HostSettings, hostSettingDefinitions } from "../../src/config/host-settings.js";
+import { parseHostSetting } from "../support/host-settings.js";
 
 describe("host settings (config.json in the data directory)", () => {
   let dataDir: string;

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { parseHostSetting } from "../../src/config/host-settings.js";
 import { s256Challenge } from "../../src/oauth/domain/pkce.js";
 import { openStorage, type Storage } from "../../src/storage/driver/connect.js";
 import { createAppOn, type TestApp } from "../support/app.js";
+import { parseHostSetting } from "../support/host-settings.js";
 import { accepted } from "../support/results.js";
 import { testDatabaseDialect } from "../support/storage.js";
 import {
