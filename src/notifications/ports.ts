@@ -1,4 +1,3 @@
-import type { NotificationKind, NotificationParams } from "./domain/kinds.js";
 import type { StoredNotification } from "./domain/render.js";
 
 /** A notification to store: a stored one before the store gives it its id. */
