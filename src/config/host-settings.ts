@@ -9,7 +9,6 @@ import {
   integerSetting,
   readJsonObject,
   SettingTypeError,
-  settingFromText,
   stringSetting,
   validateObject,
 } from "./setting.js";
