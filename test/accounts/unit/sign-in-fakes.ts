@@ -7,6 +7,7 @@ import type { ProviderId } from "../../../src/second-factor/providers.js";
 import { LOGIN_THROTTLE, SECOND_FACTOR_THROTTLE, type ThrottleBucket } from "../../../src/security/domain/throttle-policy.js";
 import type { ThrottleStore } from "../../../src/security/ports.js";
 import { type AttemptOutcome, Throttle } from "../../../src/security/throttle.js";
+import { blankUser } from "../../support/memory/index.js";
 
 /**
  * In-memory stand-ins for what the sign-in use case (src/accounts/sign-in.ts) uses, so its rules
@@ -16,18 +17,7 @@ import { type AttemptOutcome, Throttle } from "../../../src/security/throttle.js
 export const PASSWORD = "correct horse battery staple";
 
 export function user(uid: string, overrides: Partial<User> = {}): User {
-  return {
-    uid,
-    displayName: uid,
-    email: null,
-    emailVerified: false,
-    enabled: true,
-    isAdmin: false,
-    createdAt: 0,
-    language: null,
-    timeZone: null,
-    ...overrides,
-  };
+  return blankUser(uid, overrides);
 }
 
 /** A throttle gate that admits every attempt (or refuses all with `refuseFor`) and keeps each outcome. */

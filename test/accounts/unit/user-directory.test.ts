@@ -6,7 +6,7 @@ import { ManualClock } from "../../../src/clock.js";
 import { refused } from "../../../src/refusal.js";
 import { MemoryUserStore } from "../../support/memory/accounts-users.js";
 import { RecordedTrail } from "../../support/memory/audit-trail.js";
-import { memoryStores } from "../../support/memory/index.js";
+import { blankUser, memoryStores } from "../../support/memory/index.js";
 import type { MemoryTables } from "../../support/memory/tables.js";
 import { accepted, assertRefused } from "../../support/results.js";
 
@@ -127,17 +127,3 @@ describe("accounts: the rules of the user directory, on memory stores", () => {
     assert.deepEqual([cleared?.email, cleared?.emailVerified], [null, false], "no address is never verified");
   });
 });
-
-function blankUser(uid: string): User {
-  return {
-    uid,
-    displayName: uid,
-    email: null,
-    emailVerified: false,
-    enabled: true,
-    isAdmin: false,
-    createdAt: 0,
-    language: null,
-    timeZone: null,
-  };
-}

@@ -4,6 +4,7 @@ import type {
   PasswordConfirmationStore,
   PreferenceStore,
   SessionStore,
+  User,
   UserStore,
 } from "../../../src/accounts/ports.js";
 import type { AuditStore } from "../../../src/audit/ports.js";
@@ -94,20 +95,25 @@ export function memoryStores(tables = new MemoryTables()) {
   } satisfies DomainStores & { tables: MemoryTables };
 }
 
+/** A user with nothing set but `uid` (enabled, no address, no language), with `overrides`. */
+export function blankUser(uid: string, overrides: Partial<User> = {}): User {
+  return {
+    uid,
+    displayName: uid,
+    email: null,
+    emailVerified: false,
+    enabled: true,
+    isAdmin: false,
+    createdAt: 0,
+    language: null,
+    timeZone: null,
+    ...overrides,
+  };
+}
+
 /** Users inserted straight into the memory user store (no password), for a service's unit test. */
 export async function addUsers(stores: Pick<DomainStores, "users">, ...uids: string[]): Promise<void> {
   for (const uid of uids) {
-    const user = {
-      uid,
-      displayName: uid,
-      email: null,
-      emailVerified: false,
-      enabled: true,
-      isAdmin: false,
-      createdAt: 0,
-      language: null,
-      timeZone: null,
-    };
-    await stores.users.insert(user, null, { reuseDeletedUid: false });
+    await stores.users.insert(blankUser(uid), null, { reuseDeletedUid: false });
   }
 }
